@@ -1,0 +1,25 @@
+/** Unit specs sit beside the code; API tests boot the real app on a temporary SQLite file and folder. */
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'server/tsconfig.json' }],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/server'],
+      testMatch: ['**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'api',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/server/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      transform,
+      testTimeout: 60000,
+    },
+  ],
+};

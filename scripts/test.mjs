@@ -1,0 +1,37 @@
+// `npm test`: the whole suite in one command. Build if needed, then lint, type-check, unit and API
+// tests (Jest), and the browser journeys (Playwright in Debian's Chromium).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
+
+const steps = [
+  ['Build', 'node scripts/ensure-build.mjs'],
+  ['Lint', 'npm run --silent lint'],
+  ['Type-check', 'npm run --silent typecheck'],
+  ['Unit and API tests', 'npx jest --ci --json --outputFile=test-results/jest.json'],
+  ['Browser journeys', 'npx playwright test'],
+];
+
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+for (const [name, command] of steps) {
+  if (name === 'Browser journeys') {
+    const chromium = findChromium();
+    if (!chromium) {
+      console.error(INSTALL_HINT);
+      process.exit(1);
+    }
+    env.CHROMIUM_PATH = chromium;
+  }
+  console.log(`\n▶ ${name}: ${command}`);
+  const result = spawnSync(command, { shell: true, stdio: 'inherit', env });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${name} failed (${command})`);
+    process.exit(result.status ?? 1);
+  }
+}
+const jest = JSON.parse(readFileSync('test-results/jest.json', 'utf8'));
+const browser = JSON.parse(readFileSync('test-results/playwright.json', 'utf8')).stats;
+const passed = jest.numPassedTests + browser.expected + browser.flaky;
+const failed = jest.numFailedTests + browser.unexpected;
+console.log('\n✔ All checks passed');
+console.log(`tests: ${passed} passed, ${failed} failed`);

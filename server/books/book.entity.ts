@@ -1,0 +1,65 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  OneToMany,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import type { Chapter } from '../chapters/chapter.entity';
+
+export const DIFFICULTIES = ['Easy', 'Medium', 'Hard'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+@Entity('books')
+export class Book {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** Public slug, made from the title once and never changed, so shared links keep working. */
+  @Column({ name: 'book_code', type: 'varchar', length: 120 })
+  bookCode: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  author: string;
+
+  @Column({ name: 'narrated_by', type: 'varchar', length: 200 })
+  narratedBy: string;
+
+  @Column({ type: 'text' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 6 })
+  difficulty: Difficulty;
+
+  @Column({ type: 'integer' })
+  hours: number;
+
+  @Column({ type: 'integer' })
+  minutes: number;
+
+  /** Media key of the cover, relative to the media folder, without its size suffix (covers/<random>). */
+  @Column({ name: 'cover_path', type: 'varchar', length: 255 })
+  coverPath: string;
+
+  @Column({ name: 'sample_audio_path', type: 'varchar', length: 255 })
+  sampleAudioPath: string;
+
+  @Column({ name: 'sample_audio_ms', type: 'integer', nullable: true })
+  sampleAudioMs: number | null;
+
+  @Column({ name: 'sample_text', type: 'text' })
+  sampleText: string;
+
+  @OneToMany('Chapter', 'book')
+  chapters?: Chapter[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' })
+  updatedAt: Date;
+}

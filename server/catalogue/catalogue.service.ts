@@ -1,0 +1,40 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { Book } from '../books/book.entity';
+import { toBookResponse, type BookResponse } from '../books/books.dto';
+import { coverSrcset } from '../media/media-urls';
+
+/** A book as the public pages show it: the API fields plus what responsive images need. */
+export interface PublicBook extends BookResponse {
+  image_srcset: string;
+  sample_audio_ms: number | null;
+}
+
+const toPublicBook = (book: Book): PublicBook => ({
+  ...toBookResponse(book),
+  image_srcset: coverSrcset(book.coverPath),
+  sample_audio_ms: book.sampleAudioMs,
+});
+
+/** Read-only view of the catalogue for visitors: the guest API and the public pages both use it. */
+@Injectable()
+export class CatalogueService {
+  constructor(@InjectRepository(Book) private readonly books: Repository<Book>) {}
+
+  async listBooks(): Promise<PublicBook[]> {
+    const books = await this.books.find({ order: { title: 'ASC', id: 'ASC' } });
+    return books.map(toPublicBook);
+  }
+
+  async findBook(bookCode: string): Promise<PublicBook | null> {
+    const book = await this.books.findOneBy({ bookCode });
+    return book ? toPublicBook(book) : null;
+  }
+
+  async getBook(bookCode: string): Promise<PublicBook> {
+    const book = await this.findBook(bookCode);
+    if (!book) throw new NotFoundException('Book not found.');
+    return book;
+  }
+}

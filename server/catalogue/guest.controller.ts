@@ -1,0 +1,18 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { CatalogueService } from './catalogue.service';
+
+/** SPEC.md's guest endpoints: the public catalogue, without authentication. */
+@Controller('guest')
+export class GuestController {
+  constructor(private readonly catalogue: CatalogueService) {}
+
+  @Get('list-book')
+  async list() {
+    return { data: await this.catalogue.listBooks() };
+  }
+
+  @Get('book-detail/:bookCode')
+  async detail(@Param('bookCode') bookCode: string) {
+    return { data: await this.catalogue.getBook(bookCode) };
+  }
+}

@@ -1,0 +1,40 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  OneToMany,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import type { Book } from '../books/book.entity';
+import type { Phrase } from '../phrases/phrase.entity';
+
+@Entity('chapters')
+export class Chapter {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'book_id', type: 'integer' })
+  bookId: number;
+
+  @ManyToOne('Book', 'chapters', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'book_id' })
+  book?: Book;
+
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  @Column({ name: 'chapter_no', type: 'integer' })
+  chapterNo: number;
+
+  @OneToMany('Phrase', 'chapter')
+  phrases?: Phrase[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' })
+  updatedAt: Date;
+}

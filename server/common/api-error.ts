@@ -1,0 +1,25 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** SPEC.md's validation failure: 422 with one summary message and the messages per field. */
+export class ValidationFailed extends HttpException {
+  constructor(errors: FieldErrors, message?: string) {
+    const first = Object.values(errors).find((list) => list.length > 0)?.[0];
+    super(
+      { message: message ?? first ?? 'The given data was invalid.', errors },
+      HttpStatus.UNPROCESSABLE_ENTITY,
+    );
+  }
+
+  static field(field: string, message: string): ValidationFailed {
+    return new ValidationFailed({ [field]: [message] });
+  }
+}
+
+/** A 422 with only a message, for rule failures that are not about one field (SPEC.md section 8). */
+export class RuleFailed extends HttpException {
+  constructor(message: string) {
+    super({ message }, HttpStatus.UNPROCESSABLE_ENTITY);
+  }
+}

@@ -1,0 +1,78 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+
+/** Errors that Express middleware (body parsers, multer) raise with an HTTP status of their own. */
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  code?: string;
+  expose?: boolean;
+}
+
+const CLIENT_MESSAGES: Record<string, string> = {
+  'entity.parse.failed': 'The request body could not be parsed.',
+  'entity.too.large': 'The request body is too large.',
+  'encoding.unsupported': 'The request body has an unsupported encoding.',
+  'charset.unsupported': 'The request body has an unsupported character set.',
+};
+
+const UNMATCHED_ROUTE = /^Cannot [A-Z]+ \//;
+
+function fromHttpException(exception: HttpException): { status: number; body: Record<string, unknown> } {
+  const status = exception.getStatus();
+  const response = exception.getResponse();
+  if (typeof response === 'string') return { status, body: { message: response } };
+  const { message, errors } = response as { message?: unknown; errors?: unknown };
+  const text = Array.isArray(message)
+    ? String(message[0])
+    : typeof message === 'string'
+      ? message
+      : exception.message;
+  return { status, body: errors ? { message: text, errors } : { message: text } };
+}
+
+/**
+ * Shapes every API error as `{ message }` (plus `errors` for 422s). Details of unexpected failures go to
+ * the log with the request id, never to the client.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Error');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    const requestId = res.getHeader('x-request-id');
+    let status: number;
+    let body: Record<string, unknown>;
+
+    if (exception instanceof HttpException) {
+      ({ status, body } = fromHttpException(exception));
+      // Nest's own "Cannot GET /path?query" would echo the query string, which may hold a token.
+      if (status === HttpStatus.NOT_FOUND && UNMATCHED_ROUTE.test(String(body.message))) {
+        body = { message: `No API route matches ${req.method} ${req.path}.` };
+      }
+    } else {
+      const error = exception as HttpishError;
+      const candidate = error?.status ?? error?.statusCode;
+      if (typeof candidate === 'number' && candidate >= 400 && candidate < 500) {
+        status = candidate;
+        body = { message: CLIENT_MESSAGES[error.type ?? ''] ?? 'The request could not be processed.' };
+      } else {
+        status = HttpStatus.INTERNAL_SERVER_ERROR;
+        body = { message: 'Something went wrong. Please try again later.', request_id: requestId };
+        this.logger.error(
+          `${req.method} ${req.path} failed (request ${String(requestId)})`,
+          (exception as Error)?.stack ?? String(exception),
+        );
+      }
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(status).json(body);
+  }
+}

@@ -1,0 +1,26 @@
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationFailed, type FieldErrors } from './api-error';
+
+function collect(errors: ValidationError[], into: FieldErrors = {}, prefix = ''): FieldErrors {
+  for (const error of errors) {
+    const field = prefix + error.property;
+    const messages = Object.values(error.constraints ?? {});
+    if (messages.length > 0) (into[field] ??= []).push(...messages);
+    if (error.children?.length) collect(error.children, into, `${field}.`);
+  }
+  return into;
+}
+
+/**
+ * Validation at the edge: unknown fields are refused, and failures become SPEC.md's 422 with messages per
+ * field. Form posts send every value as a string, so DTOs convert explicitly with class-transformer.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: true,
+    exceptionFactory: (errors) => new ValidationFailed(collect(errors)),
+  });
+}

@@ -1,0 +1,55 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config';
+
+const storage = () => mkdtempSync(join(tmpdir(), 'lingonovel-config-'));
+
+describe(loadConfig.name, () => {
+  it('uses safe defaults', () => {
+    const dir = storage();
+    const config = loadConfig({ STORAGE_DIR: dir });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.smtpUrl).toBeNull();
+    expect(config.stripe.secretKey).toBeNull();
+  });
+
+  it('generates a JWT secret once, keeps it private and reuses it', () => {
+    const dir = storage();
+    const first = loadConfig({ STORAGE_DIR: dir }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ STORAGE_DIR: dir }).jwtSecret).toBe(first);
+    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first);
+  });
+
+  it('refuses a short JWT secret', () => {
+    expect(() => loadConfig({ STORAGE_DIR: storage(), JWT_SECRET: 'too-short' })).toThrow(
+      new ConfigError('JWT_SECRET must be at least 32 characters long'),
+    );
+  });
+
+  it('refuses bad values with one clear message each', () => {
+    const dir = storage();
+    expect(() => loadConfig({ STORAGE_DIR: dir, PORT: 'eighty' })).toThrow(/PORT must be a whole number/);
+    expect(() => loadConfig({ STORAGE_DIR: dir, PUBLIC_URL: 'example.org' })).toThrow(
+      /PUBLIC_URL must be an absolute/,
+    );
+    expect(() => loadConfig({ STORAGE_DIR: dir, PUBLIC_URL: 'ftp://example.org' })).toThrow(
+      /PUBLIC_URL must start/,
+    );
+    expect(() => loadConfig({ STORAGE_DIR: dir, SMTP_URL: 'mail.example.org' })).toThrow(
+      /SMTP_URL must start/,
+    );
+  });
+
+  it('derives the public URL from the port and drops a trailing slash', () => {
+    const dir = storage();
+    expect(loadConfig({ STORAGE_DIR: dir, PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ STORAGE_DIR: dir, PUBLIC_URL: 'https://books.example.org/' }).publicUrl).toBe(
+      'https://books.example.org',
+    );
+  });
+});

@@ -1,0 +1,10 @@
+import { AppMeta } from './app-meta.entity';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { User } from '../users/user.entity';
+import { Initial1763791200000 } from '../migrations/1763791200000-Initial';
+
+/** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
+export const ENTITIES = [User, Book, Chapter, Phrase, AppMeta];
+export const MIGRATIONS = [Initial1763791200000];

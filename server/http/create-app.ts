@@ -1,0 +1,60 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import compression from 'compression';
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { AppModule } from '../app.module';
+import type { AppConfig } from '../config';
+import { AppLogger } from '../common/app-logger';
+import { requestContext } from '../common/request-context';
+import { securityHeaders } from '../common/security-headers';
+import { MediaService } from '../media/media.service';
+import { MEDIA_ROUTE } from '../media/media-urls';
+import { CatalogueService } from '../catalogue/catalogue.service';
+import { mountSite } from './pages';
+
+export interface AppOptions {
+  /** Serve the Astro pages too. API tests run without them, so they need no site build. */
+  pages: boolean;
+  logger?: LoggerService | LogLevel[] | false;
+}
+
+export const API_PREFIX = 'api/v1';
+
+/** Builds the one process: API, media and pages. Everything is mounted before `listen`. */
+export async function createApp(config: AppConfig, options: AppOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    logger: options.logger ?? new AppLogger(),
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.setGlobalPrefix(API_PREFIX);
+  app.enableShutdownHooks();
+
+  app.use(requestContext);
+  app.use(compression());
+  app.use(securityHeaders);
+
+  const media = app.get(MediaService);
+  await media.ensureFolders();
+  app.use(
+    MEDIA_ROUTE,
+    express.static(media.mediaDir, {
+      // Media files get random names and are never rewritten in place, so they never go stale.
+      immutable: true,
+      maxAge: 31_536_000_000,
+      index: false,
+      dotfiles: 'deny',
+      redirect: false,
+    }),
+  );
+
+  if (options.pages) {
+    await mountSite(app.getHttpAdapter().getInstance(), {
+      catalogue: app.get(CatalogueService),
+      publicUrl: config.publicUrl,
+    });
+  }
+  await app.init();
+  return app;
+}

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { ConfigError, loadConfig } from './config';
+import { createApp } from './http/create-app';
+import { SiteNotBuiltError } from './http/pages';
+import { DemoSeedService } from './seed/demo-seed.service';
+
+async function main(): Promise<void> {
+  const demo = process.argv.includes('--demo');
+  const config = loadConfig();
+  const app = await createApp(config, { pages: true });
+  const credentials = demo ? await app.get(DemoSeedService).seedOnce() : null;
+  await app.listen(config.port, config.host);
+
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const logger = new Logger('Lingonovel');
+  if (credentials) logger.log(`Demo administrator: ${credentials.email} / ${credentials.password}`);
+  logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof SiteNotBuiltError) {
+    console.error(`Lingonovel cannot start: ${error.message}`);
+  } else {
+    console.error('Lingonovel cannot start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+/** Public URLs of stored media. Root-relative, so they work whatever host name a visitor used. */
+export const MEDIA_ROUTE = '/media';
+export const COVER_WIDTHS = [320, 640, 960] as const;
+export type CoverWidth = (typeof COVER_WIDTHS)[number];
+/** Covers are cropped to the 2:3 shape of a book, so every size has a known height (no layout shift). */
+export const COVER_RATIO = 1.5;
+
+export function mediaUrl(relativePath: string): string {
+  return `${MEDIA_ROUTE}/${relativePath}`;
+}
+
+export function coverFile(key: string, width: CoverWidth): string {
+  return `${key}-${width}.webp`;
+}
+
+export function coverUrl(key: string, width: CoverWidth = 640): string {
+  return mediaUrl(coverFile(key, width));
+}
+
+export function coverSrcset(key: string): string {
+  return COVER_WIDTHS.map((width) => `${coverUrl(key, width)} ${width}w`).join(', ');
+}

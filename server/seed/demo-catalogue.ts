@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_DIR } from '../paths';
+import type { Difficulty } from '../books/book.entity';
+
+export interface DemoPhrase {
+  phrase: string;
+  dictionary: string;
+  audio: string;
+}
+
+export interface DemoBook {
+  title: string;
+  author: string;
+  narrated_by: string;
+  language: string;
+  difficulty: Difficulty;
+  hours: number;
+  minutes: number;
+  description: string;
+  sample_text: string;
+  cover: string;
+  sample_audio: string;
+  chapters: Array<{ chapter_no: number; title: string; phrases: DemoPhrase[] }>;
+}
+
+export function readDemoCatalogue(dir = DEMO_DIR): { dir: string; books: DemoBook[] } {
+  const parsed = JSON.parse(readFileSync(join(dir, 'catalogue.json'), 'utf8')) as { books: DemoBook[] };
+  return { dir, books: parsed.books };
+}

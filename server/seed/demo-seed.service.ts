@@ -1,0 +1,148 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { Inject } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { AppMeta } from '../database/app-meta.entity';
+import { Book } from '../books/book.entity';
+import { uniqueCode } from '../books/book-code';
+import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { MediaService } from '../media/media.service';
+import { User, UserType } from '../users/user.entity';
+import { hashPassword } from '../auth/password';
+import { readDemoCatalogue, type DemoBook } from './demo-catalogue';
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.lingonovel';
+const SEEDED_KEY = 'demo_seeded_at';
+const CREDENTIALS_FILE = 'demo-admin.json';
+
+export interface DemoCredentials {
+  email: string;
+  password: string;
+}
+
+/**
+ * Fills an empty installation with the demo catalogue and a demo administrator, once: the fact is
+ * recorded in app_meta, so a restart (or an administrator who deleted every book) never gets it again.
+ * The administrator's password is random per installation and kept beside the data for `npm start` to
+ * print; `npm run serve` never seeds.
+ */
+@Injectable()
+export class DemoSeedService {
+  private readonly logger = new Logger(DemoSeedService.name);
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly media: MediaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async seedOnce(): Promise<DemoCredentials | null> {
+    const seeded = await this.db.getRepository(AppMeta).findOneBy({ key: SEEDED_KEY });
+    if (seeded) return this.readCredentials();
+
+    const { dir, books } = readDemoCatalogue();
+    const credentials = { email: DEMO_ADMIN_EMAIL, password: randomBytes(12).toString('base64url') };
+    const staged = await Promise.all(books.map((book) => this.stageMedia(dir, book)));
+    try {
+      await this.db.transaction(async (tx) => {
+        const taken = new Set(
+          (await tx.getRepository(Book).find({ select: { bookCode: true } })).map((b) => b.bookCode),
+        );
+        for (const [index, book] of books.entries()) {
+          const media = staged[index];
+          const bookCode = uniqueCode(book.title, taken);
+          taken.add(bookCode);
+          const saved = await tx.getRepository(Book).save({
+            bookCode,
+            title: book.title,
+            author: book.author,
+            narratedBy: book.narrated_by,
+            description: book.description,
+            difficulty: book.difficulty,
+            hours: book.hours,
+            minutes: book.minutes,
+            coverPath: media.cover,
+            sampleAudioPath: media.sample.path,
+            sampleAudioMs: media.sample.durationMs,
+            sampleText: book.sample_text,
+          });
+          for (const [c, chapter] of book.chapters.entries()) {
+            const savedChapter = await tx
+              .getRepository(Chapter)
+              .save({ bookId: saved.id, title: chapter.title, chapterNo: chapter.chapter_no });
+            await tx.getRepository(Phrase).save(
+              chapter.phrases.map((phrase, p) => ({
+                chapterId: savedChapter.id,
+                position: p + 1,
+                phrase: phrase.phrase,
+                dictionary: phrase.dictionary,
+                audioPath: media.lines[c][p].path,
+                audioMs: media.lines[c][p].durationMs,
+              })),
+            );
+          }
+        }
+        await this.upsertAdmin(tx.getRepository(User), credentials);
+        await tx.getRepository(AppMeta).save({ key: SEEDED_KEY, value: new Date().toISOString() });
+      });
+    } catch (error) {
+      await this.media.remove(
+        staged.flatMap((m) => [m.cover, m.sample.path, ...m.lines.flat().map((l) => l.path)]),
+      );
+      throw error;
+    }
+    await writeFile(join(this.config.storageDir, CREDENTIALS_FILE), JSON.stringify(credentials) + '\n', {
+      mode: 0o600,
+    });
+    this.logger.log(`Seeded the demo catalogue: ${books.length} books`);
+    return credentials;
+  }
+
+  private async readCredentials(): Promise<DemoCredentials | null> {
+    try {
+      return JSON.parse(
+        await readFile(join(this.config.storageDir, CREDENTIALS_FILE), 'utf8'),
+      ) as DemoCredentials;
+    } catch {
+      return null;
+    }
+  }
+
+  private async upsertAdmin(
+    users: import('typeorm').Repository<User>,
+    credentials: DemoCredentials,
+  ): Promise<void> {
+    const existing = await users.findOneBy({ email: credentials.email });
+    await users.save({
+      ...(existing ?? {}),
+      name: 'Demo Administrator',
+      email: credentials.email,
+      passwordHash: await hashPassword(credentials.password),
+      userType: UserType.Admin,
+      userRoleId: UserType.Admin,
+    });
+  }
+
+  /** Runs the demo files through the same checks and encoders as an administrator's upload. */
+  private async stageMedia(dir: string, book: DemoBook) {
+    const ingest = async (file: string) => {
+      const temp = this.media.tempPath();
+      await copyFile(join(dir, file), temp);
+      return temp;
+    };
+    const cover = await this.media.storeCover(await ingest(book.cover));
+    const sample = await this.media.storeAudio(await ingest(book.sample_audio), 'samples');
+    const lines = [];
+    for (const chapter of book.chapters) {
+      const stored = [];
+      for (const phrase of chapter.phrases)
+        stored.push(await this.media.storeAudio(await ingest(phrase.audio), 'lines'));
+      lines.push(stored);
+    }
+    return { cover, sample, lines };
+  }
+}

@@ -1,0 +1,226 @@
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+import { DemoSeedService } from '../seed/demo-seed.service';
+import { readDemoCatalogue } from '../seed/demo-catalogue';
+import { rawGet, startServer, tempStorage, type TestServer } from './harness';
+
+describe('Foundation API', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  const get = (path: string, init?: RequestInit) => fetch(server.baseUrl + path, init);
+
+  it('answers the health check', async () => {
+    const res = await get('/api/v1/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers an unknown API path with a JSON 404 message', async () => {
+    const res = await get('/api/v1/no-such-thing?x=1');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({ message: 'No API route matches GET /api/v1/no-such-thing.' });
+  });
+
+  it('answers a malformed JSON body with a 400 message and no stack trace', async () => {
+    const res = await get('/api/v1/health', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"broken":',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: expect.stringMatching(/JSON/) });
+  });
+
+  it('tags every response with a request id', async () => {
+    const res = await get('/api/v1/health');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('lists no books on an empty installation', async () => {
+    const res = await get('/api/v1/guest/list-book');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: [] });
+  });
+
+  it('answers an unknown book code with a 404 message', async () => {
+    const res = await get('/api/v1/guest/book-detail/no-such-book');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Book not found.' });
+  });
+
+  it('creates the schema from migrations on an empty database', () => {
+    const db = new Database(join(server.storageDir, 'lingonovel.sqlite'), { readonly: true });
+    try {
+      const tables = db
+        .prepare(
+          `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+        )
+        .all()
+        .map((row) => (row as { name: string }).name);
+      expect(tables).toEqual(['app_meta', 'books', 'chapters', 'migrations', 'phrases', 'users']);
+      const ran = db.prepare('SELECT name FROM migrations').all() as Array<{ name: string }>;
+      expect(ran.map((m) => m.name)).toEqual(['Initial1763791200000']);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('turns on foreign keys, so deleting a book removes its chapters and phrases', async () => {
+    const db = server.app.get(DataSource);
+    expect(await db.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+    await db.query(`INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours, minutes,
+      cover_path, sample_audio_path, sample_text) VALUES ('fk', 'FK', 'a', 'n', 'd', 'Easy', 0, 5, 'covers/x', 'samples/x.mp3', 't')`);
+    const [{ id: bookId }] = await db.query(`SELECT id FROM books WHERE book_code = 'fk'`);
+    await db.query(`INSERT INTO chapters (book_id, title, chapter_no) VALUES (?, 'One', 1)`, [bookId]);
+    const [{ id: chapterId }] = await db.query(`SELECT id FROM chapters WHERE book_id = ?`, [bookId]);
+    await db.query(
+      `INSERT INTO phrases (chapter_id, position, phrase, dictionary, audio_path) VALUES (?, 1, 'p', 'd', 'lines/x.mp3')`,
+      [chapterId],
+    );
+    await db.query(`DELETE FROM books WHERE id = ?`, [bookId]);
+    expect(await db.query(`SELECT COUNT(*) AS n FROM chapters`)).toEqual([{ n: 0 }]);
+    expect(await db.query(`SELECT COUNT(*) AS n FROM phrases`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('Demo content', () => {
+  let server: TestServer;
+  const demo = readDemoCatalogue();
+
+  beforeAll(async () => {
+    server = await startServer();
+    await server.app.get(DemoSeedService).seedOnce();
+  });
+  afterAll(() => server.close());
+
+  const get = (path: string, init?: RequestInit) => fetch(server.baseUrl + path, init);
+  const count = async (table: string) =>
+    ((await server.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table}`)) as [{ n: number }])[0].n;
+
+  it('seeds every demo book with its chapters, phrases and media', async () => {
+    const res = await get('/api/v1/guest/list-book');
+    const { data } = (await res.json()) as { data: Array<Record<string, unknown>> };
+    expect(data.map((b) => b.title).sort()).toEqual(demo.books.map((b) => b.title).sort());
+    expect(demo.books.length).toBeGreaterThanOrEqual(6);
+    const phrases = demo.books.flatMap((b) => b.chapters.flatMap((c) => c.phrases));
+    expect(await count('phrases')).toBe(phrases.length);
+    for (const book of data) {
+      expect(book).toEqual(
+        expect.objectContaining({
+          book_code: expect.stringMatching(/^[a-z0-9-]+$/),
+          image_path: expect.stringMatching(/^\/media\/covers\/[0-9a-f]{32}-640\.webp$/),
+          sample_audio: expect.stringMatching(/^\/media\/samples\/[0-9a-f]{32}\.mp3$/),
+        }),
+      );
+    }
+  });
+
+  it('answers book-detail with the whole book record', async () => {
+    const first = demo.books[0];
+    const list = (
+      (await (await get('/api/v1/guest/list-book')).json()) as {
+        data: Array<{ title: string; book_code: string }>;
+      }
+    ).data;
+    const code = list.find((b) => b.title === first.title)!.book_code;
+    const res = await get(`/api/v1/guest/book-detail/${code}`);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: Record<string, unknown> };
+    expect(data).toEqual(
+      expect.objectContaining({
+        book_code: code,
+        title: first.title,
+        author: first.author,
+        narrated_by: first.narrated_by,
+        description: first.description,
+        difficulty: first.difficulty,
+        hours: first.hours,
+        minutes: first.minutes,
+        sample_text: first.sample_text,
+      }),
+    );
+  });
+
+  it('serves the demo media with Range, ETag and long-lived caching', async () => {
+    const { data } = (await (await get('/api/v1/guest/list-book')).json()) as {
+      data: Array<{ sample_audio: string }>;
+    };
+    const url = data[0].sample_audio;
+    const whole = await get(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('audio/mpeg');
+    expect(whole.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const size = (await whole.arrayBuffer()).byteLength;
+
+    const part = await get(url, { headers: { Range: 'bytes=0-99' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-99/${size}`);
+    expect((await part.arrayBuffer()).byteLength).toBe(100);
+
+    const beyond = await get(url, { headers: { Range: `bytes=${size + 10}-` } });
+    expect(beyond.status).toBe(416);
+    await beyond.arrayBuffer();
+
+    const etag = whole.headers.get('etag')!;
+    const again = await rawGet(server.baseUrl + url, { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('compresses JSON when the client accepts gzip', async () => {
+    const res = await rawGet(server.baseUrl + '/api/v1/guest/list-book', { 'Accept-Encoding': 'gzip' });
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(res.body).toString('utf8')).data).toHaveLength(demo.books.length);
+  });
+
+  it('seeds exactly once, even after a restart on the same data', async () => {
+    const books = await count('books');
+    const credentials = await server.app.get(DemoSeedService).seedOnce();
+    expect(credentials?.email).toBe('admin@demo.lingonovel');
+    expect(await count('books')).toBe(books);
+
+    const storageDir = server.storageDir;
+    const mediaFiles = readdirSync(join(storageDir, 'media', 'lines')).length;
+    await server.close(true);
+    server = await startServer(storageDir);
+    const again = await server.app.get(DemoSeedService).seedOnce();
+    expect(again).toEqual(credentials);
+    expect(await count('books')).toBe(books);
+    expect(await count('users')).toBe(1);
+    expect(readdirSync(join(storageDir, 'media', 'lines'))).toHaveLength(mediaFiles);
+  });
+});
+
+describe('Media sweep at boot', () => {
+  it('removes temp files and media that no record points to, and keeps the rest', async () => {
+    const storageDir = tempStorage();
+    let server = await startServer(storageDir);
+    await server.app.get(DemoSeedService).seedOnce();
+    writeFileSync(join(storageDir, 'tmp', 'half-upload'), 'partial');
+    writeFileSync(join(storageDir, 'media', 'lines', 'orphan.mp3'), 'nobody points here');
+    const kept = readdirSync(join(storageDir, 'media', 'covers')).length;
+    await server.close(true);
+
+    server = await startServer(storageDir);
+    try {
+      expect(readdirSync(join(storageDir, 'tmp'))).toEqual([]);
+      expect(readdirSync(join(storageDir, 'media', 'lines'))).not.toContain('orphan.mp3');
+      expect(readdirSync(join(storageDir, 'media', 'covers'))).toHaveLength(kept);
+      expect(statSync(join(storageDir, 'media', 'covers')).isDirectory()).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type AppConfig } from '../config';
+import { createApp } from '../http/create-app';
+
+export interface TestServer {
+  app: NestExpressApplication;
+  config: AppConfig;
+  baseUrl: string;
+  storageDir: string;
+  /** Stops the server; pass `keep` to leave the storage folder for a restart on the same data. */
+  close(keep?: boolean): Promise<void>;
+}
+
+export function tempStorage(): string {
+  return mkdtempSync(join(tmpdir(), 'lingonovel-test-'));
+}
+
+/** Boots the real application (API and media, real SQLite file) on a free loopback port. */
+export async function startServer(
+  storageDir = tempStorage(),
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const config = loadConfig({ STORAGE_DIR: storageDir, PORT: '0', HOST: '127.0.0.1', ...env });
+  const app = await createApp(config, { pages: false, logger: false });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    config,
+    storageDir,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    async close(keep = false) {
+      await app.close();
+      if (!keep) rmSync(storageDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: import('node:http').IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * A plain HTTP GET that sends exactly the given headers. fetch() adds `Cache-Control: no-cache` to
+ * conditional requests and decodes gzip, which would hide what a browser's cache and the wire see.
+ */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}

@@ -1,0 +1,118 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+
+/** These tests run the built server as a real process: `npm test` builds first. */
+const MAIN = join(PROJECT_ROOT, 'dist', 'app', 'server', 'main.js');
+
+function run(env: Record<string, string>, args: string[] = []) {
+  return spawnSync(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+}
+
+async function boot(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, PORT: '0', ...env } });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /Listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+describe('The built server process', () => {
+  let storage: string;
+
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error('Build first: npm run build (npm test does it for you)');
+  });
+  beforeEach(() => {
+    storage = mkdtempSync(join(tmpdir(), 'lingonovel-proc-'));
+  });
+  afterEach(() => rmSync(storage, { recursive: true, force: true }));
+
+  it('refuses to boot on a bad setting, with one clear line', () => {
+    const result = run({ STORAGE_DIR: storage, PORT: 'abc' });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'Lingonovel cannot start: PORT must be a whole number from 0 to 65535, got "abc"',
+    );
+
+    const short = run({ STORAGE_DIR: storage, JWT_SECRET: 'short' });
+    expect(short.status).toBe(1);
+    expect(short.stderr.trim()).toBe(
+      'Lingonovel cannot start: JWT_SECRET must be at least 32 characters long',
+    );
+  });
+
+  it('serves pages, API and the HTML 404 page from one process, without demo content in serve mode', async () => {
+    const { child, url } = await boot({ STORAGE_DIR: storage });
+    try {
+      const home = await fetch(url + '/');
+      expect(home.status).toBe(200);
+      const html = await home.text();
+      expect(html).toContain('href="/lingostory"');
+
+      const missing = await fetch(url + '/no-such-page');
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await missing.text()).toContain('Page not found');
+
+      const unknownBook = await fetch(url + '/book-detail/no-such-book');
+      expect(unknownBook.status).toBe(404);
+      expect(await unknownBook.text()).toContain('Page not found');
+
+      const books = await fetch(url + '/api/v1/guest/list-book');
+      expect(await books.json()).toEqual({ data: [] });
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('prints the demo administrator and renders the demo covers into /lingostory', async () => {
+    const { child, url, output } = await boot({ STORAGE_DIR: storage }, ['--demo']);
+    try {
+      expect(output()).toMatch(/Demo administrator: admin@demo\.lingonovel \/ \S{12,}/);
+      const html = await (await fetch(url + '/lingostory')).text();
+      const { data } = (await (await fetch(url + '/api/v1/guest/list-book')).json()) as {
+        data: Array<{ book_code: string; image_path: string }>;
+      };
+      expect(data.length).toBeGreaterThanOrEqual(6);
+      for (const book of data) {
+        expect(html).toContain(`href="/book-detail/${book.book_code}"`);
+        expect(html).toContain(`src="${book.image_path}"`);
+      }
+      const asset = /\/_astro\/[^"']+\.(?:js|css)/.exec(html);
+      if (asset) {
+        const res = await fetch(url + asset[0]);
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      }
+    } finally {
+      await stop(child);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import type { DataSource } from 'typeorm';
+import { User, UserType } from './user.entity';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../auth/password';
+
+export interface CreateAdminInput {
+  email?: string;
+  password?: string;
+  name?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The only way to get an administrator. A new address becomes an administrator with the given name and
+ * password; an existing member is promoted, and gets the new password if one is given.
+ */
+export async function createAdmin(
+  db: DataSource,
+  input: CreateAdminInput,
+): Promise<{ message: string; user: User }> {
+  const email = input.email?.trim().toLowerCase();
+  if (!email || !EMAIL.test(email)) throw new Error('A valid --email is required.');
+  const password = input.password;
+  if (
+    password !== undefined &&
+    (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH)
+  ) {
+    throw new Error(`The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`);
+  }
+  const users = db.getRepository(User);
+  const existing = await users.findOneBy({ email });
+  if (existing) {
+    existing.userType = UserType.Admin;
+    existing.userRoleId = UserType.Admin;
+    if (input.name?.trim()) existing.name = input.name.trim();
+    if (password !== undefined) {
+      existing.passwordHash = await hashPassword(password);
+      existing.tokenVersion += 1;
+    }
+    const user = await users.save(existing);
+    return { user, message: `Promoted ${email} to administrator.` };
+  }
+  const name = input.name?.trim();
+  if (!name) throw new Error('A --name is required for a new administrator.');
+  if (password === undefined) throw new Error('A --password is required for a new administrator.');
+  const user = await users.save({
+    name,
+    email,
+    passwordHash: await hashPassword(password),
+    userType: UserType.Admin,
+    userRoleId: UserType.Admin,
+  });
+  return { user, message: `Created administrator ${email}.` };
+}
