@@ -5,6 +5,7 @@ const transform = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -19,7 +20,6 @@ module.exports = {
       roots: ['<rootDir>/server/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform,
-      testTimeout: 60000,
     },
   ],
 };

@@ -1,7 +1,7 @@
 // `npm test`: the whole suite in one command. Build if needed, then lint, type-check, unit and API
 // tests (Jest), and the browser journeys (Playwright in Debian's Chromium).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 
 const steps = [
@@ -11,6 +11,9 @@ const steps = [
   ['Unit and API tests', 'npx jest --ci --json --outputFile=test-results/jest.json'],
   ['Browser journeys', 'npx playwright test'],
 ];
+
+// Jest writes its JSON report here but does not create the folder.
+mkdirSync('test-results', { recursive: true });
 
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
 for (const [name, command] of steps) {
