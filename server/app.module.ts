@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from './config';
 import { ConfigModule } from './config.module';
@@ -10,6 +10,13 @@ import { MediaModule } from './media/media.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { HealthController } from './health/health.controller';
 import { SeedModule } from './seed/seed.module';
+import { AuthModule } from './auth/auth.module';
+import { UsersModule } from './users/users.module';
+import { MailModule } from './mail/mail.module';
+import { AdminModule } from './admin/admin.module';
+import { AuthGuard } from './common/auth.guard';
+import { RateLimitGuard } from './common/rate-limit';
+import { MultipartInterceptor } from './common/multipart.interceptor';
 
 @Module({})
 export class AppModule {
@@ -18,14 +25,23 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot(dataSourceOptions(config.storageDir)),
+        // A local file either opens or it does not: retrying only delays the error.
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.storageDir), retryAttempts: 0 }),
         MediaModule,
         CatalogueModule,
+        MailModule,
+        AuthModule,
+        UsersModule,
+        AdminModule,
         SeedModule,
       ],
       controllers: [HealthController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
+        // Rate limits first, so that floods are refused before any token or password work.
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

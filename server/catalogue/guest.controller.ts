@@ -1,7 +1,9 @@
 import { Controller, Get, Param } from '@nestjs/common';
+import { Public } from '../common/auth.decorators';
 import { CatalogueService } from './catalogue.service';
 
 /** SPEC.md's guest endpoints: the public catalogue, without authentication. */
+@Public()
 @Controller('guest')
 export class GuestController {
   constructor(private readonly catalogue: CatalogueService) {}

@@ -28,3 +28,8 @@ export function securityHeaders(req: Request, res: Response, next: NextFunction)
   res.setHeader('Content-Security-Policy', req.path.startsWith('/api/') ? API_CSP : PAGE_CSP);
   next();
 }
+
+export function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}

@@ -3,8 +3,10 @@ import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from '../phrases/phrase.entity';
 import { User } from '../users/user.entity';
+import { PasswordResetToken } from '../auth/password-reset-token.entity';
 import { Initial1763791200000 } from '../migrations/1763791200000-Initial';
+import { PasswordResetTokens1763794800000 } from '../migrations/1763794800000-PasswordResetTokens';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
-export const ENTITIES = [User, Book, Chapter, Phrase, AppMeta];
-export const MIGRATIONS = [Initial1763791200000];
+export const ENTITIES = [User, Book, Chapter, Phrase, AppMeta, PasswordResetToken];
+export const MIGRATIONS = [Initial1763791200000, PasswordResetTokens1763794800000];

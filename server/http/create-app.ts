@@ -7,7 +7,7 @@ import { AppModule } from '../app.module';
 import type { AppConfig } from '../config';
 import { AppLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
-import { securityHeaders } from '../common/security-headers';
+import { noStore, securityHeaders } from '../common/security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { CatalogueService } from '../catalogue/catalogue.service';
@@ -25,6 +25,8 @@ export const API_PREFIX = 'api/v1';
 export async function createApp(config: AppConfig, options: AppOptions): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: options.logger ?? new AppLogger(),
+    // Throw instead of exiting, so that main.ts and the tests see the error.
+    abortOnError: false,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -34,6 +36,8 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
   app.use(requestContext);
   app.use(compression());
   app.use(securityHeaders);
+  // Account and admin answers are private to one user: no browser or proxy may keep them.
+  app.use(['/api/v1/user', '/api/v1/admin'], noStore);
 
   const media = app.get(MediaService);
   await media.ensureFolders();

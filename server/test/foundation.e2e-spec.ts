@@ -4,6 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { DemoSeedService } from '../seed/demo-seed.service';
+import { MIGRATIONS } from '../database/schema';
+import { openDatabase } from '../database/data-source';
 import { readDemoCatalogue } from '../seed/demo-catalogue';
 import { rawGet, startServer, tempStorage, type TestServer } from './harness';
 
@@ -66,12 +68,36 @@ describe('Foundation API', () => {
         )
         .all()
         .map((row) => (row as { name: string }).name);
-      expect(tables).toEqual(['app_meta', 'books', 'chapters', 'migrations', 'phrases', 'users']);
+      expect(tables).toEqual([
+        'app_meta',
+        'books',
+        'chapters',
+        'migrations',
+        'password_reset_tokens',
+        'phrases',
+        'users',
+      ]);
       const ran = db.prepare('SELECT name FROM migrations').all() as Array<{ name: string }>;
-      expect(ran.map((m) => m.name)).toEqual(['Initial1763791200000']);
+      expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       db.close();
+    }
+  });
+
+  it('can undo every migration, down to an empty schema', async () => {
+    const storageDir = tempStorage();
+    const db = await openDatabase(storageDir);
+    try {
+      for (let i = 0; i < MIGRATIONS.length; i++) await db.undoLastMigration();
+      const tables = (await db.query(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
+      )) as Array<{ name: string }>;
+      expect(tables.map((t) => t.name)).toEqual(['migrations']);
+      await db.runMigrations();
+      expect(await db.query(`SELECT COUNT(*) AS n FROM migrations`)).toEqual([{ n: MIGRATIONS.length }]);
+    } finally {
+      await db.destroy();
     }
   });
 

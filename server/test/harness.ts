@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -24,9 +25,10 @@ export function tempStorage(): string {
 export async function startServer(
   storageDir = tempStorage(),
   env: Record<string, string> = {},
+  logger: LoggerService | false = false,
 ): Promise<TestServer> {
   const config = loadConfig({ STORAGE_DIR: storageDir, PORT: '0', HOST: '127.0.0.1', ...env });
-  const app = await createApp(config, { pages: false, logger: false });
+  const app = await createApp(config, { pages: false, logger });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { UserType } from '../users/user.entity';
+
+export interface AdminStats {
+  books: number;
+  chapters: number;
+  phrases: number;
+  members: number;
+}
+
+@Injectable()
+export class AdminStatsService {
+  constructor(private readonly db: DataSource) {}
+
+  /** One query for the administrators' home page. */
+  async stats(): Promise<{ data: AdminStats }> {
+    const [row] = (await this.db.query(
+      `SELECT (SELECT COUNT(*) FROM books) AS books, (SELECT COUNT(*) FROM chapters) AS chapters,
+              (SELECT COUNT(*) FROM phrases) AS phrases,
+              (SELECT COUNT(*) FROM users WHERE user_type = ?) AS members`,
+      [UserType.Member],
+    )) as AdminStats[];
+    return { data: row };
+  }
+}

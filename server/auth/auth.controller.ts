@@ -1,0 +1,73 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Public } from '../common/auth.decorators';
+import { RateLimit } from '../common/rate-limit';
+import { LoginDto, RecoveryRequestDto, ResetPasswordDto, SignupDto, VerifyTokenDto } from './auth.dto';
+import { AuthService } from './auth.service';
+import { PasswordRecoveryService } from './password-recovery.service';
+
+/**
+ * Sign-up, sign-in and password recovery. The recovery calls keep SPEC.md's GET form with query strings
+ * and also accept POST, which the site uses so that passwords never travel in URLs.
+ */
+@Public()
+@Controller('user')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly recovery: PasswordRecoveryService,
+  ) {}
+
+  @Post('signup')
+  @HttpCode(200)
+  @RateLimit('signup')
+  signup(@Body() dto: SignupDto) {
+    return this.auth.signup(dto);
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @RateLimit('login')
+  login(@Body() dto: LoginDto, @Res({ passthrough: true }) res: Response) {
+    return this.auth.login(dto, res);
+  }
+
+  @Get('password-recovery-token')
+  @RateLimit('recovery')
+  requestToken(@Query() dto: RecoveryRequestDto) {
+    return this.recovery.requestToken(dto.email);
+  }
+
+  @Post('password-recovery-token')
+  @HttpCode(200)
+  @RateLimit('recovery')
+  requestTokenByPost(@Body() dto: RecoveryRequestDto) {
+    return this.recovery.requestToken(dto.email);
+  }
+
+  @Get('verify-password-recovery-token')
+  @RateLimit('recovery')
+  verifyToken(@Query() dto: VerifyTokenDto) {
+    return this.recovery.verifyToken(dto.verification_token);
+  }
+
+  @Post('verify-password-recovery-token')
+  @HttpCode(200)
+  @RateLimit('recovery')
+  verifyTokenByPost(@Body() dto: VerifyTokenDto) {
+    return this.recovery.verifyToken(dto.verification_token);
+  }
+
+  @Get('reset-password-using-token')
+  @RateLimit('recovery')
+  resetPassword(@Query() dto: ResetPasswordDto) {
+    return this.recovery.resetPassword(dto.verification_token, dto.password);
+  }
+
+  @Post('reset-password-using-token')
+  @HttpCode(200)
+  @RateLimit('recovery')
+  resetPasswordByPost(@Body() dto: ResetPasswordDto) {
+    return this.recovery.resetPassword(dto.verification_token, dto.password);
+  }
+}

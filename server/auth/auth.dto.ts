@@ -1,0 +1,116 @@
+import { Transform } from 'class-transformer';
+import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { Field } from '../common/field';
+import { Matches } from '../common/match.validator';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password';
+
+const trimmed = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim() : value,
+);
+const normalisedEmail = Transform(({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value,
+);
+
+export const PASSWORD_LENGTH_MESSAGE = `The password must be between ${MIN_PASSWORD_LENGTH} and ${MAX_PASSWORD_LENGTH} characters.`;
+
+const required = (label: string) => IsNotEmpty({ message: `The ${label} field is required.` });
+const text = (label: string) => IsString({ message: `The ${label} must be text.` });
+
+/** A new password, with the length rules every password field shares. */
+const NewPassword = () =>
+  Field(
+    required('password'),
+    text('password'),
+    MinLength(MIN_PASSWORD_LENGTH, { message: PASSWORD_LENGTH_MESSAGE }),
+    MaxLength(MAX_PASSWORD_LENGTH, { message: PASSWORD_LENGTH_MESSAGE }),
+  );
+
+const Email = () =>
+  Field(
+    normalisedEmail,
+    required('email'),
+    text('email'),
+    IsEmail({}, { message: 'The email must be a valid email address.' }),
+    MaxLength(254, { message: 'The email must not be longer than 254 characters.' }),
+  );
+
+export const Name = () =>
+  Field(
+    trimmed,
+    required('name'),
+    text('name'),
+    MaxLength(100, { message: 'The name must not be longer than 100 characters.' }),
+  );
+
+const Confirmation = (label: string, message: string) =>
+  Field(required(label), text(label), Matches('password', { message }));
+
+export class SignupDto {
+  @Name()
+  name: string;
+
+  @Email()
+  email: string;
+
+  @NewPassword()
+  password: string;
+
+  @Confirmation('repeat password', 'The repeated password does not match.')
+  repeat_password: string;
+}
+
+export class LoginDto {
+  @Field(
+    normalisedEmail,
+    required('email'),
+    text('email'),
+    MaxLength(254, { message: 'The email is too long.' }),
+  )
+  email: string;
+
+  // A longer password cannot be right, so it gets the same answer as a wrong one.
+  @Field(
+    required('password'),
+    text('password'),
+    MaxLength(MAX_PASSWORD_LENGTH, { message: 'These credentials do not match our records.' }),
+  )
+  password: string;
+}
+
+export class RecoveryRequestDto {
+  @Email()
+  email: string;
+}
+
+export class VerifyTokenDto {
+  @Field(
+    trimmed,
+    required('verification token'),
+    text('verification token'),
+    MaxLength(200, { message: 'This password reset token is invalid or has expired.' }),
+  )
+  verification_token: string;
+}
+
+export class ResetPasswordDto extends VerifyTokenDto {
+  @NewPassword()
+  password: string;
+
+  @Confirmation('confirm password', 'The password confirmation does not match.')
+  confirm_password: string;
+}
+
+export class ChangePasswordDto {
+  @Field(
+    required('current password'),
+    text('current password'),
+    MaxLength(MAX_PASSWORD_LENGTH, { message: 'The current password is not correct.' }),
+  )
+  current_password: string;
+
+  @NewPassword()
+  password: string;
+
+  @Confirmation('confirm password', 'The password confirmation does not match.')
+  confirm_password: string;
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource, IsNull, MoreThan, type Repository } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { RuleFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { MailService } from '../mail/mail.service';
+import { passwordResetMail } from '../mail/password-reset.mail';
+import { User } from '../users/user.entity';
+import { PasswordResetToken } from './password-reset-token.entity';
+import { hashPassword } from './password';
+
+export const TOKEN_TTL_MINUTES = 30;
+export const MAILS_PER_HOUR = 3;
+export const INVALID_TOKEN = 'This password reset token is invalid or has expired.';
+export const RECOVERY_SENT =
+  'If an account exists for that email address, we have sent it a password reset token. It expires in 30 minutes.';
+
+const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Password recovery by emailed token (SPEC.md's three-step wizard). Tokens are 256 random bits; only
+ * their hash is stored; they expire, work once, and a reset kills every other token of the account.
+ */
+@Injectable()
+export class PasswordRecoveryService {
+  private readonly logger = new Logger(PasswordRecoveryService.name);
+
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(PasswordResetToken) private readonly resetTokens: Repository<PasswordResetToken>,
+    private readonly db: DataSource,
+    private readonly mail: MailService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Answers the same for every address; only a known one, under its hourly quota, gets mail. */
+  async requestToken(email: string): Promise<{ message: string }> {
+    const user = await this.users.findOneBy({ email });
+    if (!user) return { message: RECOVERY_SENT };
+    const now = this.clock.now();
+    const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
+    const recent = await this.resetTokens.countBy({ userId: user.id, createdAt: MoreThan(hourAgo) });
+    if (recent >= MAILS_PER_HOUR) return { message: RECOVERY_SENT };
+
+    const token = randomBytes(32).toString('base64url');
+    await this.resetTokens.insert({
+      userId: user.id,
+      tokenHash: sha256(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + TOKEN_TTL_MINUTES * 60 * 1000),
+      usedAt: null,
+    });
+    // Not awaited: waiting for the SMTP server would make known addresses measurably slower to answer.
+    this.mail
+      .send(passwordResetMail(user.email, user.name, token, this.config.publicUrl, TOKEN_TTL_MINUTES))
+      .catch((error: unknown) =>
+        this.logger.error(`Could not send the password reset mail: ${String(error)}`),
+      );
+    return { message: RECOVERY_SENT };
+  }
+
+  async verifyToken(token: string): Promise<{ message: string }> {
+    await this.findUsable(this.resetTokens, token);
+    return { message: 'The token is valid. You can now choose a new password.' };
+  }
+
+  async resetPassword(token: string, password: string): Promise<{ message: string }> {
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      const tokens = tx.getRepository(PasswordResetToken);
+      const row = await this.findUsable(tokens, token);
+      const now = this.clock.now();
+      // Conditional on usedAt still being empty, so two concurrent resets cannot both win.
+      const claimed = await tokens.update({ id: row.id, usedAt: IsNull() }, { usedAt: now });
+      if (claimed.affected !== 1) throw new RuleFailed(INVALID_TOKEN);
+      await tokens.update({ userId: row.userId, usedAt: IsNull() }, { usedAt: now });
+      await tx
+        .getRepository(User)
+        .createQueryBuilder()
+        .update()
+        .set({ passwordHash, tokenVersion: () => 'token_version + 1' })
+        .where('id = :id', { id: row.userId })
+        .execute();
+    });
+    return { message: 'Your password has been reset. You can now sign in with your new password.' };
+  }
+
+  private async findUsable(
+    repository: Repository<PasswordResetToken>,
+    token: string,
+  ): Promise<PasswordResetToken> {
+    const row = await repository.findOneBy({ tokenHash: sha256(token) });
+    if (!row || row.usedAt || row.expiresAt.getTime() <= this.clock.now().getTime())
+      throw new RuleFailed(INVALID_TOKEN);
+    return row;
+  }
+}

@@ -1,0 +1,138 @@
+import {
+  BadRequestException,
+  Injectable,
+  PayloadTooLargeException,
+  SetMetadata,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import type { Observable } from 'rxjs';
+import { MediaService } from '../media/media.service';
+import { ValidationFailed } from './api-error';
+
+/** Which file fields a route accepts, and the most bytes each may have. */
+export type UploadLimits = Record<string, number>;
+
+const UPLOADS = 'lingonovel:uploads';
+export const Uploads = (limits: UploadLimits) => SetMetadata(UPLOADS, limits);
+
+export const MB = 1024 * 1024;
+
+class FieldTooLarge extends Error {
+  constructor(
+    readonly field: string,
+    readonly limit: number,
+  ) {
+    super(`${field} is too large`);
+  }
+}
+
+/** Streams each file to STORAGE_DIR/tmp, cutting it off as soon as it passes its field's limit. */
+class LimitedDiskStorage implements multer.StorageEngine {
+  constructor(
+    private readonly media: MediaService,
+    private readonly limits: UploadLimits,
+  ) {}
+
+  _handleFile(
+    _req: Request,
+    file: Express.Multer.File,
+    cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
+  ) {
+    const limit = this.limits[file.fieldname];
+    const path = this.media.tempPath();
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, next) {
+        size += chunk.length;
+        next(size > limit ? new FieldTooLarge(file.fieldname, limit) : null, chunk);
+      },
+    });
+    pipeline(file.stream, counter, createWriteStream(path, { mode: 0o600 }))
+      .then(() => cb(null, { path, size }))
+      .catch(async (error: unknown) => {
+        await rm(path, { force: true });
+        cb(error);
+      });
+  }
+
+  _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void) {
+    rm(file.path, { force: true }).then(() => cb(null), cb);
+  }
+}
+
+function fieldLabel(field: string): string {
+  return field.replace(/_/g, ' ');
+}
+
+/**
+ * Every API call accepts multipart bodies as well as JSON and url-encoded ones (SPEC.md's clients post
+ * forms). Runs after the guards, so nobody can make the server write files before being authorised.
+ * Files go to the temp folder; whatever the handler did not move away is deleted when the response ends.
+ */
+@Injectable()
+export class MultipartInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly media: MediaService,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    if (!req.is('multipart/form-data')) return next.handle();
+
+    const limits = this.reflector.get<UploadLimits>(UPLOADS, context.getHandler()) ?? {};
+    const largest = Math.max(0, ...Object.values(limits));
+    const upload = multer({
+      storage: new LimitedDiskStorage(this.media, limits),
+      limits: { fileSize: largest || 1, files: 10, fields: 50, fieldSize: MB },
+    }).fields(Object.keys(limits).map((name) => ({ name, maxCount: 1 })));
+
+    res.on('close', () => {
+      const files = Object.values((req.files as Record<string, Express.Multer.File[]>) ?? {}).flat();
+      void Promise.all(files.map((file) => rm(file.path, { force: true })));
+    });
+
+    await new Promise<void>((resolve, reject) =>
+      upload(req, res, (error: unknown) => (error ? reject(error) : resolve())),
+    ).catch((error: unknown) => {
+      // The client may still be sending: close the connection after answering, to cut the upload off.
+      res.setHeader('Connection', 'close');
+      throw this.translate(error, limits);
+    });
+    return next.handle();
+  }
+
+  private translate(error: unknown, limits: UploadLimits): unknown {
+    if (error instanceof FieldTooLarge) {
+      return new PayloadTooLargeException(
+        `The ${fieldLabel(error.field)} file is too large. The limit is ${Math.round(error.limit / MB)} MB.`,
+      );
+    }
+    if (error instanceof MulterError) {
+      if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
+        const field = error.field ?? 'file';
+        return ValidationFailed.field(
+          field,
+          field in limits
+            ? `Send only one ${fieldLabel(field)} file.`
+            : `The ${fieldLabel(field)} field does not accept a file.`,
+        );
+      }
+      if (error.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeException('The file is too large.');
+      return ValidationFailed.field(error.field ?? 'body', 'The form data is not valid.');
+    }
+    // Busboy's own errors: a truncated body, a missing boundary.
+    return new BadRequestException('The form data could not be read.');
+  }
+}

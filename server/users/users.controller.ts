@@ -1,0 +1,28 @@
+import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { CurrentUser } from '../common/auth.decorators';
+import { ChangePasswordDto } from '../auth/auth.dto';
+import { User } from './user.entity';
+import { UpdateProfileDto } from './users.dto';
+import { UsersService } from './users.service';
+
+/** The signed-in user's own account. */
+@Controller('user')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get('profile')
+  profile(@CurrentUser() user: User) {
+    return this.users.profile(user);
+  }
+
+  @Put('profile')
+  updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto) {
+    return this.users.updateProfile(user, dto);
+  }
+
+  @Post('change-password')
+  @HttpCode(200)
+  changePassword(@CurrentUser() user: User, @Body() dto: ChangePasswordDto) {
+    return this.users.changePassword(user, dto);
+  }
+}
