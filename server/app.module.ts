@@ -14,6 +14,7 @@ import { AuthModule } from './auth/auth.module';
 import { UsersModule } from './users/users.module';
 import { MailModule } from './mail/mail.module';
 import { AdminModule } from './admin/admin.module';
+import { BooksModule } from './books/books.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
@@ -33,6 +34,7 @@ export class AppModule {
         AuthModule,
         UsersModule,
         AdminModule,
+        BooksModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -1,12 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 import { Field } from '../common/field';
+import { Trim } from '../common/form-values';
 import { Matches } from '../common/match.validator';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password';
 
-const trimmed = Transform(({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.trim() : value,
-);
+const trimmed = Trim();
 const normalisedEmail = Transform(({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value,
 );

@@ -1,5 +1,86 @@
-import type { Book } from './book.entity';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Field } from '../common/field';
+import { ToInteger, Trim, TrimLines } from '../common/form-values';
+import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
+import { MB } from '../common/multipart.interceptor';
+import { DIFFICULTIES, type Book, type Difficulty } from './book.entity';
 import { coverUrl, mediaUrl } from '../media/media-urls';
+
+export const BOOK_UPLOADS = { book_image: 5 * MB, sample_audio: 100 * MB };
+
+const required = (label: string) => IsNotEmpty({ message: `The ${label} field is required.` });
+const text = (label: string, max: number) =>
+  Field(
+    IsString({ message: `The ${label} must be text.` }),
+    MaxLength(max, { message: `The ${label} must not be longer than ${max} characters.` }),
+  );
+
+const Text = (label: string, max: number) => Field(Trim(), required(label), text(label, max));
+const LongText = (label: string, max: number) => Field(TrimLines(), required(label), text(label, max));
+
+/** The fields of SPEC.md's Add Book and Edit Book forms; files' contents are checked by MediaService. */
+class BookFieldsDto {
+  @Text('title', 200)
+  title: string;
+
+  @Text('author', 200)
+  author: string;
+
+  @Text('narrated by', 200)
+  narrated_by: string;
+
+  @Field(
+    ToInteger(),
+    required('hours'),
+    IsInt({ message: 'The hours must be a whole number.' }),
+    Min(0, { message: 'The hours must be 0 or more.' }),
+    Max(10_000, { message: 'The hours must not be more than 10000.' }),
+  )
+  hours: number;
+
+  @Field(
+    ToInteger(),
+    required('minutes'),
+    IsInt({ message: 'The minutes must be a whole number.' }),
+    Min(0, { message: 'The minutes must be between 0 and 59.' }),
+    Max(59, { message: 'The minutes must be between 0 and 59.' }),
+  )
+  minutes: number;
+
+  @LongText('description', 5000)
+  description: string;
+
+  @Field(
+    Trim(),
+    required('difficulty'),
+    IsIn(DIFFICULTIES, { message: 'The difficulty must be Easy, Medium or Hard.' }),
+  )
+  difficulty: Difficulty;
+
+  @LongText('sample text', 10_000)
+  sample_text: string;
+}
+
+const coverFile = IsUploadedFile({ message: 'The book image must be an uploaded file.' });
+const sampleFile = IsUploadedFile({ message: 'The sample audio must be an uploaded file.' });
+
+/** On Add Book the cover and the sample are required too (SPEC.md section 5). */
+export class CreateBookDto extends BookFieldsDto {
+  @Field(required('book image'), coverFile)
+  book_image: UploadedFile;
+
+  @Field(required('sample audio'), sampleFile)
+  sample_audio: UploadedFile;
+}
+
+/** On Edit Book the files are optional: what is not sent stays as it was. */
+export class UpdateBookDto extends BookFieldsDto {
+  @Field(IsOptional(), coverFile)
+  book_image?: UploadedFile;
+
+  @Field(IsOptional(), sampleFile)
+  sample_audio?: UploadedFile;
+}
 
 /** A book as every API answer shows it (SPEC.md section 3). */
 export interface BookResponse {

@@ -1,13 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Book } from '../books/book.entity';
 import { CatalogueService } from './catalogue.service';
 import { GuestController } from './guest.controller';
+import { CatalogueEvents } from './catalogue-events';
 
+@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Book])],
   controllers: [GuestController],
-  providers: [CatalogueService],
-  exports: [CatalogueService],
+  providers: [CatalogueService, CatalogueEvents],
+  exports: [CatalogueService, CatalogueEvents],
 })
 export class CatalogueModule {}

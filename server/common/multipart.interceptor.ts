@@ -14,7 +14,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import type { Observable } from 'rxjs';
+import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
 import { MediaService } from '../media/media.service';
 import { ValidationFailed } from './api-error';
 
@@ -69,8 +69,21 @@ class LimitedDiskStorage implements multer.StorageEngine {
   }
 }
 
+function removeUploads(req: Request): Promise<unknown> {
+  const files = Object.values((req.files as Record<string, Express.Multer.File[]> | undefined) ?? {}).flat();
+  // Multer leaves a placeholder without a path for a file whose upload failed.
+  const paths = files.map((file) => file.path).filter((path) => typeof path === 'string');
+  return Promise.all(paths.map((path) => rm(path, { force: true })));
+}
+
 function fieldLabel(field: string): string {
   return field.replace(/_/g, ' ');
+}
+
+function tooLarge(field: string, limit: number): PayloadTooLargeException {
+  return new PayloadTooLargeException(
+    `The ${fieldLabel(field)} file is too large. The limit is ${Math.round(limit / MB)} MB.`,
+  );
 }
 
 /**
@@ -98,10 +111,8 @@ export class MultipartInterceptor implements NestInterceptor {
       limits: { fileSize: largest || 1, files: 10, fields: 50, fieldSize: MB },
     }).fields(Object.keys(limits).map((name) => ({ name, maxCount: 1 })));
 
-    res.on('close', () => {
-      const files = Object.values((req.files as Record<string, Express.Multer.File[]>) ?? {}).flat();
-      void Promise.all(files.map((file) => rm(file.path, { force: true })));
-    });
+    // A fallback for a client that hangs up mid-request; normally the cleanup below runs first.
+    res.on('close', () => void removeUploads(req));
 
     await new Promise<void>((resolve, reject) =>
       upload(req, res, (error: unknown) => (error ? reject(error) : resolve())),
@@ -110,15 +121,18 @@ export class MultipartInterceptor implements NestInterceptor {
       res.setHeader('Connection', 'close');
       throw this.translate(error, limits);
     });
-    return next.handle();
+    // File fields join the body, so that DTOs validate "required" for files and fields alike.
+    const files = (req.files as Record<string, Express.Multer.File[]> | undefined) ?? {};
+    for (const [field, [file]] of Object.entries(files)) (req.body as Record<string, unknown>)[field] = file;
+    // Whatever the handler did not move into media/ is deleted before the answer goes out.
+    return next.handle().pipe(
+      mergeMap((value: unknown) => from(removeUploads(req)).pipe(map(() => value))),
+      catchError((error: unknown) => from(removeUploads(req)).pipe(mergeMap(() => throwError(() => error)))),
+    );
   }
 
   private translate(error: unknown, limits: UploadLimits): unknown {
-    if (error instanceof FieldTooLarge) {
-      return new PayloadTooLargeException(
-        `The ${fieldLabel(error.field)} file is too large. The limit is ${Math.round(error.limit / MB)} MB.`,
-      );
-    }
+    if (error instanceof FieldTooLarge) return tooLarge(error.field, error.limit);
     if (error instanceof MulterError) {
       if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
         const field = error.field ?? 'file';
@@ -129,7 +143,7 @@ export class MultipartInterceptor implements NestInterceptor {
             : `The ${fieldLabel(field)} field does not accept a file.`,
         );
       }
-      if (error.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeException('The file is too large.');
+      if (error.code === 'LIMIT_FILE_SIZE' && error.field) return tooLarge(error.field, limits[error.field]);
       return ValidationFailed.field(error.field ?? 'body', 'The form data is not valid.');
     }
     // Busboy's own errors: a truncated body, a missing boundary.

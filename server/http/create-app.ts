@@ -7,6 +7,7 @@ import { AppModule } from '../app.module';
 import type { AppConfig } from '../config';
 import { AppLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
+import { methodOverride } from '../common/method-override';
 import { noStore, securityHeaders } from '../common/security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
@@ -34,6 +35,7 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
   app.enableShutdownHooks();
 
   app.use(requestContext);
+  app.use(methodOverride);
   app.use(compression());
   app.use(securityHeaders);
   // Account and admin answers are private to one user: no browser or proxy may keep them.

@@ -1,0 +1,158 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Like, QueryFailedError, type Repository } from 'typeorm';
+import { ValidationFailed, type FieldErrors } from '../common/api-error';
+import type { UploadedFile } from '../common/uploaded-file.validator';
+import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { Book } from './book.entity';
+import { slugify, uniqueCode } from './book-code';
+import { toBookResponse, type CreateBookDto, type UpdateBookDto } from './books.dto';
+
+interface StoredBookMedia {
+  cover?: string;
+  sample?: StoredAudio;
+}
+
+/** Administrators' book management; every file a book owns goes through MediaService. */
+@Injectable()
+export class BooksService {
+  constructor(
+    @InjectRepository(Book) private readonly books: Repository<Book>,
+    private readonly db: DataSource,
+    private readonly media: MediaService,
+    private readonly events: CatalogueEvents,
+  ) {}
+
+  async list() {
+    const books = await this.books.find({ order: { title: 'ASC', id: 'ASC' } });
+    if (books.length === 0) throw new NotFoundException('No books found');
+    return { data: books.map(toBookResponse) };
+  }
+
+  async get(bookCode: string) {
+    return { data: toBookResponse(await this.find(bookCode)) };
+  }
+
+  async create(dto: CreateBookDto) {
+    const stored = await this.storeMedia(dto);
+    try {
+      const book = await this.insertWithUniqueCode(dto, stored);
+      await this.events.changed(book.bookCode);
+      return { message: 'The book has been created.', data: toBookResponse(book) };
+    } catch (error) {
+      await this.media.remove([stored.cover, stored.sample?.path]);
+      throw error;
+    }
+  }
+
+  /** New files are stored before the row changes; the files they replace are deleted only after. */
+  async update(bookCode: string, dto: UpdateBookDto) {
+    const book = await this.find(bookCode);
+    const stored = await this.storeMedia(dto);
+    const replaced = [stored.cover ? book.coverPath : null, stored.sample ? book.sampleAudioPath : null];
+    Object.assign(book, this.fields(dto));
+    if (stored.cover) book.coverPath = stored.cover;
+    if (stored.sample) {
+      book.sampleAudioPath = stored.sample.path;
+      book.sampleAudioMs = stored.sample.durationMs;
+    }
+    try {
+      await this.books.save(book);
+    } catch (error) {
+      await this.media.remove([stored.cover, stored.sample?.path]);
+      throw error;
+    }
+    await this.media.remove(replaced);
+    await this.events.changed(book.bookCode);
+    return { message: 'The book has been updated.', data: toBookResponse(book) };
+  }
+
+  /** Deletes the book, its chapters and phrases (foreign keys cascade), then every file they owned. */
+  async remove(bookCode: string) {
+    const book = await this.find(bookCode);
+    const lines = (await this.db.query(
+      `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ?`,
+      [book.id],
+    )) as Array<{ path: string }>;
+    await this.books.delete({ id: book.id });
+    await this.media.remove([book.coverPath, book.sampleAudioPath, ...lines.map((line) => line.path)]);
+    await this.events.changed(book.bookCode);
+    return { message: 'The book has been deleted.' };
+  }
+
+  async find(bookCode: string): Promise<Book> {
+    const book = await this.books.findOneBy({ bookCode });
+    if (!book) throw new NotFoundException('Book not found.');
+    return book;
+  }
+
+  private fields(dto: CreateBookDto | UpdateBookDto) {
+    return {
+      title: dto.title,
+      author: dto.author,
+      narratedBy: dto.narrated_by,
+      description: dto.description,
+      difficulty: dto.difficulty,
+      hours: dto.hours,
+      minutes: dto.minutes,
+      sampleText: dto.sample_text,
+    };
+  }
+
+  /** The slug is taken from the title once; two books saved at the same moment let the unique index decide. */
+  private async insertWithUniqueCode(dto: CreateBookDto, stored: StoredBookMedia): Promise<Book> {
+    for (let attempt = 0; ; attempt++) {
+      const base = slugify(dto.title);
+      const taken = await this.books.find({
+        select: { bookCode: true },
+        where: { bookCode: Like(`${base}%`) },
+      });
+      const book = this.books.create({
+        ...this.fields(dto),
+        bookCode: uniqueCode(dto.title, new Set(taken.map((b) => b.bookCode))),
+        coverPath: stored.cover!,
+        sampleAudioPath: stored.sample!.path,
+        sampleAudioMs: stored.sample!.durationMs,
+      });
+      try {
+        return await this.books.save(book);
+      } catch (error) {
+        const clash = error instanceof QueryFailedError && /UNIQUE.*book_code/.test(error.message);
+        if (!clash || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** Checks and stores both files; if either is refused, neither is kept, and both problems are reported. */
+  private async storeMedia(dto: {
+    book_image?: UploadedFile;
+    sample_audio?: UploadedFile;
+  }): Promise<StoredBookMedia> {
+    const errors: FieldErrors = {};
+    const [cover, sample] = await Promise.all([
+      dto.book_image
+        ? this.media
+            .storeCover(dto.book_image.path)
+            .catch((error: unknown) => rejected(error, 'book_image', errors))
+        : undefined,
+      dto.sample_audio
+        ? this.media
+            .storeAudio(dto.sample_audio.path, 'samples')
+            .catch((error: unknown) => rejected(error, 'sample_audio', errors))
+        : undefined,
+    ]);
+    if (Object.keys(errors).length > 0) {
+      await this.media.remove([cover, sample?.path]);
+      throw new ValidationFailed(errors);
+    }
+    return { cover: cover ?? undefined, sample: sample ?? undefined };
+  }
+}
+
+/** Records a refused upload under its field; anything else is a real failure. */
+export function rejected(error: unknown, field: string, errors: FieldErrors): undefined {
+  if (!(error instanceof MediaRejectedError)) throw error;
+  errors[field] = [error.message];
+  return undefined;
+}

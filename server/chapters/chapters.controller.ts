@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { IdParam } from '../common/id-param';
+import { Roles } from '../common/auth.decorators';
+import { UserType } from '../users/user.entity';
+import { PhraseOrderDto } from '../phrases/phrases.dto';
+import { PhrasesService } from '../phrases/phrases.service';
+import { BookIdQuery, ChapterDto } from './chapters.dto';
+import { ChaptersService } from './chapters.service';
+
+@Roles(UserType.Admin)
+@Controller('admin/chapter')
+export class ChaptersController {
+  constructor(
+    private readonly chapters: ChaptersService,
+    private readonly phrases: PhrasesService,
+  ) {}
+
+  @Get()
+  list(@Query() query: BookIdQuery) {
+    return this.chapters.listForBook(query.book_id);
+  }
+
+  @Get(':id')
+  get(@IdParam() id: number) {
+    return this.chapters.get(id);
+  }
+
+  @Post()
+  @HttpCode(200)
+  create(@Body() dto: ChapterDto) {
+    return this.chapters.create(dto);
+  }
+
+  @Put(':id')
+  update(@IdParam() id: number, @Body() dto: ChapterDto) {
+    return this.chapters.update(id, dto);
+  }
+
+  @Delete(':id')
+  remove(@IdParam() id: number) {
+    return this.chapters.remove(id);
+  }
+
+  @Put(':id/phrase-order')
+  reorder(@IdParam() id: number, @Body() dto: PhraseOrderDto) {
+    return this.phrases.reorder(id, dto.ids);
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError, type Repository } from 'typeorm';
+import { ValidationFailed } from '../common/api-error';
+import { MediaService } from '../media/media.service';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { Book } from '../books/book.entity';
+import { Chapter } from './chapter.entity';
+import { toChapterResponse, type ChapterDto } from './chapters.dto';
+
+const NUMBER_TAKEN = 'This book already has a chapter with that number.';
+
+interface ChapterSummaryRow {
+  id: number;
+  book_id: number;
+  title: string;
+  chapter_no: number;
+  phrase_count: number;
+  duration_ms: number;
+}
+
+@Injectable()
+export class ChaptersService {
+  constructor(
+    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
+    @InjectRepository(Book) private readonly books: Repository<Book>,
+    private readonly db: DataSource,
+    private readonly media: MediaService,
+    private readonly events: CatalogueEvents,
+  ) {}
+
+  /** A book's chapters in order, with their phrase counts and audio time, in one query. */
+  async listForBook(bookId: number) {
+    const book = await this.books.findOneBy({ id: bookId });
+    if (!book) throw new NotFoundException('Book not found.');
+    const rows = (await this.db.query(
+      `SELECT c.id, c.book_id, c.title, c.chapter_no, COUNT(p.id) AS phrase_count,
+              COALESCE(SUM(p.audio_ms), 0) AS duration_ms
+         FROM chapters c LEFT JOIN phrases p ON p.chapter_id = c.id
+        WHERE c.book_id = ? GROUP BY c.id ORDER BY c.chapter_no`,
+      [bookId],
+    )) as ChapterSummaryRow[];
+    return { data: { id: book.id, book_code: book.bookCode, title: book.title, chapters: rows } };
+  }
+
+  async get(id: number) {
+    const chapter = await this.find(id);
+    const book = await this.books.findOneByOrFail({ id: chapter.bookId });
+    return { data: { ...toChapterResponse(chapter), book_code: book.bookCode, book_title: book.title } };
+  }
+
+  async create(dto: ChapterDto) {
+    const book = await this.bookFor(dto.book_id);
+    const chapter = await this.save(
+      this.chapters.create({ bookId: book.id, title: dto.title, chapterNo: dto.chapter_no }),
+    );
+    await this.events.changed(book.bookCode);
+    return { message: 'The chapter has been created.', data: toChapterResponse(chapter) };
+  }
+
+  async update(id: number, dto: ChapterDto) {
+    const chapter = await this.find(id);
+    const book = await this.bookFor(dto.book_id);
+    Object.assign(chapter, { bookId: book.id, title: dto.title, chapterNo: dto.chapter_no });
+    const saved = await this.save(chapter);
+    await this.events.changed(book.bookCode);
+    return { message: 'The chapter has been updated.', data: toChapterResponse(saved) };
+  }
+
+  /** Deletes the chapter and its phrases (the foreign key cascades), then their audio files. */
+  async remove(id: number) {
+    const chapter = await this.find(id);
+    const lines = (await this.db.query(`SELECT audio_path AS path FROM phrases WHERE chapter_id = ?`, [
+      id,
+    ])) as Array<{
+      path: string;
+    }>;
+    await this.chapters.delete({ id });
+    await this.media.remove(lines.map((line) => line.path));
+    const book = await this.books.findOneBy({ id: chapter.bookId });
+    if (book) await this.events.changed(book.bookCode);
+    return { message: 'The chapter has been deleted.' };
+  }
+
+  async find(id: number): Promise<Chapter> {
+    const chapter = await this.chapters.findOneBy({ id });
+    if (!chapter) throw new NotFoundException('Chapter not found.');
+    return chapter;
+  }
+
+  private async bookFor(bookId: number): Promise<Book> {
+    const book = await this.books.findOneBy({ id: bookId });
+    if (!book) throw ValidationFailed.field('book_id', 'The selected book does not exist.');
+    return book;
+  }
+
+  private async save(chapter: Chapter): Promise<Chapter> {
+    try {
+      return await this.chapters.save(chapter);
+    } catch (error) {
+      if (error instanceof QueryFailedError && /UNIQUE/.test(error.message)) {
+        throw ValidationFailed.field('chapter_no', NUMBER_TAKEN);
+      }
+      throw error;
+    }
+  }
+}

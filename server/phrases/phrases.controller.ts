@@ -1,0 +1,41 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { Roles } from '../common/auth.decorators';
+import { IdParam } from '../common/id-param';
+import { Uploads } from '../common/multipart.interceptor';
+import { UserType } from '../users/user.entity';
+import { ChapterIdQuery, CreatePhraseDto, PHRASE_UPLOADS, UpdatePhraseDto } from './phrases.dto';
+import { PhrasesService } from './phrases.service';
+
+@Roles(UserType.Admin)
+@Controller('admin/phrase')
+export class PhrasesController {
+  constructor(private readonly phrases: PhrasesService) {}
+
+  @Get()
+  list(@Query() query: ChapterIdQuery) {
+    return this.phrases.listForChapter(query.chapter_id);
+  }
+
+  @Get(':id')
+  get(@IdParam() id: number) {
+    return this.phrases.get(id);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Uploads(PHRASE_UPLOADS)
+  create(@Body() dto: CreatePhraseDto) {
+    return this.phrases.create(dto);
+  }
+
+  @Put(':id')
+  @Uploads(PHRASE_UPLOADS)
+  update(@IdParam() id: number, @Body() dto: UpdatePhraseDto) {
+    return this.phrases.update(id, dto);
+  }
+
+  @Delete(':id')
+  remove(@IdParam() id: number) {
+    return this.phrases.remove(id);
+  }
+}

@@ -1,0 +1,84 @@
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { Field } from '../common/field';
+import { Trim, TrimLines } from '../common/form-values';
+import { MB } from '../common/multipart.interceptor';
+import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
+import { PositiveId } from '../chapters/chapters.dto';
+import { mediaUrl } from '../media/media-urls';
+import type { Phrase } from './phrase.entity';
+
+export const PHRASE_UPLOADS = { line_audio: 10 * MB };
+
+const lineAudio = IsUploadedFile({ message: 'The line audio must be an uploaded file.' });
+
+class PhraseFieldsDto {
+  @Field(
+    Trim(),
+    IsNotEmpty({ message: 'The phrase field is required.' }),
+    IsString({ message: 'The phrase must be text.' }),
+    MaxLength(2000, { message: 'The phrase must not be longer than 2000 characters.' }),
+  )
+  phrase: string;
+
+  @Field(
+    TrimLines(),
+    IsNotEmpty({ message: 'The dictionary field is required.' }),
+    IsString({ message: 'The dictionary must be text.' }),
+    MaxLength(5000, { message: 'The dictionary must not be longer than 5000 characters.' }),
+  )
+  dictionary: string;
+}
+
+/** SPEC.md's Add Phrase: phrase, dictionary and the MP3 are all required. */
+export class CreatePhraseDto extends PhraseFieldsDto {
+  @PositiveId('chapter id')
+  chapter_id: number;
+
+  @Field(IsNotEmpty({ message: 'The line audio field is required.' }), lineAudio)
+  line_audio: UploadedFile;
+}
+
+/** Editing a phrase keeps its audio unless a new file is sent. */
+export class UpdatePhraseDto extends PhraseFieldsDto {
+  @Field(IsOptional(), lineAudio)
+  line_audio?: UploadedFile;
+}
+
+export class ChapterIdQuery {
+  @PositiveId('chapter id')
+  chapter_id: number;
+}
+
+export class PhraseOrderDto {
+  @Field(
+    // A form may send "3,1,2"; JSON sends [3, 1, 2].
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value,
+    ),
+    IsArray({ message: 'The ids must be a list of phrase ids.' }),
+    ArrayMaxSize(10_000, { message: 'Too many ids.' }),
+    IsInt({ each: true, message: 'The ids must be whole numbers.' }),
+    Min(1, { each: true, message: 'The ids must be whole numbers.' }),
+  )
+  ids: number[];
+}
+
+export const toPhraseResponse = (phrase: Phrase) => ({
+  id: phrase.id,
+  chapter_id: phrase.chapterId,
+  position: phrase.position,
+  phrase: phrase.phrase,
+  dictionary: phrase.dictionary,
+  line_audio: mediaUrl(phrase.audioPath),
+  duration_ms: phrase.audioMs,
+});

@@ -1,0 +1,256 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import sharp from 'sharp';
+import { ApiClient, newAdmin } from './api-client';
+import { BOOK_FIELDS, bookForm, fixture, mediaFiles, tempFiles } from './fixtures';
+import { rawGet, startServer, type TestServer } from './harness';
+
+interface BookBody {
+  id: number;
+  book_code: string;
+  image_path: string;
+  sample_audio: string;
+  [key: string]: unknown;
+}
+
+describe('Admin books API', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+
+  beforeAll(async () => {
+    server = await startServer();
+    admin = (await newAdmin(server)).client;
+  });
+  afterAll(() => server.close());
+
+  const onDisk = (url: string) => existsSync(join(server.storageDir, url.replace(/^\/media\//, 'media/')));
+  const create = async (overrides = {}) => {
+    const res = await admin.post<{ message: string; data: BookBody }>('admin/book', bookForm(overrides));
+    if (res.status !== 200) throw new Error(res.text);
+    return res.body.data;
+  };
+
+  it('answers 404 "No books found" when there are none', async () => {
+    const res = await admin.get('admin/book');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'No books found' });
+  });
+
+  it('creates a book with a readable code, re-encoded cover sizes and the sample on disk', async () => {
+    const res = await admin.post<{ message: string; data: BookBody }>('admin/book', bookForm());
+    expect(res.status).toBe(200);
+    const book = res.body.data;
+    expect(res.body.message).toBe('The book has been created.');
+    expect(book).toEqual({
+      id: expect.any(Number),
+      book_code: 'le-petit-voyage',
+      title: 'Le Petit Voyage',
+      author: 'Claire Dubois',
+      narrated_by: 'Marc Lefèvre',
+      description: 'A short trip to Lyon.',
+      difficulty: 'Easy',
+      hours: 2,
+      minutes: 35,
+      image_path: expect.stringMatching(/^\/media\/covers\/[0-9a-f]{32}-640\.webp$/),
+      sample_audio: expect.stringMatching(/^\/media\/samples\/[0-9a-f]{32}\.mp3$/),
+      sample_text: 'Line one.\nLine two.',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const key = book.image_path.replace(/^\/media\//, '').replace(/-640\.webp$/, '');
+    expect(mediaFiles(server.storageDir)).toEqual(
+      [
+        `${key}-320.webp`,
+        `${key}-640.webp`,
+        `${key}-960.webp`,
+        book.sample_audio.replace('/media/', ''),
+      ].sort(),
+    );
+    const cover = await rawGet(server.baseUrl + book.image_path);
+    const meta = await sharp(cover.body).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['webp', 640, 960, undefined]);
+    expect(cover.headers['content-type']).toBe('image/webp');
+    expect(cover.headers['x-content-type-options']).toBe('nosniff');
+    expect(tempFiles(server.storageDir)).toEqual([]);
+
+    expect((await admin.get(`admin/book/${book.book_code}`)).body).toEqual({ data: book });
+    expect((await admin.get('admin/book')).body).toEqual({ data: [book] });
+  });
+
+  it('adds a suffix when two titles make the same code', async () => {
+    const again = await create();
+    expect(again.book_code).toBe('le-petit-voyage-2');
+  });
+
+  it('requires every field and both files on Add Book, keeping nothing', async () => {
+    const before = mediaFiles(server.storageDir);
+    const res = await admin.post('admin/book', new FormData());
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      title: ['The title field is required.'],
+      author: ['The author field is required.'],
+      narrated_by: ['The narrated by field is required.'],
+      hours: ['The hours field is required.'],
+      minutes: ['The minutes field is required.'],
+      description: ['The description field is required.'],
+      difficulty: ['The difficulty field is required.'],
+      sample_text: ['The sample text field is required.'],
+      book_image: ['The book image field is required.'],
+      sample_audio: ['The sample audio field is required.'],
+    });
+    expect(mediaFiles(server.storageDir)).toEqual(before);
+  });
+
+  it('checks difficulty, hours and minutes, and leaves no file behind', async () => {
+    const before = mediaFiles(server.storageDir);
+    const res = await admin.post(
+      'admin/book',
+      bookForm({ difficulty: 'Expert', hours: '-1', minutes: '60' }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      difficulty: ['The difficulty must be Easy, Medium or Hard.'],
+      hours: ['The hours must be 0 or more.'],
+      minutes: ['The minutes must be between 0 and 59.'],
+    });
+    const decimal = await admin.post('admin/book', bookForm({ hours: '1.5' }));
+    expect(decimal.body.errors).toEqual({ hours: ['The hours must be a whole number.'] });
+    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('refuses impostors by their content, under the field name, and keeps no file', async () => {
+    const before = mediaFiles(server.storageDir);
+    const res = await admin.post(
+      'admin/book',
+      bookForm({
+        book_image: [fixture('page.png'), 'page.png'],
+        sample_audio: [fixture('text.mp3'), 'text.mp3'],
+      }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      book_image: ['The cover must be a JPEG, PNG or WebP image.'],
+      sample_audio: ['The audio must be an MP3, M4A/AAC, OGG or WAV file.'],
+    });
+    const half = await admin.post(
+      'admin/book',
+      bookForm({ sample_audio: [fixture('cover.png'), 'song.mp3'] }),
+    );
+    expect(half.status).toBe(422);
+    expect(half.body.errors).toEqual({
+      sample_audio: ['The audio must be an MP3, M4A/AAC, OGG or WAV file.'],
+    });
+    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('answers 413 to a cover over 5 MB and cuts the upload off', async () => {
+    const big = join(tmpdir(), `big-${Date.now()}.jpg`);
+    writeFileSync(big, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(6 * 1024 * 1024)]));
+    const before = mediaFiles(server.storageDir);
+    const res = await admin.post(
+      'admin/book',
+      bookForm({ book_image: [fixture('cover.jpg').slice(0, 0), 'x'] }),
+    );
+    expect(res.status).toBe(422);
+    const oversize = await admin.post(
+      'admin/book',
+      bookForm({ book_image: [new Blob([readFileSync(big)]), 'big.jpg'] }),
+    );
+    expect(oversize.status).toBe(413);
+    expect(oversize.body).toEqual({ message: 'The book image file is too large. The limit is 5 MB.' });
+    expect(mediaFiles(server.storageDir)).toEqual(before);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('updates a book through POST ?_method=put and PUT, replacing files and deleting the old ones', async () => {
+    const book = await create({ title: 'Der Leuchtturm' });
+    const onlyFields = new FormData();
+    for (const [key, value] of Object.entries({
+      ...BOOK_FIELDS,
+      title: 'Der Leuchtturmwärter',
+      difficulty: 'Hard',
+    }))
+      onlyFields.set(key, value);
+    const kept = await admin.post<{ message: string; data: BookBody }>(
+      `admin/book/${book.book_code}?_method=put`,
+      onlyFields,
+    );
+    expect(kept.status).toBe(200);
+    expect(kept.body.message).toBe('The book has been updated.');
+    expect(kept.body.data).toEqual(
+      expect.objectContaining({
+        book_code: 'der-leuchtturm',
+        title: 'Der Leuchtturmwärter',
+        difficulty: 'Hard',
+        image_path: book.image_path,
+      }),
+    );
+
+    const replaced = await admin.request<{ data: BookBody }>(
+      'PUT',
+      `admin/book/${book.book_code}`,
+      bookForm({ title: 'Der Leuchtturmwärter' }),
+    );
+    expect(replaced.status).toBe(200);
+    const updated = replaced.body.data;
+    expect(updated.image_path).not.toBe(book.image_path);
+    expect(updated.sample_audio).not.toBe(book.sample_audio);
+    expect(onDisk(updated.image_path) && onDisk(updated.sample_audio)).toBe(true);
+    expect(onDisk(book.image_path) || onDisk(book.sample_audio)).toBe(false);
+    expect(onDisk(book.image_path.replace('-640.', '-320.'))).toBe(false);
+  });
+
+  it('keeps the old files when an edit is refused', async () => {
+    const book = await create({ title: 'Una Estate' });
+    const res = await admin.post(`admin/book/${book.book_code}?_method=put`, bookForm({ minutes: '75' }));
+    expect(res.status).toBe(422);
+    expect(onDisk(book.image_path) && onDisk(book.sample_audio)).toBe(true);
+    expect((await admin.get(`admin/book/${book.book_code}`)).body.data).toEqual(book);
+  });
+
+  it('answers 404 for an unknown code on read, update and delete', async () => {
+    for (const res of [
+      await admin.get('admin/book/nope'),
+      await admin.post('admin/book/nope?_method=put', bookForm()),
+      await admin.delete('admin/book/nope'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'Book not found.' });
+    }
+  });
+
+  it('deletes a book with its chapters, phrases and every file', async () => {
+    const book = await create({ title: 'El Gato' });
+    const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+      title: 'Uno',
+      chapter_no: 1,
+      book_id: book.id,
+    });
+    const phrase = await admin.post<{ data: { line_audio: string } }>(
+      'admin/phrase',
+      (() => {
+        const data = new FormData();
+        data.set('phrase', 'Hola.');
+        data.set('dictionary', 'hola — hello');
+        data.set('chapter_id', String(chapter.body.data.id));
+        data.set('line_audio', fixture('clip.mp3'), 'hola.mp3');
+        return data;
+      })(),
+    );
+    expect(phrase.status).toBe(200);
+    expect(onDisk(phrase.body.data.line_audio)).toBe(true);
+
+    const res = await admin.delete(`admin/book/${book.book_code}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'The book has been deleted.' });
+    expect([onDisk(book.image_path), onDisk(book.sample_audio), onDisk(phrase.body.data.line_audio)]).toEqual(
+      [false, false, false],
+    );
+    expect((await admin.get(`admin/chapter/${chapter.body.data.id}`)).status).toBe(404);
+    expect((await admin.get(`admin/book/${book.book_code}`)).status).toBe(404);
+  });
+});
