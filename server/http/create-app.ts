@@ -13,6 +13,8 @@ import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
+import { PageCache } from './page-cache';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
 
 export interface AppOptions {
   /** Serve the Astro pages too. API tests run without them, so they need no site build. */
@@ -56,10 +58,14 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
   );
 
   if (options.pages) {
-    await mountSite(app.getHttpAdapter().getInstance(), {
-      catalogue: app.get(CatalogueService),
-      publicUrl: config.publicUrl,
-    });
+    const cache = new PageCache();
+    // Cleared before an admin call that changed the catalogue returns, so the next visitor sees it.
+    app.get(CatalogueEvents).subscribe(() => cache.clear());
+    await mountSite(
+      app.getHttpAdapter().getInstance(),
+      { catalogue: app.get(CatalogueService), publicUrl: config.publicUrl },
+      cache,
+    );
   }
   await app.init();
   return app;
