@@ -1,0 +1,48 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+
+/** These tests run the built server as a real process: `npm test` builds first. */
+export const MAIN = join(PROJECT_ROOT, 'dist', 'app', 'server', 'main.js');
+
+export function run(env: Record<string, string>, args: string[] = []) {
+  return spawnSync(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+}
+
+export async function boot(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, PORT: '0', ...env } });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /Listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+export const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+export function assertBuilt(): void {
+  if (!existsSync(MAIN)) throw new Error('Build first: npm run build (npm test does it for you)');
+}

@@ -1,0 +1,177 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { assertBuilt, boot, stop } from './built-server';
+import { bookForm, BOOK_FIELDS } from './fixtures';
+import { rawGet } from './harness';
+
+/** The built server with the demo catalogue: what visitors and crawlers get, after each admin change. */
+describe('Public pages', () => {
+  let child: ChildProcess;
+  let url: string;
+  let storage: string;
+  let token: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    storage = mkdtempSync(join(tmpdir(), 'lingonovel-pages-'));
+    ({ child, url } = await boot({ STORAGE_DIR: storage, PUBLIC_URL: 'https://books.example.org' }, [
+      '--demo',
+    ]));
+    const credentials = JSON.parse(readFileSync(join(storage, 'demo-admin.json'), 'utf8')) as {
+      email: string;
+      password: string;
+    };
+    const login = await fetch(`${url}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(credentials),
+    });
+    token = ((await login.json()) as { token: string }).token;
+  });
+  afterAll(async () => {
+    await stop(child);
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  const page = async (path: string) => {
+    const res = await fetch(url + path);
+    return { status: res.status, html: await res.text(), headers: res.headers };
+  };
+  const admin = (method: string, path: string, body?: FormData) =>
+    fetch(`${url}/api/v1/admin/${path}`, { method, body, headers: { Authorization: `Bearer ${token}` } });
+
+  it('shows a new book, its edit and its deletion on the very next request', async () => {
+    const created = await admin('POST', 'book', bookForm({ title: 'Het Verloren Station' }));
+    expect(created.status).toBe(200);
+    const code = ((await created.json()) as { data: { book_code: string } }).data.book_code;
+
+    let detail = await page(`/book-detail/${code}`);
+    expect(detail.status).toBe(200);
+    expect(detail.html).toMatch(/<h1[^>]*>Het Verloren Station<\/h1>/);
+    expect((await page('/lingostory')).html).toContain(`href="/book-detail/${code}"`);
+
+    const edit = new FormData();
+    for (const [key, value] of Object.entries({ ...BOOK_FIELDS, title: 'Het Gevonden Station' }))
+      edit.set(key, value);
+    expect((await admin('POST', `book/${code}?_method=put`, edit)).status).toBe(200);
+    detail = await page(`/book-detail/${code}`);
+    expect(detail.html).toMatch(/<h1[^>]*>Het Gevonden Station<\/h1>/);
+    expect((await page('/lingostory')).html).toContain('Het Gevonden Station');
+
+    expect((await admin('DELETE', `book/${code}`)).status).toBe(200);
+    const gone = await page(`/book-detail/${code}`);
+    expect(gone.status).toBe(404);
+    expect(gone.html).toContain('Page not found');
+    expect((await page('/lingostory')).html).not.toContain(`href="/book-detail/${code}"`);
+  });
+
+  it('answers conditional requests with 304 and sends pages compressed', async () => {
+    const first = await rawGet(url + '/lingostory');
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await rawGet(url + '/lingostory', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+
+    const gzip = await rawGet(url + '/lingostory', { 'Accept-Encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(first.body)).toBe(true);
+    const br = await rawGet(url + '/lingostory', { 'Accept-Encoding': 'br, gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(first.body)).toBe(true);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+  });
+
+  it('ignores query strings: same page, same ETag', async () => {
+    const plain = await rawGet(url + '/lingostory');
+    const busted = await rawGet(url + `/lingostory?cache-buster=${Date.now()}`);
+    expect(busted.status).toBe(200);
+    expect(busted.headers.etag).toBe(plain.headers.etag);
+  });
+
+  it('answers unknown pages and books with the 404 page', async () => {
+    for (const path of ['/no-such-page', '/book-detail/no-such-book', '/media/covers/nothing-640.webp']) {
+      const res = await page(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(res.html).toContain('Page not found');
+    }
+  });
+
+  it('gives each book page its title, description, canonical URL, cards and JSON-LD', async () => {
+    const { data } = (await (await fetch(`${url}/api/v1/guest/list-book`)).json()) as {
+      data: Array<{
+        book_code: string;
+        title: string;
+        author: string;
+        narrated_by: string;
+        image_path: string;
+        hours: number;
+        minutes: number;
+      }>;
+    };
+    const book = data[0];
+    const { html } = await page(`/book-detail/${book.book_code}`);
+    const canonical = `https://books.example.org/book-detail/${book.book_code}`;
+    expect(html).toContain(`<title>${book.title} by ${book.author} · Lingonovel</title>`);
+    expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
+    expect(html).toContain(`<link rel="canonical" href="${canonical}"`);
+    expect(html).toContain(`<meta property="og:image" content="https://books.example.org${book.image_path}"`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
+
+    const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
+    const ld = JSON.parse(json!) as Record<string, unknown>;
+    expect(ld).toEqual(
+      expect.objectContaining({
+        '@context': 'https://schema.org',
+        '@type': 'Audiobook',
+        name: book.title,
+        author: { '@type': 'Person', name: book.author },
+        readBy: { '@type': 'Person', name: book.narrated_by },
+        url: canonical,
+        image: `https://books.example.org${book.image_path}`,
+        duration: `PT${book.hours}H${book.minutes}M`,
+      }),
+    );
+  });
+
+  it('lists every public page and book in the sitemap, and points robots.txt to it', async () => {
+    const { data } = (await (await fetch(`${url}/api/v1/guest/list-book`)).json()) as {
+      data: Array<{ book_code: string; updated_at: string }>;
+    };
+    const sitemap = await page('/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.headers.get('content-type')).toMatch(/^application\/xml/);
+    for (const path of ['/', '/lingostory', '/lingonovel-story', '/ling']) {
+      expect(sitemap.html).toContain(`<loc>https://books.example.org${path}</loc>`);
+    }
+    for (const book of data) {
+      expect(sitemap.html).toContain(
+        `<url><loc>https://books.example.org/book-detail/${book.book_code}</loc><lastmod>${book.updated_at}</lastmod></url>`,
+      );
+    }
+    expect(sitemap.html.match(/<url>/g)!.length).toBe(sitemap.html.match(/<lastmod>/g)!.length);
+
+    const robots = await page('/robots.txt');
+    expect(robots.html).toContain('Disallow: /admin');
+    expect(robots.html).toContain('Disallow: /api/');
+    expect(robots.html).toContain('Sitemap: https://books.example.org/sitemap.xml');
+  });
+
+  it('renders the covers into the HTML with sizes, dimensions and alt text', async () => {
+    const { html } = await page('/lingostory');
+    const images = html.match(/<img [^>]*>/g) ?? [];
+    expect(images.length).toBeGreaterThanOrEqual(6);
+    for (const img of images) {
+      expect(img).toMatch(/srcset="[^"]*-320\.webp 320w, [^"]*-640\.webp 640w, [^"]*-960\.webp 960w"/);
+      expect(img).toMatch(/width="640"/);
+      expect(img).toMatch(/height="960"/);
+      expect(img).toMatch(/alt="Cover of [^"]+"/);
+    }
+    expect(images.slice(3).every((img) => img.includes('loading="lazy"'))).toBe(true);
+  });
+});
