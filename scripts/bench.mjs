@@ -1,0 +1,228 @@
+// `npm run bench`: measures the built server on generated data and writes docs/benchmarks.md.
+// Timings are compared as ratios taken in the same run, because absolute figures move with the machine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { chromium } from '@playwright/test';
+import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const BOOKS = 1000;
+const PORT = Number(process.env.BENCH_PORT ?? 4455);
+const base = `http://127.0.0.1:${PORT}`;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const LIGHTHOUSE_RUNS = 5;
+
+const chromePath = findChromium();
+if (!chromePath) {
+  console.error(INSTALL_HINT);
+  process.exit(1);
+}
+
+function startServer(storage, args = []) {
+  const child = spawn(process.execPath, [join(root, 'dist/app/server/main.js'), ...args], {
+    env: { ...process.env, STORAGE_DIR: storage, PORT: String(PORT), HOST: '127.0.0.1', PUBLIC_URL: base },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    child.stdout.on('data', () => {
+      if (output.includes('Listening on')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+const stop = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
+
+/** The demo catalogue, then copies of its books (sharing their media) up to 1,000. */
+async function prepareData(storage) {
+  await stop(await startServer(storage, ['--demo']));
+  const db = new Database(join(storage, 'lingonovel.sqlite'));
+  const demo = db.prepare('SELECT * FROM books').all();
+  const insert =
+    db.prepare(`INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours,
+    minutes, cover_path, sample_audio_path, sample_audio_ms, sample_text) VALUES (@book_code, @title, @author,
+    @narrated_by, @description, @difficulty, @hours, @minutes, @cover_path, @sample_audio_path, @sample_audio_ms, @sample_text)`);
+  db.transaction(() => {
+    for (let n = demo.length; n < BOOKS; n++) {
+      const source = demo[n % demo.length];
+      insert.run({ ...source, book_code: `${source.book_code}-copy-${n}`, title: `${source.title} ${n}` });
+    }
+  })();
+  db.close();
+}
+
+async function load(url) {
+  await autocannon({ url, connections: 10, duration: 2 }); // warm-up: fills the page cache and the JIT
+  const result = await autocannon({ url, connections: 10, duration: DURATION });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** Gzipped JavaScript a page makes the browser run: every script file it loads plus inline scripts. */
+async function javascriptBytes(browser, path) {
+  const page = await browser.newPage();
+  const scripts = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script')
+      scripts.push(response.body().catch(() => Buffer.alloc(0)));
+  });
+  await page.goto(base + path, { waitUntil: 'networkidle' });
+  const inline = await page.$$eval('script:not([src]):not([type="application/ld+json"])', (nodes) =>
+    nodes.map((n) => n.textContent ?? ''),
+  );
+  const bodies = [...(await Promise.all(scripts)), ...inline.map((text) => Buffer.from(text))];
+  await page.close();
+  return bodies.reduce((sum, body) => sum + (body.length ? gzipSync(body, { level: 9 }).length : 0), 0);
+}
+
+async function lighthouseMedian(url) {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const runs = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+    const chrome = await chromeLauncher.launch({
+      chromePath,
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-dev-shm-usage',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    try {
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
+      const { categories, audits } = result.lhr;
+      runs.push({
+        performance: categories.performance.score,
+        accessibility: categories.accessibility.score,
+        seo: categories.seo.score,
+        bestPractices: categories['best-practices'].score,
+        lcp: audits['largest-contentful-paint'].numericValue,
+        cls: audits['cumulative-layout-shift'].numericValue,
+        tbt: audits['total-blocking-time'].numericValue,
+      });
+    } finally {
+      await chrome.kill();
+    }
+  }
+  const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  return Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(key)]));
+}
+
+const fixed = (n, digits = 0) => Number(n).toFixed(digits);
+const verdict = (ok) => (ok ? 'met' : '**missed**');
+
+async function main() {
+  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+  let server;
+  try {
+    console.log(`Preparing ${BOOKS} books…`);
+    await prepareData(storage);
+    server = await startServer(storage);
+    const code = (await (await fetch(`${base}/api/v1/guest/list-book`)).json()).data[0].book_code;
+
+    console.log('Load tests (autocannon, 10 connections)…');
+    const rows = {
+      static: await load(`${base}/favicon.svg`),
+      detail: await load(`${base}/book-detail/${code}`),
+      listing: await load(`${base}/lingostory`),
+      health: await load(`${base}/api/v1/health`),
+      guestList: await load(`${base}/api/v1/guest/list-book`),
+    };
+
+    console.log('JavaScript per page…');
+    const browser = await chromium.launch({
+      executablePath: chromePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+    });
+    const jsPages = ['/', '/lingostory', '/lingonovel-story', '/ling', `/book-detail/${code}`, '/about'];
+    const js = {};
+    for (const path of jsPages) js[path] = await javascriptBytes(browser, path);
+    await browser.close();
+
+    console.log(`Lighthouse (median of ${LIGHTHOUSE_RUNS})…`);
+    const lighthouse = {
+      '/lingostory': await lighthouseMedian(`${base}/lingostory`),
+      [`/book-detail/${code}`]: await lighthouseMedian(`${base}/book-detail/${code}`),
+    };
+
+    const ratio = (row) => row.rps / rows.static.rps;
+    const lines = [
+      '# Benchmarks',
+      '',
+      `Run of \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fixed(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}.`,
+      `The built server ran on a temporary STORAGE_DIR holding ${BOOKS} books (the demo catalogue and copies of it).`,
+      'Timings are compared as ratios within this run: the machine is shared, so absolute figures move between runs.',
+      '',
+      `## Throughput (autocannon, 10 connections, ${DURATION} s each after a 2 s warm-up)`,
+      '',
+      '| path | requests/s | p99 latency | ratio | target | |',
+      '| --- | ---: | ---: | ---: | --- | --- |',
+      `| static file \`/favicon.svg\` | ${fixed(rows.static.rps)} | ${rows.static.p99} ms | 1.00 | baseline | |`,
+      `| \`/book-detail/{code}\` | ${fixed(rows.detail.rps)} | ${rows.detail.p99} ms | ${fixed(ratio(rows.detail), 2)}× static | ≥ 0.9×, p99 < 30 ms | ${verdict(ratio(rows.detail) >= 0.9 && rows.detail.p99 < 30)} |`,
+      `| \`/lingostory\` | ${fixed(rows.listing.rps)} | ${rows.listing.p99} ms | ${fixed(ratio(rows.listing), 2)}× static | ≥ 0.9×, p99 < 30 ms | ${verdict(ratio(rows.listing) >= 0.9 && rows.listing.p99 < 30)} |`,
+      `| \`/api/v1/health\` | ${fixed(rows.health.rps)} | ${rows.health.p99} ms | 1.00 | baseline for the API | |`,
+      `| \`/api/v1/guest/list-book\` | ${fixed(rows.guestList.rps)} | ${rows.guestList.p99} ms | ${fixed(rows.guestList.rps / rows.health.rps, 2)}× health | ≥ 0.5× | ${verdict(rows.guestList.rps / rows.health.rps >= 0.5)} |`,
+      '',
+      `Errors or non-2xx answers during the runs: ${Object.values(rows).reduce((sum, row) => sum + row.errors, 0)}.`,
+      '',
+      '## JavaScript shipped per page (gzipped, scripts the page loads plus inline scripts)',
+      '',
+      '| page | JS (gzip) | budget | |',
+      '| --- | ---: | --- | --- |',
+      ...jsPages.map((path) => {
+        const budget = path.startsWith('/book-detail') ? 10_240 : null;
+        return `| \`${path}\` | ${fixed(js[path] / 1024, 1)} KB | ${budget ? '≤ 10 KB, no framework' : '—'} | ${budget ? verdict(js[path] <= budget) : ''} |`;
+      }),
+      '',
+      `## Lighthouse 12 (mobile preset, Debian's Chromium, median of ${LIGHTHOUSE_RUNS} runs)`,
+      '',
+      '| page | performance | accessibility | SEO | best practices | LCP | CLS | TBT | |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+      ...Object.entries(lighthouse).map(([path, m]) => {
+        const ok =
+          m.performance >= 0.98 &&
+          m.accessibility === 1 &&
+          m.seo === 1 &&
+          m.bestPractices === 1 &&
+          m.cls === 0;
+        return `| \`${path}\` | ${m.performance} | ${m.accessibility} | ${m.seo} | ${m.bestPractices} | ${fixed(m.lcp)} ms | ${fixed(m.cls, 3)} | ${fixed(m.tbt)} ms | ${verdict(ok)} |`;
+      }),
+      '',
+      'Targets: performance ≥ 0.98; accessibility, SEO and best practices 1.0; CLS 0.',
+      '',
+    ];
+    const notesFile = join(root, 'docs', 'benchmarks-notes.md');
+    let notes = '';
+    try {
+      notes = readFileSync(notesFile, 'utf8');
+    } catch {
+      notes = '';
+    }
+    writeFileSync(join(root, 'docs', 'benchmarks.md'), lines.join('\n') + (notes ? `\n${notes}` : ''));
+    console.log(lines.join('\n'));
+  } finally {
+    if (server) await stop(server);
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

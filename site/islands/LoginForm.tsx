@@ -1,0 +1,58 @@
+/**
+ * Sign In (SPEC.md sections 2, 4, 5, 8). Only the email is required in the browser (section 5); the server
+ * answers a missing or wrong password with the 422 message shown here.
+ */
+import { useState, type SubmitEvent } from 'react';
+import { api, errorMessage } from '../lib/api';
+import { homeFor, safeNextPath, setSession, type SessionUser } from '../lib/session';
+import { ErrorSummary, Field, SubmitButton, formValues } from './shared/Form';
+
+interface LoginResponse {
+  token: string;
+  user: SessionUser;
+}
+
+export default function LoginForm() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const body = formValues(event.currentTarget, ['email', 'password'] as const);
+    setBusy(true);
+    setError(null);
+    try {
+      const { token, user } = await api<LoginResponse>('user/login', { method: 'POST', body });
+      setSession(token, user);
+      const next = safeNextPath(new URLSearchParams(window.location.search).get('next'));
+      // Stay busy: the button must not come back while the next page loads.
+      window.location.assign(next ?? homeFor(user));
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="form-card">
+      <ErrorSummary message={error} />
+      <form method="post" onSubmit={submit}>
+        <Field id="login-email" name="email" label="Email" type="email" autoComplete="email" required />
+        <Field
+          id="login-password"
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+        />
+        <div>
+          <SubmitButton busy={busy}>Continue</SubmitButton>
+        </div>
+      </form>
+      <p className="form-links">
+        <a href="/signup">Create an account</a>
+        <a href="/forgot">Forgot your password?</a>
+      </p>
+    </div>
+  );
+}

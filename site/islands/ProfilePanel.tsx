@@ -1,0 +1,182 @@
+/**
+ * /profile: the signed-in user's real account (name, email, member since), with forms to change the name
+ * and the password. It replaces SPEC.md's static sample page. Visitors who are not signed in sign in first
+ * and come back here.
+ */
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { ApiError, api, asApiError, errorMessage } from '../lib/api';
+import { signedIn } from '../lib/guards';
+import { getUser, setToken, setUser, type SessionUser } from '../lib/session';
+import { useGuard } from '../lib/useGuard';
+import {
+  ErrorSummary,
+  Field,
+  NewPasswordFields,
+  SubmitButton,
+  SuccessMessage,
+  formValues,
+} from './shared/Form';
+
+interface Profile extends SessionUser {
+  created_at: string;
+}
+
+const profileGuard = signedIn('/profile');
+
+export default function ProfilePanel() {
+  const access = useGuard(profileGuard);
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (access.status !== 'allowed') return;
+    const abort = new AbortController();
+    api<{ data: Profile }>('user/profile', { signal: abort.signal })
+      .then(({ data }) => setProfile(data))
+      .catch((failure: unknown) => {
+        if (!abort.signal.aborted) setLoadError(errorMessage(failure));
+      });
+    return () => abort.abort();
+  }, [access.status]);
+
+  if (loadError) return <ErrorSummary message={loadError} />;
+  if (!profile) return <p role="status">Loading your profile…</p>;
+
+  return (
+    <>
+      <section className="form-card" aria-labelledby="account-heading">
+        <h2 id="account-heading">Account</h2>
+        <dl className="account">
+          <div>
+            <dt>Name</dt>
+            <dd>{profile.name}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{profile.email}</dd>
+          </div>
+          <div>
+            <dt>Member since</dt>
+            <dd>
+              <time dateTime={profile.created_at}>{formatDate(profile.created_at)}</time>
+            </dd>
+          </div>
+        </dl>
+      </section>
+      <NameForm profile={profile} onSaved={setProfile} />
+      <PasswordForm email={profile.email} />
+    </>
+  );
+}
+
+function NameForm({ profile, onSaved }: { profile: Profile; onSaved: (profile: Profile) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const body = formValues(event.currentTarget, ['name'] as const);
+    setBusy(true);
+    setError(null);
+    setSuccess(null);
+    try {
+      const { message, data } = await api<{ message: string; data: Profile }>('user/profile', {
+        method: 'PUT',
+        body,
+      });
+      onSaved(data);
+      // The stored user greets the member on /dashboard: keep it in step.
+      setUser({ ...(getUser() ?? data), name: data.name });
+      setSuccess(message);
+    } catch (failure) {
+      setError(asApiError(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="form-card" aria-labelledby="name-heading">
+      <h2 id="name-heading">Change your name</h2>
+      <ErrorSummary message={error ? errorMessage(error) : null} />
+      <SuccessMessage>{success && <p>{success}</p>}</SuccessMessage>
+      <form method="post" onSubmit={submit}>
+        <Field
+          id="profile-name"
+          name="name"
+          label="Name"
+          autoComplete="name"
+          defaultValue={profile.name}
+          required
+          error={error?.fieldError('name')}
+        />
+        <div>
+          <SubmitButton busy={busy}>Save name</SubmitButton>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function PasswordForm({ email }: { email: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const body = formValues(form, ['current_password', 'password', 'confirm_password'] as const);
+    setBusy(true);
+    setError(null);
+    setSuccess(null);
+    try {
+      const { message, token } = await api<{ message: string; token: string }>('user/change-password', {
+        method: 'POST',
+        body,
+      });
+      // The change ends every older token, this browser's included: keep the new one.
+      setToken(token);
+      form.reset();
+      setSuccess(message);
+    } catch (failure) {
+      setError(asApiError(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="form-card" aria-labelledby="password-heading">
+      <h2 id="password-heading">Change your password</h2>
+      <ErrorSummary message={error ? errorMessage(error) : null} />
+      <SuccessMessage>{success && <p>{success}</p>}</SuccessMessage>
+      <form method="post" onSubmit={submit}>
+        {/* Lets password managers file the new password under the right account. */}
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <Field
+          id="profile-current-password"
+          name="current_password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={error?.fieldError('current_password')}
+        />
+        <NewPasswordFields idPrefix="profile-new" errors={(field) => error?.fieldError(field)} />
+        <div>
+          <SubmitButton busy={busy}>Change password</SubmitButton>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** Dates from the server are ISO strings; SQLite's "YYYY-MM-DD HH:MM:SS" (UTC) is accepted too. */
+function formatDate(value: string): string {
+  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(value) ? `${value.replace(' ', 'T')}Z` : value;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(date);
+}

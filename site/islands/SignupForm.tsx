@@ -1,0 +1,110 @@
+/**
+ * Sign Up (SPEC.md sections 2, 5, 8). All four fields are required in the browser; the password hint is
+ * advice only, the server enforces the rules.
+ *
+ * On success the form gives way to the server's message and a link to sign in, rather than redirecting:
+ * the message may matter (it is the server's to word), and the person is not signed in yet.
+ *
+ * Errors: a 422 shows the first message per field under that field, with a summary linking to each. A 429
+ * shows the server's message, because a silent refusal would leave people retrying. Any other failure
+ * shows nothing, as SPEC.md section 8 says for signup.
+ */
+import { useState, type SubmitEvent } from 'react';
+import { ApiError, api } from '../lib/api';
+import {
+  ErrorSummary,
+  Field,
+  PASSWORD_HINT,
+  SubmitButton,
+  SuccessMessage,
+  formValues,
+  type SummaryLink,
+} from './shared/Form';
+
+const SUMMARY_TITLE = 'There is a problem with the form:';
+
+const FIELDS = [
+  { name: 'name', id: 'signup-name', label: 'Name', type: 'text', autoComplete: 'name' },
+  { name: 'email', id: 'signup-email', label: 'Email', type: 'email', autoComplete: 'email' },
+  {
+    name: 'password',
+    id: 'signup-password',
+    label: 'Password',
+    type: 'password',
+    autoComplete: 'new-password',
+    hint: PASSWORD_HINT,
+  },
+  {
+    name: 'repeat_password',
+    id: 'signup-repeat-password',
+    label: 'Repeat password',
+    type: 'password',
+    autoComplete: 'new-password',
+  },
+] as const;
+
+type FieldName = (typeof FIELDS)[number]['name'];
+
+export default function SignupForm() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const body = formValues(
+      event.currentTarget,
+      FIELDS.map((field) => field.name),
+    );
+    setBusy(true);
+    setError(null);
+    setSuccess(null);
+    try {
+      const { message } = await api<{ message: string }>('user/signup', { method: 'POST', body });
+      setSuccess(message);
+    } catch (failure) {
+      if (failure instanceof ApiError && (failure.status === 422 || failure.status === 429))
+        setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fieldError = (name: FieldName) => error?.fieldError(name);
+  const links: SummaryLink[] = FIELDS.flatMap((field) => {
+    const text = fieldError(field.name);
+    return text ? [{ field: field.id, text: `${field.label}: ${text}` }] : [];
+  });
+
+  return (
+    <div className="form-card">
+      {/* With field errors the summary lists them; the server's message would only repeat the first one. */}
+      <ErrorSummary message={error && (links.length ? SUMMARY_TITLE : error.message)} links={links} />
+      <SuccessMessage focus>
+        {success && (
+          <>
+            <p>{success}</p>
+            <p>
+              <a href="/login">Sign in</a>
+            </p>
+          </>
+        )}
+      </SuccessMessage>
+      {!success && (
+        <>
+          <form method="post" onSubmit={submit}>
+            {FIELDS.map((field) => (
+              <Field key={field.name} {...field} required error={fieldError(field.name)} />
+            ))}
+            <div>
+              <SubmitButton busy={busy}>Submit</SubmitButton>
+            </div>
+          </form>
+          <p className="form-links">
+            <a href="/login">Already have an account? Sign in</a>
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The only place the browser calls `fetch` (CONVENTIONS.md, Site). It sends JSON, adds the bearer token
+ * when one is stored, signs the browser out on a 401, and turns every failure into an ApiError.
+ */
+import { clearSession, getToken } from './session';
+
+export const API_BASE = '/api/v1';
+
+/** SPEC.md section 8: what any failure other than a 422 shows. */
+export const GENERIC_ERROR = 'Something went wrong. Please try again later.';
+
+export type FieldErrors = Record<string, string[]>;
+
+export class ApiError extends Error {
+  constructor(
+    /** The HTTP status, or 0 when the server could not be reached. */
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: FieldErrors = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The first message for a field, as SPEC.md section 5 shows them. */
+  fieldError(field: string): string | undefined {
+    return this.fieldErrors[field]?.[0];
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export async function api<T>(
+  path: string,
+  { method = 'GET', body, signal }: RequestOptions = {},
+): Promise<T> {
+  const token = getToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/${path.replace(/^\//, '')}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, GENERIC_ERROR);
+  }
+
+  const payload = await readJson(response);
+  if (response.ok) return payload as T;
+
+  // A 401 on a call that carried a token means the session is dead (expired, or a password changed
+  // elsewhere). A 401 without a token has no session to end, so the page keeps what the user typed.
+  if (response.status === 401 && token) signOut();
+  throw toApiError(response.status, payload);
+}
+
+/** Ends the session and goes to the sign-in page, coming back here afterwards. */
+export function signOut(): void {
+  clearSession();
+  const here = window.location.pathname + window.location.search;
+  window.location.assign(here === '/login' ? '/login' : `/login?next=${encodeURIComponent(here)}`);
+}
+
+/** The message a form shows for a failed call (SPEC.md section 8). */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError && (error.status === 422 || error.status === 429)) return error.message;
+  return GENERIC_ERROR;
+}
+
+/** Anything a call can throw, as an ApiError. */
+export function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError(0, GENERIC_ERROR);
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    // An empty body, or a proxy's HTML error page.
+    return null;
+  }
+}
+
+function toApiError(status: number, payload: unknown): ApiError {
+  const body = (payload && typeof payload === 'object' ? payload : {}) as {
+    message?: unknown;
+    errors?: unknown;
+  };
+  const message = typeof body.message === 'string' && body.message ? body.message : GENERIC_ERROR;
+  const fieldErrors: FieldErrors = {};
+  if (body.errors && typeof body.errors === 'object') {
+    for (const [field, list] of Object.entries(body.errors)) {
+      const messages = (Array.isArray(list) ? list : [list]).filter(
+        (m): m is string => typeof m === 'string',
+      );
+      if (messages.length) fieldErrors[field] = messages;
+    }
+  }
+  return new ApiError(status, message, fieldErrors);
+}

@@ -1,0 +1,104 @@
+/**
+ * The browser session of SPEC.md section 3: a token and a user record in localStorage. Being signed in is
+ * decided by the presence of the token alone (section 4). The server checks the token on every call; the
+ * stored user only decides what the site shows and where it sends people.
+ */
+
+export const UserType = { Admin: 1, Member: 2 } as const;
+
+/** The member role of SPEC.md section 6; new accounts get it. */
+export const MEMBER_ROLE_ID = 2;
+
+export interface SessionUser {
+  id: number;
+  name: string;
+  email: string;
+  user_type: number;
+  user_role_id: number;
+}
+
+const TOKEN_KEY = 'token';
+const USER_KEY = 'user';
+
+// localStorage throws when the browser blocks storage (some private modes, strict cookie settings): treat
+// that as signed out rather than breaking the page.
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Nothing to do: the session simply does not survive a reload.
+  }
+}
+
+export function getToken(): string | null {
+  return read(TOKEN_KEY) || null;
+}
+
+export function getUser(): SessionUser | null {
+  const raw = read(USER_KEY);
+  if (!raw) return null;
+  try {
+    const user = JSON.parse(raw) as Partial<SessionUser> | null;
+    if (!user || typeof user !== 'object' || typeof user.user_type !== 'number') return null;
+    return user as SessionUser;
+  } catch {
+    return null;
+  }
+}
+
+export function setSession(token: string, user: SessionUser): void {
+  write(TOKEN_KEY, token);
+  setUser(user);
+}
+
+/** A password change answers a new token: the old one stops working at once. */
+export function setToken(token: string): void {
+  write(TOKEN_KEY, token);
+}
+
+export function setUser(user: SessionUser): void {
+  const { id, name, email, user_type, user_role_id } = user;
+  write(USER_KEY, JSON.stringify({ id, name, email, user_type, user_role_id }));
+}
+
+export function clearSession(): void {
+  write(TOKEN_KEY, null);
+  write(USER_KEY, null);
+}
+
+export function isAdmin(user: SessionUser | null): boolean {
+  return user?.user_type === UserType.Admin;
+}
+
+export function isMember(user: SessionUser | null): boolean {
+  return user?.user_role_id === MEMBER_ROLE_ID;
+}
+
+/** Where a user lands after signing in (SPEC.md section 4). Keep in step with the inline guard in BaseLayout. */
+export function homeFor(user: SessionUser | null): string {
+  return isAdmin(user) ? '/admin/dashboard' : '/dashboard';
+}
+
+/**
+ * A `next` parameter is followed only when it stays on this site: a path starting with one slash. Resolving
+ * it against our own origin also catches the tricks browsers forgive (`/\evil.example`, tabs, newlines).
+ */
+export function safeNextPath(next: string | null, origin = window.location.origin): string | null {
+  if (!next || !next.startsWith('/') || next.startsWith('//')) return null;
+  try {
+    const url = new URL(next, origin);
+    if (url.origin !== origin) return null;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return null;
+  }
+}
