@@ -16,8 +16,11 @@ type AstroHandler = (
 
 const YEAR_MS = 31_536_000_000;
 
-/** Pages whose HTML depends on the query string or on the request, which are rendered every time. */
-const UNCACHED = [/^\/checkout$/];
+/**
+ * Rendered every time: pages whose HTML depends on the query string, and the admin shells, whose paths
+ * carry any id a client invents (caching them by path would let anyone fill the cache).
+ */
+const UNCACHED = [/^\/checkout$/, /^\/admin(\/|$)/];
 
 export class SiteNotBuiltError extends Error {
   constructor() {
