@@ -15,6 +15,7 @@ import { UsersModule } from './users/users.module';
 import { MailModule } from './mail/mail.module';
 import { AdminModule } from './admin/admin.module';
 import { BooksModule } from './books/books.module';
+import { BillingModule } from './billing/billing.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
@@ -35,6 +36,7 @@ export class AppModule {
         UsersModule,
         AdminModule,
         BooksModule,
+        BillingModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -53,3 +53,29 @@ describe(loadConfig.name, () => {
     );
   });
 });
+
+describe('Stripe settings', () => {
+  it('are all or nothing', () => {
+    const dir = storage();
+    expect(() => loadConfig({ STORAGE_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      'STRIPE_PRICE_ID is required when STRIPE_SECRET_KEY is set',
+    );
+    expect(() => loadConfig({ STORAGE_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_ID: 'price_1' })).toThrow(
+      'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set',
+    );
+    const config = loadConfig({
+      STORAGE_DIR: dir,
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_PRICE_ID: 'price_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+    });
+    expect(config.stripe).toEqual({
+      secretKey: 'sk_test_1',
+      publishableKey: null,
+      priceId: 'price_1',
+      webhookSecret: 'whsec_1',
+      apiBase: 'http://127.0.0.1:12111',
+    });
+  });
+});

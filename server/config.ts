@@ -83,6 +83,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
   }
   const apiBase = optional(env, 'STRIPE_API_BASE');
+  const stripeSecret = optional(env, 'STRIPE_SECRET_KEY');
+  // A half-configured Stripe would take money without ever learning about it: all or nothing.
+  if (stripeSecret) {
+    for (const name of ['STRIPE_PRICE_ID', 'STRIPE_WEBHOOK_SECRET']) {
+      if (!optional(env, name)) throw new ConfigError(`${name} is required when STRIPE_SECRET_KEY is set`);
+    }
+  }
   return {
     port,
     host,
@@ -92,7 +99,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     smtpUrl,
     mailFrom: env.MAIL_FROM?.trim() || `Lingonovel <no-reply@${new URL(publicUrl).hostname}>`,
     stripe: {
-      secretKey: optional(env, 'STRIPE_SECRET_KEY'),
+      secretKey: stripeSecret,
       publishableKey: optional(env, 'STRIPE_PUBLISHABLE_KEY'),
       webhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
       priceId: optional(env, 'STRIPE_PRICE_ID'),

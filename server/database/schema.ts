@@ -6,7 +6,14 @@ import { User } from '../users/user.entity';
 import { PasswordResetToken } from '../auth/password-reset-token.entity';
 import { Initial1763791200000 } from '../migrations/1763791200000-Initial';
 import { PasswordResetTokens1763794800000 } from '../migrations/1763794800000-PasswordResetTokens';
+import { Subscriptions1763798400000 } from '../migrations/1763798400000-Subscriptions';
+import { Subscription } from '../billing/subscription.entity';
+import { StripeEvent } from '../billing/stripe-event.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
-export const ENTITIES = [User, Book, Chapter, Phrase, AppMeta, PasswordResetToken];
-export const MIGRATIONS = [Initial1763791200000, PasswordResetTokens1763794800000];
+export const ENTITIES = [User, Book, Chapter, Phrase, AppMeta, PasswordResetToken, Subscription, StripeEvent];
+export const MIGRATIONS = [
+  Initial1763791200000,
+  PasswordResetTokens1763794800000,
+  Subscriptions1763798400000,
+];

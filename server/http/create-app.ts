@@ -30,6 +30,8 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
     logger: options.logger ?? new AppLogger(),
     // Throw instead of exiting, so that main.ts and the tests see the error.
     abortOnError: false,
+    // Stripe signs the exact bytes it sent; the webhook verifies them before anything is parsed.
+    rawBody: true,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

@@ -37,7 +37,8 @@ export class ApiClient {
   ): Promise<ApiResult<T>> {
     const init: RequestInit = { method, headers: { 'X-Forwarded-For': this.ip, ...headers } };
     if (this.token) (init.headers as Record<string, string>).Authorization = `Bearer ${this.token}`;
-    if (body instanceof FormData || body instanceof URLSearchParams) init.body = body;
+    if (body instanceof FormData || body instanceof URLSearchParams || typeof body === 'string')
+      init.body = body;
     else if (body !== undefined) {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';

@@ -75,6 +75,8 @@ describe('Foundation API', () => {
         'migrations',
         'password_reset_tokens',
         'phrases',
+        'stripe_events',
+        'subscriptions',
         'users',
       ]);
       const ran = db.prepare('SELECT name FROM migrations').all() as Array<{ name: string }>;

@@ -30,6 +30,7 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/user/verify-password-recovery-token',
   'GET /api/v1/user/reset-password-using-token',
   'POST /api/v1/user/reset-password-using-token',
+  'POST /api/v1/billing/webhook',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');

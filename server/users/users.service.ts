@@ -5,6 +5,7 @@ import { ValidationFailed } from '../common/api-error';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { SessionTokens } from '../auth/session-tokens.service';
 import type { ChangePasswordDto } from '../auth/auth.dto';
+import { BillingService } from '../billing/billing.service';
 import { User } from './user.entity';
 import { toProfileResponse, type UpdateProfileDto } from './users.dto';
 
@@ -13,10 +14,11 @@ export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly tokens: SessionTokens,
+    private readonly billing: BillingService,
   ) {}
 
-  profile(user: User) {
-    return { data: toProfileResponse(user) };
+  async profile(user: User) {
+    return { data: { ...toProfileResponse(user), subscription: await this.billing.summary(user.id) } };
   }
 
   async updateProfile(user: User, dto: UpdateProfileDto) {

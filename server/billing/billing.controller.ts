@@ -1,0 +1,53 @@
+import {
+  Body,
+  Controller,
+  HttpCode,
+  Post,
+  Req,
+  UseGuards,
+  UseInterceptors,
+  type RawBodyRequest,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { CurrentUser, Public } from '../common/auth.decorators';
+import { FormRedirectInterceptor } from '../common/form-redirect.interceptor';
+import { User } from '../users/user.entity';
+import { CheckoutDto } from './billing.dto';
+import { BillingService } from './billing.service';
+import { PaymentsConfiguredGuard } from './payments-configured.guard';
+
+@Controller()
+export class BillingController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Post('user/create-subscription')
+  @HttpCode(200)
+  @UseGuards(PaymentsConfiguredGuard)
+  @UseInterceptors(FormRedirectInterceptor)
+  createSubscription(@CurrentUser() user: User, @Body() dto: CheckoutDto) {
+    return this.billing.checkout(user, dto);
+  }
+
+  @Post('user/start-trial')
+  @HttpCode(200)
+  @UseGuards(PaymentsConfiguredGuard)
+  @UseInterceptors(FormRedirectInterceptor)
+  startTrial(@CurrentUser() user: User, @Body() dto: CheckoutDto) {
+    return this.billing.startTrial(user, dto);
+  }
+
+  @Post('user/billing-portal')
+  @HttpCode(200)
+  @UseGuards(PaymentsConfiguredGuard)
+  @UseInterceptors(FormRedirectInterceptor)
+  portal(@CurrentUser() user: User) {
+    return this.billing.portal(user);
+  }
+
+  @Public()
+  @Post('billing/webhook')
+  @HttpCode(200)
+  webhook(@Req() req: RawBodyRequest<Request>) {
+    return this.billing.webhook(req.rawBody, req.header('stripe-signature'));
+  }
+}

@@ -1,0 +1,164 @@
+import { BadRequestException, Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type Stripe from 'stripe';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { RuleFailed, ValidationFailed } from '../common/api-error';
+import type { User } from '../users/user.entity';
+import { StripeGateway } from './stripe.gateway';
+import { Subscription } from './subscription.entity';
+import { StripeEvent } from './stripe-event.entity';
+import { toSubscriptionSummary, type CheckoutDto, type SubscriptionSummary } from './billing.dto';
+
+export const PAYMENTS_OFF = 'Payments are not configured on this server.';
+export const TRIAL_DAYS = 30;
+
+const fromUnix = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null);
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+/**
+ * Premium Plus through Stripe Checkout. Card data never reaches this server: we create Checkout and
+ * Billing Portal sessions, and learn what happened from Stripe's signed webhooks.
+ */
+@Injectable()
+export class BillingService {
+  private readonly logger = new Logger(BillingService.name);
+
+  constructor(
+    private readonly stripe: StripeGateway,
+    private readonly db: DataSource,
+    @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get enabled(): boolean {
+    return this.stripe.enabled;
+  }
+
+  async summary(userId: number): Promise<SubscriptionSummary> {
+    return toSubscriptionSummary(await this.subscriptions.findOneBy({ userId }));
+  }
+
+  async checkout(user: User, dto: CheckoutDto): Promise<{ url: string }> {
+    return { url: await this.createSession(user, this.ourPrice(dto), null) };
+  }
+
+  async startTrial(user: User, dto: CheckoutDto): Promise<{ url: string }> {
+    const priceId = this.ourPrice(dto, true);
+    const current = await this.subscriptions.findOneBy({ userId: user.id });
+    if (current?.hadTrial) throw new RuleFailed('You have already had your free trial.');
+    return { url: await this.createSession(user, priceId, TRIAL_DAYS) };
+  }
+
+  async portal(user: User): Promise<{ url: string }> {
+    const current = await this.subscriptions.findOneBy({ userId: user.id });
+    if (!current?.stripeCustomerId) throw new RuleFailed('You have no subscription to manage yet.');
+    return {
+      url: await this.stripe.createPortalSession(
+        current.stripeCustomerId,
+        `${this.config.publicUrl}/profile`,
+      ),
+    };
+  }
+
+  /** Verifies and applies one webhook event, exactly once: its id is stored in the same transaction as its effect. */
+  async webhook(
+    rawBody: Buffer | undefined,
+    signature: string | undefined,
+  ): Promise<{ received: true; duplicate: boolean }> {
+    if (!this.stripe.enabled || !this.config.stripe.webhookSecret)
+      throw new ServiceUnavailableException(PAYMENTS_OFF);
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.constructEvent(rawBody ?? Buffer.alloc(0), signature ?? '');
+    } catch {
+      throw new BadRequestException('The webhook signature is not valid.');
+    }
+    // Only database work inside: with SQLite's one connection, nothing else may interleave with it.
+    const applied = await this.db.transaction(async (tx) => {
+      if (await tx.existsBy(StripeEvent, { id: event.id })) return false;
+      await tx.insert(StripeEvent, { id: event.id, type: event.type });
+      await this.apply(tx, event);
+      return true;
+    });
+    return { received: true, duplicate: !applied };
+  }
+
+  private ourPrice(dto: CheckoutDto, defaultToOurs = false): string {
+    const requested = dto.price_id ?? dto.priceId ?? (defaultToOurs ? this.config.stripe.priceId : undefined);
+    if (!requested) throw ValidationFailed.field('price_id', 'The price id field is required.');
+    // Only our own price may reach Stripe, so nobody can subscribe to something else through us.
+    if (requested !== this.config.stripe.priceId)
+      throw ValidationFailed.field('price_id', 'This price is not offered here.');
+    return requested;
+  }
+
+  private async createSession(user: User, priceId: string, trialDays: number | null): Promise<string> {
+    const current = await this.subscriptions.findOneBy({ userId: user.id });
+    return this.stripe.createCheckoutSession({
+      priceId,
+      trialDays,
+      userId: user.id,
+      email: user.email,
+      customerId: current?.stripeCustomerId ?? null,
+      successUrl: `${this.config.publicUrl}/checkout?success=true`,
+      cancelUrl: `${this.config.publicUrl}/checkout?canceled=true`,
+    });
+  }
+
+  private async apply(tx: EntityManager, event: Stripe.Event): Promise<void> {
+    switch (event.type) {
+      case 'checkout.session.completed':
+        return this.linkCheckout(tx, event.data.object);
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return this.updateSubscription(tx, event.data.object, event.type === 'customer.subscription.deleted');
+      default:
+        return;
+    }
+  }
+
+  private async linkCheckout(tx: EntityManager, session: Stripe.Checkout.Session): Promise<void> {
+    const userId = Number(session.client_reference_id);
+    if (!Number.isSafeInteger(userId) || !(await tx.existsBy('User', { id: userId }))) {
+      this.logger.warn(`Checkout session ${session.id} names no known user`);
+      return;
+    }
+    const row =
+      (await tx.findOneBy(Subscription, { userId })) ?? tx.create(Subscription, { userId, status: 'none' });
+    row.stripeCustomerId = idOf(session.customer) ?? row.stripeCustomerId;
+    row.stripeSubscriptionId = idOf(session.subscription) ?? row.stripeSubscriptionId;
+    await tx.save(row);
+  }
+
+  private async updateSubscription(
+    tx: EntityManager,
+    subscription: Stripe.Subscription,
+    deleted: boolean,
+  ): Promise<void> {
+    const customerId = idOf(subscription.customer);
+    let row = customerId ? await tx.findOneBy(Subscription, { stripeCustomerId: customerId }) : null;
+    if (!row) {
+      const userId = Number(subscription.metadata?.user_id);
+      if (!Number.isSafeInteger(userId) || !(await tx.existsBy('User', { id: userId }))) {
+        this.logger.warn(`Subscription ${subscription.id} belongs to no known user`);
+        return;
+      }
+      row = (await tx.findOneBy(Subscription, { userId })) ?? tx.create(Subscription, { userId });
+      row.stripeCustomerId = customerId;
+    }
+    // Newer Stripe API versions keep the period on the subscription's items.
+    const periodEnd =
+      (subscription as unknown as { current_period_end?: number }).current_period_end ??
+      subscription.items?.data?.[0]?.current_period_end;
+    row.stripeSubscriptionId = subscription.id;
+    row.status = deleted ? 'canceled' : subscription.status;
+    row.trialEndsAt = fromUnix(subscription.trial_end);
+    row.currentPeriodEnd = fromUnix(periodEnd);
+    row.cancelAtPeriodEnd = subscription.cancel_at_period_end;
+    row.hadTrial = row.hadTrial || subscription.trial_end !== null;
+    await tx.save(row);
+  }
+}

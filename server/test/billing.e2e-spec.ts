@@ -1,0 +1,316 @@
+import Stripe from 'stripe';
+import { DataSource } from 'typeorm';
+import { ApiClient, newMember } from './api-client';
+import { startServer, type TestServer } from './harness';
+import { StripeStandIn } from './stripe-stand-in';
+
+const PRICE = 'price_premium_plus';
+const WEBHOOK_SECRET = 'whsec_test_secret';
+const stripe = new Stripe('sk_test_unused');
+
+interface Profile {
+  data: {
+    subscription: {
+      status: string;
+      trial_ends_at: string | null;
+      current_period_end: string | null;
+      cancel_at_period_end: boolean;
+    };
+  };
+}
+
+describe('Payments on a server without Stripe keys', () => {
+  let server: TestServer;
+  beforeAll(async () => (server = await startServer()));
+  afterAll(() => server.close());
+
+  it('answers 503 to a signed-in member before looking at the request, and 401 to a visitor', async () => {
+    const { client } = await newMember(server);
+    for (const path of ['user/create-subscription', 'user/start-trial', 'user/billing-portal']) {
+      const res = await client.post(path, { price_id: 42, unknown_field: true });
+      expect([path, res.status, res.body]).toEqual([
+        path,
+        503,
+        { message: 'Payments are not configured on this server.' },
+      ]);
+      expect((await new ApiClient(server).post(path, {})).status).toBe(401);
+    }
+    expect((await new ApiClient(server).post('billing/webhook', {})).status).toBe(503);
+  });
+
+  it('shows members with no plan as status none', async () => {
+    const { client } = await newMember(server);
+    expect((await client.get<Profile>('user/profile')).body.data.subscription).toEqual({
+      status: 'none',
+      trial_ends_at: null,
+      current_period_end: null,
+      cancel_at_period_end: false,
+    });
+  });
+});
+
+describe('Payments through Stripe', () => {
+  let server: TestServer;
+  const standIn = new StripeStandIn();
+
+  beforeAll(async () => {
+    const apiBase = await standIn.start();
+    server = await startServer(undefined, {
+      PUBLIC_URL: 'https://books.example.org',
+      STRIPE_SECRET_KEY: 'sk_test_lingonovel',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_lingonovel',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_PRICE_ID: PRICE,
+      STRIPE_API_BASE: apiBase,
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await standIn.stop();
+  });
+
+  /** Delivers an event the way Stripe does: JSON body, signed header. */
+  const deliver = async (
+    event: Record<string, unknown>,
+    options: { timestamp?: number; secret?: string } = {},
+  ) => {
+    const payload = JSON.stringify(event);
+    const header = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: options.secret ?? WEBHOOK_SECRET,
+      timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
+    });
+    return new ApiClient(server).post('billing/webhook', payload, {
+      'Content-Type': 'application/json',
+      'Stripe-Signature': header,
+    });
+  };
+  let eventCount = 0;
+  const event = (type: string, object: Record<string, unknown>) => ({
+    id: `evt_${++eventCount}_${Date.now()}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
+  const subscriptionObject = (customer: string, userId: number, fields: Record<string, unknown>) => ({
+    id: `sub_${customer}`,
+    object: 'subscription',
+    customer,
+    status: 'active',
+    trial_end: null,
+    cancel_at_period_end: false,
+    metadata: { user_id: String(userId) },
+    items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_800_000_000 }] },
+    ...fields,
+  });
+
+  it('creates a Checkout Session for our price only, answering its URL', async () => {
+    const { client, id, email } = await newMember(server);
+    const before = standIn.sessionCalls().length;
+    const res = await client.post<{ url: string }>(
+      'user/create-subscription',
+      new URLSearchParams({ price_id: PRICE }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ url: `${standIn.url}/pay/cs_test_${before + 1}` });
+    const sent = standIn.sessionCalls().at(-1)!;
+    expect(sent.authorization).toBe('Bearer sk_test_lingonovel');
+    expect(sent.params).toEqual(
+      expect.objectContaining({
+        mode: 'subscription',
+        'line_items[0][price]': PRICE,
+        'line_items[0][quantity]': '1',
+        success_url: 'https://books.example.org/checkout?success=true',
+        cancel_url: 'https://books.example.org/checkout?canceled=true',
+        client_reference_id: String(id),
+        customer_email: email,
+        billing_address_collection: 'required',
+      }),
+    );
+    expect(sent.params['subscription_data[trial_period_days]']).toBeUndefined();
+
+    const alias = await client.post<{ url: string }>('user/create-subscription', { priceId: PRICE });
+    expect(alias.status).toBe(200);
+  });
+
+  it('never sends an unknown price to Stripe', async () => {
+    const { client } = await newMember(server);
+    const before = standIn.calls.length;
+    const res = await client.post('user/create-subscription', { price_id: 'price_someone_else' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      message: 'This price is not offered here.',
+      errors: { price_id: ['This price is not offered here.'] },
+    });
+    expect((await client.post('user/create-subscription', {})).body.errors).toEqual({
+      price_id: ['The price id field is required.'],
+    });
+    expect(standIn.calls.length).toBe(before);
+  });
+
+  it('redirects a plain form post to Checkout with a 303', async () => {
+    const { client } = await newMember(server);
+    const res = await fetch(`${server.baseUrl}/api/v1/user/create-subscription`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        Authorization: `Bearer ${(client as unknown as { token: string }).token}`,
+        Accept: 'text/html,application/xhtml+xml',
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Forwarded-For': client.ip,
+      },
+      body: `price_id=${PRICE}`,
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(new RegExp(`^${standIn.url}/pay/cs_test_\\d+$`));
+  });
+
+  it('starts a 30-day trial once, and reuses the Stripe customer afterwards', async () => {
+    const { client, id } = await newMember(server);
+    const trial = await client.post<{ url: string }>('user/start-trial', {});
+    expect(trial.status).toBe(200);
+    const sent = standIn.sessionCalls().at(-1)!;
+    expect(sent.params['subscription_data[trial_period_days]']).toBe('30');
+    expect(sent.params['line_items[0][price]']).toBe(PRICE);
+
+    const customer = `cus_trial_${id}`;
+    expect(
+      (
+        await deliver(
+          event('checkout.session.completed', {
+            id: 'cs_x',
+            object: 'checkout.session',
+            client_reference_id: String(id),
+            customer,
+            subscription: `sub_${customer}`,
+          }),
+        )
+      ).status,
+    ).toBe(200);
+    const trialEnd = Math.floor(Date.now() / 1000) + 30 * 86_400;
+    await deliver(
+      event(
+        'customer.subscription.created',
+        subscriptionObject(customer, id, { status: 'trialing', trial_end: trialEnd }),
+      ),
+    );
+
+    const profile = (await client.get<Profile>('user/profile')).body.data.subscription;
+    expect(profile).toEqual({
+      status: 'trialing',
+      trial_ends_at: new Date(trialEnd * 1000).toISOString(),
+      current_period_end: new Date(1_800_000_000 * 1000).toISOString(),
+      cancel_at_period_end: false,
+    });
+
+    const again = await client.post('user/start-trial', {});
+    expect(again.status).toBe(422);
+    expect(again.body).toEqual({ message: 'You have already had your free trial.' });
+
+    await client.post('user/create-subscription', { price_id: PRICE });
+    const reused = standIn.sessionCalls().at(-1)!;
+    expect(reused.params.customer).toBe(customer);
+    expect(reused.params.customer_email).toBeUndefined();
+
+    const portal = await client.post<{ url: string }>('user/billing-portal');
+    expect(portal.body).toEqual({ url: `${standIn.url}/portal/${customer}` });
+    expect(standIn.calls.at(-1)!.params.return_url).toBe('https://books.example.org/profile');
+  });
+
+  it('has no billing portal for a member who never subscribed', async () => {
+    const { client } = await newMember(server);
+    const res = await client.post('user/billing-portal');
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'You have no subscription to manage yet.' });
+  });
+
+  it('follows a subscription through active, past due, cancel at period end and deleted', async () => {
+    const { client, id } = await newMember(server);
+    const customer = `cus_life_${id}`;
+    await deliver(
+      event('checkout.session.completed', {
+        id: 'cs_y',
+        object: 'checkout.session',
+        client_reference_id: String(id),
+        customer,
+        subscription: `sub_${customer}`,
+      }),
+    );
+    const status = async () => (await client.get<Profile>('user/profile')).body.data.subscription;
+
+    await deliver(
+      event('customer.subscription.created', subscriptionObject(customer, id, { status: 'active' })),
+    );
+    expect(await status()).toEqual(
+      expect.objectContaining({ status: 'active', cancel_at_period_end: false }),
+    );
+    await deliver(
+      event('customer.subscription.updated', subscriptionObject(customer, id, { status: 'past_due' })),
+    );
+    expect((await status()).status).toBe('past_due');
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscriptionObject(customer, id, { status: 'active', cancel_at_period_end: true }),
+      ),
+    );
+    expect(await status()).toEqual(expect.objectContaining({ status: 'active', cancel_at_period_end: true }));
+    await deliver(
+      event('customer.subscription.deleted', subscriptionObject(customer, id, { status: 'canceled' })),
+    );
+    expect((await status()).status).toBe('canceled');
+  });
+
+  it('refuses bad and stale signatures and changes nothing', async () => {
+    const { client, id } = await newMember(server);
+    const created = event(
+      'customer.subscription.created',
+      subscriptionObject(`cus_sig_${id}`, id, { status: 'active' }),
+    );
+    const forged = await deliver(created, { secret: 'whsec_not_ours' });
+    expect(forged.status).toBe(400);
+    expect(forged.body).toEqual({ message: 'The webhook signature is not valid.' });
+    const stale = await deliver(created, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+    expect(stale.status).toBe(400);
+    const unsigned = await new ApiClient(server).post('billing/webhook', created);
+    expect(unsigned.status).toBe(400);
+    expect((await client.get<Profile>('user/profile')).body.data.subscription.status).toBe('none');
+    const stored = (await server.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?', [created.id])) as Array<{ n: number }>;
+    expect(stored[0].n).toBe(0);
+  });
+
+  it('handles a repeated delivery once: a replayed old event does not undo a newer one', async () => {
+    const { client, id } = await newMember(server);
+    const customer = `cus_dup_${id}`;
+    const active = event(
+      'customer.subscription.created',
+      subscriptionObject(customer, id, { status: 'active' }),
+    );
+    expect((await deliver(active)).body).toEqual({ received: true, duplicate: false });
+    await deliver(
+      event('customer.subscription.updated', subscriptionObject(customer, id, { status: 'past_due' })),
+    );
+    const replay = await deliver(active);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ received: true, duplicate: true });
+    expect((await client.get<Profile>('user/profile')).body.data.subscription.status).toBe('past_due');
+  });
+
+  it('handles concurrent deliveries of one event exactly once', async () => {
+    const { id } = await newMember(server);
+    const same = event(
+      'customer.subscription.created',
+      subscriptionObject(`cus_conc_${id}`, id, { status: 'active' }),
+    );
+    const answers = await Promise.all([deliver(same), deliver(same), deliver(same)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => (a.body as { duplicate: boolean }).duplicate === false)).toHaveLength(1);
+    const stored = (await server.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?', [same.id])) as Array<{ n: number }>;
+    expect(stored[0].n).toBe(1);
+  });
+});
