@@ -60,9 +60,9 @@ describe('Stripe settings', () => {
     expect(() => loadConfig({ STORAGE_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
       'STRIPE_PRICE_ID is required when STRIPE_SECRET_KEY is set',
     );
-    expect(() => loadConfig({ STORAGE_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_ID: 'price_1' })).toThrow(
-      'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set',
-    );
+    expect(() =>
+      loadConfig({ STORAGE_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_ID: 'price_1' }),
+    ).toThrow('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set');
     const config = loadConfig({
       STORAGE_DIR: dir,
       STRIPE_SECRET_KEY: 'sk_test_1',

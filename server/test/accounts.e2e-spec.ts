@@ -175,7 +175,12 @@ describe('Profile', () => {
         user_type: 2,
         user_role_id: 2,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        subscription: { status: 'none', trial_ends_at: null, current_period_end: null, cancel_at_period_end: false },
+        subscription: {
+          status: 'none',
+          trial_ends_at: null,
+          current_period_end: null,
+          cancel_at_period_end: false,
+        },
       },
     });
     const renamed = await client.put('user/profile', { name: '  Gustav ' });
