@@ -65,7 +65,11 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
     app.get(CatalogueEvents).subscribe(() => cache.clear());
     await mountSite(
       app.getHttpAdapter().getInstance(),
-      { catalogue: app.get(CatalogueService), publicUrl: config.publicUrl },
+      {
+        catalogue: app.get(CatalogueService),
+        publicUrl: config.publicUrl,
+        payments: { enabled: config.stripe.secretKey !== null, priceId: config.stripe.priceId },
+      },
       cache,
     );
   }

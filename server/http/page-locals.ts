@@ -4,4 +4,6 @@ import type { CatalogueService } from '../catalogue/catalogue.service';
 export interface PageLocals {
   catalogue: CatalogueService;
   publicUrl: string;
+  /** Whether this server takes payments (Stripe keys configured), and the one price it sells. */
+  payments: { enabled: boolean; priceId: string | null };
 }

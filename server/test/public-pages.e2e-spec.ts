@@ -162,6 +162,21 @@ describe('Public pages', () => {
     expect(robots.html).toContain('Sitemap: https://books.example.org/sitemap.xml');
   });
 
+  it('says plainly that payments are off instead of offering buttons that would fail', async () => {
+    for (const path of ['/checkout', '/subs', '/check']) {
+      const { status, html } = await page(path);
+      expect([path, status]).toEqual([path, 200]);
+      expect(html).toContain('Payments are not configured on this server.');
+      expect(html).not.toMatch(/<button[^>]*type="submit"/);
+    }
+    expect((await page('/checkout?success=true')).html).toContain(
+      'Order placed! You will receive an email confirmation.',
+    );
+    expect((await page('/checkout?canceled=1')).html).toContain(
+      "Order canceled -- continue to shop around and checkout when you're ready.",
+    );
+  });
+
   it('renders the covers into the HTML with sizes, dimensions and alt text', async () => {
     const { html } = await page('/lingostory');
     const images = html.match(/<img [^>]*>/g) ?? [];
