@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const port = Number(process.env.E2E_PORT ?? 4321);
+const stripePort = port + 1;
+const stripeUrl = `http://127.0.0.1:${stripePort}`;
+process.env.E2E_STRIPE_URL = stripeUrl;
 // One throw-away installation per run: the demo seed gives every journey the same starting catalogue.
 const storageDir = process.env.E2E_STORAGE_DIR ?? mkdtempSync(join(tmpdir(), 'lingonovel-e2e-'));
 process.env.E2E_STORAGE_DIR = storageDir;
@@ -34,16 +37,30 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'node dist/app/server/main.js --demo',
-    url: `http://127.0.0.1:${port}/api/v1/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      STORAGE_DIR: storageDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+  // Payments go to a Stripe stand-in on loopback, so the checkout journeys reach a real "hosted" page.
+  webServer: [
+    {
+      command: `node scripts/stripe-stand-in.cjs --port ${stripePort}`,
+      url: `${stripeUrl}/__calls`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: 'node dist/app/server/main.js --demo',
+      url: `http://127.0.0.1:${port}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        STORAGE_DIR: storageDir,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        STRIPE_SECRET_KEY: 'sk_test_e2e',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_e2e',
+        STRIPE_WEBHOOK_SECRET: 'whsec_e2e',
+        STRIPE_PRICE_ID: 'price_e2e_premium_plus',
+        STRIPE_API_BASE: stripeUrl,
+      },
+    },
+  ],
 });

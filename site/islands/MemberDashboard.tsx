@@ -1,13 +1,25 @@
 /**
  * /dashboard: the members' home (SPEC.md sections 2 and 6). The member guard lets only user_role_id 2 in;
- * everyone else, signed out or not, goes to the home page. The greeting uses the stored user, so the page
- * needs no call to the server.
+ * everyone else, signed out or not, goes to the home page. The greeting uses the stored user; the plan comes
+ * from the profile call.
  */
+import { useEffect, useState } from 'react';
+import { api } from '../lib/api';
 import { membersOnly } from '../lib/guards';
+import type { SubscriptionSummary } from '../lib/plan';
 import { useGuard } from '../lib/useGuard';
+import PlanSummary from './PlanSummary';
 
 export default function MemberDashboard() {
   const access = useGuard(membersOnly);
+  const [plan, setPlan] = useState<SubscriptionSummary | undefined>();
+  useEffect(() => {
+    if (access.status !== 'allowed') return;
+    // The plan is the one thing here the stored user does not know; a failure just leaves it out.
+    api<{ data: { subscription: SubscriptionSummary } }>('user/profile')
+      .then(({ data }) => setPlan(data.subscription))
+      .catch(() => undefined);
+  }, [access.status]);
   if (access.status !== 'allowed') return <p role="status">Loading your dashboard…</p>;
   return (
     <>
@@ -22,6 +34,7 @@ export default function MemberDashboard() {
           <a href="/profile">Your profile</a>
         </li>
       </ul>
+      {plan && <PlanSummary plan={plan} />}
     </>
   );
 }

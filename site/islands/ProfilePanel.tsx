@@ -8,6 +8,8 @@ import { ApiError, api, asApiError, errorMessage } from '../lib/api';
 import { signedIn } from '../lib/guards';
 import { getUser, setToken, setUser, type SessionUser } from '../lib/session';
 import { useGuard } from '../lib/useGuard';
+import type { SubscriptionSummary } from '../lib/plan';
+import PlanSummary from './PlanSummary';
 import {
   ErrorSummary,
   Field,
@@ -19,6 +21,7 @@ import {
 
 interface Profile extends SessionUser {
   created_at: string;
+  subscription?: SubscriptionSummary;
 }
 
 const profileGuard = signedIn('/profile');
@@ -63,7 +66,11 @@ export default function ProfilePanel() {
           </div>
         </dl>
       </section>
-      <NameForm profile={profile} onSaved={setProfile} />
+      <PlanSummary plan={profile.subscription} />
+      <NameForm
+        profile={profile}
+        onSaved={(saved) => setProfile({ ...saved, subscription: profile.subscription })}
+      />
       <PasswordForm email={profile.email} />
     </>
   );

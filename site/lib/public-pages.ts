@@ -5,6 +5,7 @@ export const PUBLIC_PAGES = [
   '/lingonovel-story',
   '/ling',
   '/subs',
+  '/check',
   '/about',
   '/support',
   '/purchase',

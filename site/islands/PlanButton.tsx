@@ -1,0 +1,46 @@
+/**
+ * Checkout and Try for $0.00: sends a signed-in member to Stripe Checkout. A visitor who is not signed in
+ * signs in first and comes back to this page. Card details are only ever typed on Stripe's page.
+ */
+import { useState, type SubmitEvent } from 'react';
+import { api, errorMessage } from '../lib/api';
+import { getToken } from '../lib/session';
+import { ErrorSummary, SubmitButton } from './shared/Form';
+
+interface Props {
+  endpoint: 'user/create-subscription' | 'user/start-trial';
+  priceId: string;
+  label: string;
+  /** The page to come back to after signing in. */
+  returnTo: string;
+}
+
+export default function PlanButton({ endpoint, priceId, label, returnTo }: Props) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!getToken()) {
+      window.location.assign(`/login?next=${encodeURIComponent(returnTo)}`);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const { url } = await api<{ url: string }>(endpoint, { method: 'POST', body: { price_id: priceId } });
+      window.location.assign(url);
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form method="post" action={`/api/v1/${endpoint}`} onSubmit={submit}>
+      <input type="hidden" name="price_id" value={priceId} />
+      <ErrorSummary message={error} />
+      <SubmitButton busy={busy}>{label}</SubmitButton>
+    </form>
+  );
+}
