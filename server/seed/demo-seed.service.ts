@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { AppMeta } from '../database/app-meta.entity';
@@ -47,6 +47,7 @@ export class DemoSeedService {
     const { dir, books } = readDemoCatalogue();
     const credentials = { email: DEMO_ADMIN_EMAIL, password: randomBytes(12).toString('base64url') };
     const staged = await Promise.all(books.map((book) => this.stageMedia(dir, book)));
+    const passwordHash = await hashPassword(credentials.password);
     try {
       await this.db.transaction(async (tx) => {
         const taken = new Set(
@@ -86,7 +87,7 @@ export class DemoSeedService {
             );
           }
         }
-        await this.upsertAdmin(tx.getRepository(User), credentials);
+        await this.upsertAdmin(tx.getRepository(User), credentials.email, passwordHash);
         await tx.getRepository(AppMeta).save({ key: SEEDED_KEY, value: new Date().toISOString() });
       });
     } catch (error) {
@@ -112,16 +113,13 @@ export class DemoSeedService {
     }
   }
 
-  private async upsertAdmin(
-    users: import('typeorm').Repository<User>,
-    credentials: DemoCredentials,
-  ): Promise<void> {
-    const existing = await users.findOneBy({ email: credentials.email });
+  private async upsertAdmin(users: Repository<User>, email: string, passwordHash: string): Promise<void> {
+    const existing = await users.findOneBy({ email });
     await users.save({
       ...(existing ?? {}),
       name: 'Demo Administrator',
-      email: credentials.email,
-      passwordHash: await hashPassword(credentials.password),
+      email,
+      passwordHash,
       userType: UserType.Admin,
       userRoleId: UserType.Admin,
     });
