@@ -54,6 +54,10 @@ export class Book {
   @Column({ name: 'sample_text', type: 'text' })
   sampleText: string;
 
+  /** BCP 47 tag of the language the book is written in ("fr", "pt-PT"), when the administrator gave one. */
+  @Column({ type: 'varchar', length: 35, nullable: true })
+  language: string | null;
+
   @OneToMany('Chapter', 'book')
   chapters?: Chapter[];
 

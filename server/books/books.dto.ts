@@ -1,4 +1,5 @@
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
@@ -59,6 +60,17 @@ class BookFieldsDto {
 
   @LongText('sample text', 10_000)
   sample_text: string;
+
+  /** Optional: "fr", "es", "pt-PT"… An empty value clears it. */
+  @Field(
+    Trim(),
+    Transform(({ value }: { value: unknown }) => (value === '' ? null : value)),
+    IsOptional(),
+    Matches(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, {
+      message: 'The language must be a language code such as fr, es or pt-PT.',
+    }),
+  )
+  language?: string | null;
 }
 
 const coverFile = IsUploadedFile({ message: 'The book image must be an uploaded file.' });
@@ -96,6 +108,7 @@ export interface BookResponse {
   image_path: string;
   sample_audio: string;
   sample_text: string;
+  language: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -114,6 +127,7 @@ export function toBookResponse(book: Book): BookResponse {
     image_path: coverUrl(book.coverPath),
     sample_audio: mediaUrl(book.sampleAudioPath),
     sample_text: book.sampleText,
+    language: book.language,
     created_at: book.createdAt.toISOString(),
     updated_at: book.updatedAt.toISOString(),
   };

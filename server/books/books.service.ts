@@ -97,6 +97,7 @@ export class BooksService {
       hours: dto.hours,
       minutes: dto.minutes,
       sampleText: dto.sample_text,
+      ...(dto.language !== undefined && { language: dto.language }),
     };
   }
 

@@ -7,6 +7,7 @@ import { PasswordResetToken } from '../auth/password-reset-token.entity';
 import { Initial1763791200000 } from '../migrations/1763791200000-Initial';
 import { PasswordResetTokens1763794800000 } from '../migrations/1763794800000-PasswordResetTokens';
 import { Subscriptions1763798400000 } from '../migrations/1763798400000-Subscriptions';
+import { BookLanguage1763802000000 } from '../migrations/1763802000000-BookLanguage';
 import { Subscription } from '../billing/subscription.entity';
 import { StripeEvent } from '../billing/stripe-event.entity';
 
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   Initial1763791200000,
   PasswordResetTokens1763794800000,
   Subscriptions1763798400000,
+  BookLanguage1763802000000,
 ];

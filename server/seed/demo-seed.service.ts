@@ -70,6 +70,7 @@ export class DemoSeedService {
             sampleAudioPath: media.sample.path,
             sampleAudioMs: media.sample.durationMs,
             sampleText: book.sample_text,
+            language: book.language,
           });
           for (const [c, chapter] of book.chapters.entries()) {
             const savedChapter = await tx

@@ -55,6 +55,7 @@ describe('Admin books API', () => {
       image_path: expect.stringMatching(/^\/media\/covers\/[0-9a-f]{32}-640\.webp$/),
       sample_audio: expect.stringMatching(/^\/media\/samples\/[0-9a-f]{32}\.mp3$/),
       sample_text: 'Line one.\nLine two.',
+      language: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -202,6 +203,24 @@ describe('Admin books API', () => {
     expect(onDisk(updated.image_path) && onDisk(updated.sample_audio)).toBe(true);
     expect(onDisk(book.image_path) || onDisk(book.sample_audio)).toBe(false);
     expect(onDisk(book.image_path.replace('-640.', '-320.'))).toBe(false);
+  });
+
+  it('keeps an optional language code, checked, and clears it when sent empty', async () => {
+    const book = await create({ title: 'O Segredo', language: 'pt-PT' });
+    expect(book.language).toBe('pt-PT');
+    const bad = await admin.post(
+      `admin/book/${book.book_code}?_method=put`,
+      bookForm({ language: 'Portuguese!' }),
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({
+      language: ['The language must be a language code such as fr, es or pt-PT.'],
+    });
+    const fields = new FormData();
+    for (const [key, value] of Object.entries({ ...BOOK_FIELDS, title: 'O Segredo', language: '' }))
+      fields.set(key, value);
+    const cleared = await admin.post<{ data: BookBody }>(`admin/book/${book.book_code}?_method=put`, fields);
+    expect(cleared.body.data.language).toBeNull();
   });
 
   it('keeps the old files when an edit is refused', async () => {

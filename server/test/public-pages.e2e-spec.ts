@@ -109,6 +109,7 @@ describe('Public pages', () => {
         title: string;
         author: string;
         narrated_by: string;
+        language: string;
         image_path: string;
         hours: number;
         minutes: number;
@@ -122,6 +123,7 @@ describe('Public pages', () => {
     expect(html).toContain(`<link rel="canonical" href="${canonical}"`);
     expect(html).toContain(`<meta property="og:image" content="https://books.example.org${book.image_path}"`);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
+    expect(html).toMatch(new RegExp(`<p class="sample" lang="${book.language}"`));
 
     const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
     const ld = JSON.parse(json!) as Record<string, unknown>;
@@ -135,6 +137,7 @@ describe('Public pages', () => {
         url: canonical,
         image: `https://books.example.org${book.image_path}`,
         duration: `PT${book.hours}H${book.minutes}M`,
+        inLanguage: book.language,
       }),
     );
   });

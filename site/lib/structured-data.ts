@@ -19,6 +19,7 @@ export function audiobookJsonLd(book: PublicBook, pageUrl: string, imageUrl: str
     image: imageUrl,
     duration: isoDuration(book.hours, book.minutes),
     educationalLevel: book.difficulty,
+    ...(book.language && { inLanguage: book.language }),
     dateModified: book.updated_at,
   };
   return JSON.stringify(data).replace(/</g, '\\u003c');
