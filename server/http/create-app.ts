@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import compression from 'compression';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { AppModule } from '../app.module';
@@ -14,6 +14,7 @@ import { MEDIA_ROUTE } from '../media/media-urls';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
 import { PageCache } from './page-cache';
+import { cachedRoute } from './cached-route';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 
 export interface AppOptions {
@@ -59,10 +60,18 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
     }),
   );
 
+  // Public pages and the guest API are rendered once and kept until an admin change clears them.
+  const cache = new PageCache();
+  app.get(CatalogueEvents).subscribe(() => cache.clear());
+  const guestApi = cachedRoute(
+    cache,
+    (_req, _res, _pass, next) => next(),
+    (_req, _res, next) => next(),
+  );
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.path.startsWith('/api/v1/guest/') ? guestApi(req, res, next) : next(),
+  );
   if (options.pages) {
-    const cache = new PageCache();
-    // Cleared before an admin call that changed the catalogue returns, so the next visitor sees it.
-    app.get(CatalogueEvents).subscribe(() => cache.clear());
     await mountSite(
       app.getHttpAdapter().getInstance(),
       {

@@ -1,11 +1,11 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
-import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SITE_BUILD_DIR } from '../paths';
 import type { PageLocals } from './page-locals';
-import { PageCache, sendCachedPage, type CapturedResponse } from './page-cache';
+import type { PageCache } from './page-cache';
+import { cachedRoute } from './cached-route';
 
 type AstroHandler = (
   req: Request,
@@ -39,65 +39,6 @@ async function loadHandler(): Promise<AstroHandler> {
 }
 
 /**
- * Runs Astro's handler but keeps what it writes instead of sending it; null when Astro has no such page.
- * The response object is borrowed and handed back untouched.
- */
-function capture(
-  handler: AstroHandler,
-  req: Request,
-  res: Response,
-  locals: PageLocals,
-): Promise<CapturedResponse | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let status = 200;
-    let headers: OutgoingHttpHeaders = {};
-    const { writeHead, write, end } = res;
-    const restore = () => Object.assign(res, { writeHead, write, end });
-    const toBuffer = (chunk: unknown) =>
-      Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string | Uint8Array);
-    Object.assign(res, {
-      writeHead(code: number, ...rest: unknown[]) {
-        status = code;
-        headers = (rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders) ?? {};
-        return res;
-      },
-      write(chunk: unknown, ...rest: unknown[]) {
-        chunks.push(toBuffer(chunk));
-        const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
-        callback?.();
-        return true;
-      },
-      end(chunk?: unknown) {
-        if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk));
-        restore();
-        resolve({ status, headers, body: Buffer.concat(chunks) });
-        return res;
-      },
-    });
-    Promise.resolve(
-      handler(
-        req,
-        res,
-        () => {
-          restore();
-          resolve(null);
-        },
-        locals,
-      ),
-    ).catch((error: unknown) => {
-      restore();
-      reject(error);
-    });
-  });
-}
-
-function sendCaptured(res: Response, captured: CapturedResponse): void {
-  res.writeHead(captured.status, captured.headers);
-  res.end(captured.body);
-}
-
-/**
  * Mounts the built site: hashed assets under /_astro are immutable for a year, other public files are
  * revalidated, and every other path that is not the API goes to Astro through the page cache. A path
  * Astro does not know gets our own 404 page with status 404.
@@ -120,26 +61,16 @@ export async function mountSite(server: Express, locals: PageLocals, cache: Page
     }),
   );
   server.use(express.static(client, { index: false, maxAge: 0, redirect: false }));
+  const astro = cachedRoute(
+    cache,
+    (req, res, pass) => handler(req, res, pass, locals),
+    (req, res) => notFound(req, res),
+  );
   server.use((req, res, next) => {
     if (req.path === '/api' || req.path.startsWith('/api/')) return next();
-    if (
-      (req.method !== 'GET' && req.method !== 'HEAD') ||
-      UNCACHED.some((pattern) => pattern.test(req.path))
-    ) {
+    if (UNCACHED.some((pattern) => pattern.test(req.path))) {
       return void handler(req, res, () => notFound(req, res), locals);
     }
-    const hit = cache.get(req.path);
-    if (hit) return sendCachedPage(req, res, hit);
-    // Rendered without its query string: what the cache keeps must not depend on it.
-    req.url = req.path;
-    cache
-      .render(req.path, () => capture(handler, req, res, locals))
-      .then(({ page, captured }) => {
-        if (page) sendCachedPage(req, res, page);
-        else if (captured) sendCaptured(res, captured);
-        else if (captured === null) notFound(req, res);
-        else void handler(req, res, () => notFound(req, res), locals);
-      })
-      .catch(next);
+    astro(req, res, next);
   });
 }

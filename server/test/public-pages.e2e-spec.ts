@@ -48,6 +48,13 @@ describe('Public pages', () => {
     expect(created.status).toBe(200);
     const code = ((await created.json()) as { data: { book_code: string } }).data.book_code;
 
+    const guestList = async () =>
+      (
+        (await (await fetch(`${url}/api/v1/guest/list-book`)).json()) as {
+          data: Array<{ book_code: string; title: string }>;
+        }
+      ).data;
+    expect((await guestList()).map((b) => b.book_code)).toContain(code);
     let detail = await page(`/book-detail/${code}`);
     expect(detail.status).toBe(200);
     expect(detail.html).toMatch(/<h1[^>]*>Het Verloren Station<\/h1>/);
@@ -60,12 +67,30 @@ describe('Public pages', () => {
     detail = await page(`/book-detail/${code}`);
     expect(detail.html).toMatch(/<h1[^>]*>Het Gevonden Station<\/h1>/);
     expect((await page('/lingostory')).html).toContain('Het Gevonden Station');
+    expect((await guestList()).find((b) => b.book_code === code)?.title).toBe('Het Gevonden Station');
+    expect(
+      ((await (await fetch(`${url}/api/v1/guest/book-detail/${code}`)).json()) as { data: { title: string } })
+        .data.title,
+    ).toBe('Het Gevonden Station');
 
     expect((await admin('DELETE', `book/${code}`)).status).toBe(200);
     const gone = await page(`/book-detail/${code}`);
     expect(gone.status).toBe(404);
     expect(gone.html).toContain('Page not found');
     expect((await page('/lingostory')).html).not.toContain(`href="/book-detail/${code}"`);
+    expect((await guestList()).map((b) => b.book_code)).not.toContain(code);
+    expect((await fetch(`${url}/api/v1/guest/book-detail/${code}`)).status).toBe(404);
+  });
+
+  it('serves the guest list from the cache with an ETag, compressed', async () => {
+    const first = await rawGet(url + '/api/v1/guest/list-book', { 'Accept-Encoding': 'br' });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toMatch(/^application\/json/);
+    expect(first.headers['content-encoding']).toBe('br');
+    const again = await rawGet(url + '/api/v1/guest/list-book?x=1', {
+      'If-None-Match': first.headers.etag as string,
+    });
+    expect(again.status).toBe(304);
   });
 
   it('answers conditional requests with 304 and sends pages compressed', async () => {

@@ -5,7 +5,16 @@
  * disabled until the island runs (a form submitted before that would go nowhere) and while a request is in
  * flight.
  */
-import { Children, useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  Children,
+  useEffect,
+  useRef,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import '../../styles/forms.css';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'> {
@@ -17,6 +26,74 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 
 }
 
 export function Field({ id, name, label, hint, error, ...input }: FieldProps) {
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error}>
+      {(a11y) => <input id={id} name={name} {...a11y} {...input} />}
+    </FieldShell>
+  );
+}
+
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'name'> {
+  id: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: string;
+}
+
+/** A multi-line field (the admin forms' description, sample text and dictionary). */
+export function TextAreaField({ id, name, label, hint, error, ...textarea }: TextAreaFieldProps) {
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error}>
+      {(a11y) => <textarea id={id} name={name} {...a11y} {...textarea} />}
+    </FieldShell>
+  );
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name'> {
+  id: string;
+  name: string;
+  label: string;
+  options: readonly string[];
+  hint?: string;
+  error?: string;
+}
+
+export function SelectField({ id, name, label, options, hint, error, ...select }: SelectFieldProps) {
+  return (
+    <FieldShell id={id} label={label} hint={hint} error={error}>
+      {(a11y) => (
+        <select id={id} name={name} {...a11y} {...select}>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldShell>
+  );
+}
+
+interface FieldA11y {
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+/** The label, hint and error around any control, tied to it with aria-describedby. */
+export function FieldShell({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: (a11y: FieldA11y) => ReactNode;
+}) {
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
@@ -28,13 +105,7 @@ export function Field({ id, name, label, hint, error, ...input }: FieldProps) {
           {hint}
         </p>
       )}
-      <input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
+      {children({ 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {error && (
         <p id={errorId} className="field-error">
           {error}

@@ -1,0 +1,237 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './helpers/fixtures';
+import { newAccount, signIn, signUpByApi } from './helpers/accounts';
+import { adminApi, adminSession, media, uniqueTitle, useSession, type Session } from './helpers/admin';
+
+const GENERIC_ERROR = 'Something went wrong. Please try again later.';
+
+interface Listed {
+  data: { id: number; book_code: string; title: string; chapters: { id: number; phrase_count: number }[] };
+}
+
+let session: Session;
+
+test.beforeAll(async ({ request }) => {
+  session = await adminSession(request);
+});
+
+/** A demo chapter with a few phrases, for checks that change nothing. */
+async function demoChapter(page: Page): Promise<number> {
+  const books = await adminApi<{ data: { id: number }[] }>(page.request, session, 'GET', 'admin/book');
+  for (const book of books.body.data) {
+    const chapters = await adminApi<Listed>(page.request, session, 'GET', `admin/chapter?book_id=${book.id}`);
+    const chapter = chapters.body.data.chapters.find((item) => item.phrase_count >= 3);
+    if (chapter) return chapter.id;
+  }
+  throw new Error('The demo catalogue has no chapter with three phrases');
+}
+
+test.describe('as an administrator', () => {
+  test.beforeEach(async ({ page }) => {
+    await useSession(page, session);
+  });
+
+  test('the dashboard shows the catalogue in numbers', async ({ page }) => {
+    const stats = await adminApi<{ data: Record<string, number> }>(
+      page.request,
+      session,
+      'GET',
+      'admin/stats',
+    );
+    await page.goto('/admin/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+    const numbers = page.getByRole('region', { name: 'The catalogue in numbers' });
+    await expect(numbers.getByRole('definition')).toHaveCount(4);
+    for (const [key, label] of [
+      ['books', 'Books'],
+      ['chapters', 'Chapters'],
+      ['phrases', 'Phrases'],
+      ['members', 'Members'],
+    ]) {
+      await expect(numbers).toContainText(`${label}${stats.body.data[key].toLocaleString('en-US')}`);
+    }
+    await page.getByRole('main').getByRole('link', { name: 'Books' }).click();
+    await expect(page).toHaveURL(/\/admin\/books$/);
+  });
+
+  test('/admin/dashboard/table leads to the Book List', async ({ page }) => {
+    await page.goto('/admin/dashboard/table');
+    await expect(page).toHaveURL(/\/admin\/books$/);
+    await expect(page.getByRole('table', { name: 'Book List' })).toBeVisible();
+  });
+
+  test('a file the server refuses shows its message in red above the form, and under the field', async ({
+    page,
+  }) => {
+    await page.goto('/admin/dashboard/create-book');
+    await page.getByLabel('Title').fill(uniqueTitle('Refused Book'));
+    await page.getByLabel('Author').fill('Someone');
+    await page.getByLabel('Narrated by').fill('Someone Else');
+    await page.getByLabel('Hours').fill('1');
+    await page.getByLabel('Minutes').fill('5');
+    await page.getByLabel('Description').fill('Never saved.');
+    // An HTML page named .png: the browser sends it, the server reads its bytes and refuses it.
+    await page.getByLabel('Cover image').setInputFiles(media.notAnImage);
+    await page.getByLabel('Sample audio').setInputFiles(media.clip);
+    await page.getByLabel('Sample text').fill('Nothing.');
+    const [answer] = await Promise.all([
+      page.waitForResponse('**/api/v1/admin/book'),
+      page.getByRole('button', { name: 'Add Book' }).click(),
+    ]);
+    expect(answer.status()).toBe(422);
+    const body = (await answer.json()) as { message: string; errors: Record<string, string[]> };
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText(body.message);
+    await expect(alert).toBeFocused();
+    await expect(alert).toHaveCSS('color', 'rgb(185, 28, 28)');
+    const cover = page.getByLabel('Cover image');
+    await expect(cover).toHaveAttribute('aria-invalid', 'true');
+    await expect(cover).toHaveAccessibleDescription(
+      new RegExp(`${body.errors.book_image[0].replace('.', '\\.')}$`),
+    );
+    await alert.getByRole('link', { name: /^Cover image:/ }).click();
+    await expect(cover).toBeFocused();
+    // What was typed stays.
+    await expect(page.getByLabel('Author')).toHaveValue('Someone');
+    await expect(page.getByRole('button', { name: 'Add Book' })).toBeEnabled();
+  });
+
+  test('an oversize file shows the server 413 message; other failures the generic one', async ({ page }) => {
+    const chapterId = await demoChapter(page);
+    const phrases = await adminApi<{ data: { phrases: { id: number }[] } }>(
+      page.request,
+      session,
+      'GET',
+      `admin/phrase?chapter_id=${chapterId}`,
+    );
+    const phraseId = phrases.body.data.phrases[0].id;
+    const tooBig = 'The line audio must not be larger than 10 MB.';
+    let status = 413;
+    await page.route(`**/api/v1/admin/phrase/${phraseId}?_method=put`, (route) =>
+      route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ message: tooBig }) }),
+    );
+    await page.goto(`/admin/chapter/phrase/edit/${phraseId}`);
+    await expect(page.getByLabel('Current audio')).toHaveAttribute('preload', 'none');
+    await page.getByLabel('New MP3 for phrase (optional)').setInputFiles(media.clip);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('alert')).toHaveText(tooBig);
+
+    status = 500;
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('alert')).toHaveText(GENERIC_ERROR);
+  });
+
+  test('lists show the server message of a 404 in their empty row', async ({ page }) => {
+    await page.route('**/api/v1/admin/book', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: '{"message":"No books found"}' }),
+    );
+    await page.goto('/admin/books');
+    await expect(page.getByRole('table', { name: 'Book List' }).getByRole('cell')).toHaveText(
+      'No books found',
+    );
+
+    const unknown = await adminApi<{ message: string }>(
+      page.request,
+      session,
+      'GET',
+      'admin/chapter?book_id=999999',
+    );
+    expect(unknown.status).toBe(404);
+    await page.goto('/admin/chapter/list/999999');
+    await expect(page.getByRole('table', { name: 'Chapters' }).getByRole('cell')).toHaveText(
+      unknown.body.message,
+    );
+
+    const noChapter = await adminApi<{ message: string }>(
+      page.request,
+      session,
+      'GET',
+      'admin/phrase?chapter_id=999999',
+    );
+    await page.goto('/admin/chapter/phrase/list/999999');
+    await expect(page.getByRole('table', { name: 'Phrase List' }).getByRole('cell')).toHaveText(
+      noChapter.body.message,
+    );
+  });
+
+  test('a reorder the server refuses puts the previous order back and says so', async ({ page }) => {
+    const chapterId = await demoChapter(page);
+    await page.route(`**/api/v1/admin/chapter/${chapterId}/phrase-order`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Internal error"}' }),
+    );
+    await page.goto(`/admin/chapter/phrase/list/${chapterId}`);
+    const headers = page.getByRole('table', { name: 'Phrase List' }).getByRole('rowheader');
+    await expect(headers.first()).toBeVisible();
+    const before = await headers.allTextContents();
+
+    await page.getByRole('button', { name: 'Move phrase 1 down' }).click();
+    await expect(headers.nth(1)).toHaveText(before[0]);
+    await expect(page.getByRole('alert')).toHaveText(GENERIC_ERROR);
+    expect(await headers.allTextContents()).toEqual(before);
+  });
+
+  test('the admin screens pass an accessibility audit', async ({ page }) => {
+    const audit = async (state: string) => {
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        state,
+      ).toEqual([]);
+    };
+    const books = await adminApi<{ data: { id: number; book_code: string }[] }>(
+      page.request,
+      session,
+      'GET',
+      'admin/book',
+    );
+    const { id, book_code } = books.body.data[0];
+    const chapterId = await demoChapter(page);
+
+    await page.goto('/admin/dashboard');
+    await expect(page.getByRole('region', { name: 'The catalogue in numbers' })).toBeVisible();
+    await audit('dashboard');
+
+    await page.goto('/admin/books');
+    await expect(page.getByRole('table', { name: 'Book List' }).getByRole('rowheader').first()).toBeVisible();
+    await audit('Book List');
+    await page
+      .getByRole('button', { name: /^Delete / })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await audit('Book List, confirming a deletion');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    for (const path of [
+      `/admin/books/edit/${book_code}`,
+      `/admin/book-detail/${book_code}`,
+      `/admin/chapter/list/${id}`,
+      `/admin/books/chapter/create/${id}`,
+      `/admin/chapter/phrase/list/${chapterId}`,
+      `/admin/chapter/phrase/create/${chapterId}`,
+    ]) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText(/^(Checking your access|Loading)/)).toHaveCount(0);
+      await audit(path);
+    }
+
+    await page.goto('/admin/dashboard/create-book');
+    await page.getByRole('button', { name: 'Add Book' }).click();
+    await audit('Add Book, refused by the browser');
+  });
+});
+
+test('a member who opens the Book List is sent to /401', async ({ page, request }) => {
+  const account = newAccount('admin-guard');
+  await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  for (const path of ['/admin/books', '/admin/chapter/phrase/list/1']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/401$/);
+    await expect(page.getByRole('heading', { name: 'This area is for administrators' })).toBeVisible();
+  }
+});

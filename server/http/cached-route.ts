@@ -1,0 +1,32 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { captureResponse, sendCaptured } from './capture-response';
+import { sendCachedPage, type PageCache } from './page-cache';
+
+/**
+ * Serves GET and HEAD requests from the cache, keyed by path alone; on a miss, `render` answers (once for
+ * concurrent misses) and a 200 is kept. `fallback` runs when `render` passes the request on.
+ */
+export function cachedRoute(
+  cache: PageCache,
+  render: (req: Request, res: Response, pass: () => void, next: NextFunction) => unknown,
+  fallback: (req: Request, res: Response, next: NextFunction) => void,
+): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return void render(req, res, () => fallback(req, res, next), next);
+    const hit = cache.get(req.path);
+    if (hit) return sendCachedPage(req, res, hit);
+    // What the cache keeps must not depend on the query string, so the render never sees it.
+    req.url = req.path;
+    cache
+      .render(req.path, () => captureResponse(res, (pass) => render(req, res, pass, next)))
+      .then(({ page, captured }) => {
+        if (page) sendCachedPage(req, res, page);
+        else if (captured) sendCaptured(res, captured);
+        else if (captured === null) fallback(req, res, next);
+        // A follower whose leader got nothing cacheable renders for itself.
+        else render(req, res, () => fallback(req, res, next), next);
+      })
+      .catch(next);
+  };
+}

@@ -1,0 +1,61 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Response } from 'express';
+import type { CapturedResponse } from './page-cache';
+
+/**
+ * Lets `run` answer the request, but keeps what it writes instead of sending it. Resolves with the
+ * response, or null when `run` passed the request on (calls `pass`). The response object is borrowed and
+ * handed back untouched, so the caller can send the kept (or cached) answer itself.
+ */
+export function captureResponse(
+  res: Response,
+  run: (pass: () => void) => Promise<unknown> | unknown,
+): Promise<CapturedResponse | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let status: number | null = null;
+    let headers: OutgoingHttpHeaders = {};
+    const { writeHead, write, end } = res;
+    const restore = () => Object.assign(res, { writeHead, write, end });
+    const toBuffer = (chunk: unknown) =>
+      Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string | Uint8Array);
+    Object.assign(res, {
+      writeHead(code: number, ...rest: unknown[]) {
+        status = code;
+        headers = (rest.find((arg) => typeof arg === 'object' && arg !== null) as OutgoingHttpHeaders) ?? {};
+        return res;
+      },
+      write(chunk: unknown, ...rest: unknown[]) {
+        chunks.push(toBuffer(chunk));
+        (rest.find((arg) => typeof arg === 'function') as (() => void) | undefined)?.();
+        return true;
+      },
+      end(chunk?: unknown) {
+        if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk));
+        restore();
+        // Express sets headers one by one (res.json), Astro passes them to writeHead: keep both.
+        resolve({
+          status: status ?? res.statusCode,
+          headers: { ...res.getHeaders(), ...headers },
+          body: Buffer.concat(chunks),
+        });
+        return res;
+      },
+    });
+    const pass = () => {
+      restore();
+      resolve(null);
+    };
+    Promise.resolve()
+      .then(() => run(pass))
+      .catch((error: unknown) => {
+        restore();
+        reject(error);
+      });
+  });
+}
+
+export function sendCaptured(res: Response, captured: CapturedResponse): void {
+  res.writeHead(captured.status, captured.headers);
+  res.end(captured.body);
+}

@@ -1,0 +1,134 @@
+/**
+ * /admin/book-detail/{book_code}: SPEC.md's placeholder made real: the book's data and its chapters with
+ * their phrase counts and audio lengths, in two calls (the book, then its chapters by the book's id).
+ */
+import { adminRoutes, formatBookTime, formatDuration, type Book, type BookChapters } from '../../lib/admin';
+import { ErrorSummary } from '../shared/Form';
+import { ChapterRow } from './ChapterRow';
+import { AdminPage } from './ui/AdminPage';
+import { Breadcrumb } from './ui/Breadcrumb';
+import { EmptyRow, TableScroll } from './ui/Table';
+import { useLoad } from './ui/hooks';
+
+export default function BookDetail({ bookCode }: { bookCode: string }) {
+  return (
+    <AdminPage>
+      <Detail bookCode={bookCode} />
+    </AdminPage>
+  );
+}
+
+function Detail({ bookCode }: { bookCode: string }) {
+  const [loaded] = useLoad<Book>(`admin/book/${encodeURIComponent(bookCode)}`);
+  const crumbs = (title: string) => (
+    <Breadcrumb
+      items={[
+        { label: 'Dashboard', href: adminRoutes.dashboard },
+        { label: 'Books', href: adminRoutes.books },
+        { label: title },
+      ]}
+    />
+  );
+  if (loaded.status === 'loading') return <p role="status">Loading the book…</p>;
+  if (loaded.status === 'failed') {
+    return (
+      <>
+        {crumbs('Book Detail')}
+        <h1>Book Detail</h1>
+        <ErrorSummary message={loaded.message} />
+      </>
+    );
+  }
+  const book = loaded.data;
+  return (
+    <>
+      {crumbs(book.title)}
+      <h1>{book.title}</h1>
+      <p className="form-subtitle">Book Detail Admin Side</p>
+      <div className="book-detail">
+        <img src={book.image_path} alt={`Cover of ${book.title}`} width={200} height={300} />
+        <div>
+          <dl className="facts">
+            <dt>Author</dt>
+            <dd>{book.author}</dd>
+            <dt>Narrated by</dt>
+            <dd>{book.narrated_by}</dd>
+            <dt>Difficulty</dt>
+            <dd>{book.difficulty}</dd>
+            <dt>Time</dt>
+            <dd>{formatBookTime(book.hours, book.minutes)}</dd>
+            <dt>Book code</dt>
+            <dd>{book.book_code}</dd>
+          </dl>
+          <ul className="row-actions">
+            <li>
+              <a className="button" href={adminRoutes.editBook(book.book_code)}>
+                Edit book
+              </a>
+            </li>
+            <li>
+              <a href={adminRoutes.chapters(book.id)}>Chapter List</a>
+            </li>
+            <li>
+              <a href={adminRoutes.createChapter(book.id)}>Add Chapter</a>
+            </li>
+            <li>
+              <a href={adminRoutes.publicBook(book.book_code)}>Public page</a>
+            </li>
+          </ul>
+        </div>
+      </div>
+      <h2>Description</h2>
+      <p className="multiline">{book.description}</p>
+      <h2 id="sample-heading">Sample</h2>
+      <audio controls preload="none" src={book.sample_audio} aria-labelledby="sample-heading" />
+      <p className="multiline">{book.sample_text}</p>
+      <Chapters book={book} />
+    </>
+  );
+}
+
+function Chapters({ book }: { book: Book }) {
+  const [loaded] = useLoad<BookChapters>(`admin/chapter?book_id=${book.id}`);
+  const chapters = loaded.status === 'ready' ? loaded.data.chapters : [];
+  const totalMs = chapters.reduce((sum, chapter) => sum + chapter.duration_ms, 0);
+  const totalPhrases = chapters.reduce((sum, chapter) => sum + chapter.phrase_count, 0);
+  return (
+    <section aria-labelledby="chapters-heading">
+      <h2 id="chapters-heading">Chapters</h2>
+      {loaded.status === 'ready' && chapters.length > 0 && (
+        <p>
+          {chapters.length} chapters, {totalPhrases} phrases, {formatDuration(totalMs)} of phrase audio.
+        </p>
+      )}
+      <TableScroll label="Chapters of the book">
+        <table className="admin-table">
+          <caption>Chapters of {book.title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">No.</th>
+              <th scope="col">Title</th>
+              <th scope="col">Phrases</th>
+              <th scope="col">Audio</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded.status === 'loading' && (
+              <EmptyRow columns={5}>
+                <span role="status">Loading the chapters…</span>
+              </EmptyRow>
+            )}
+            {loaded.status === 'failed' && <EmptyRow columns={5}>{loaded.message}</EmptyRow>}
+            {loaded.status === 'ready' && chapters.length === 0 && (
+              <EmptyRow columns={5}>No chapters yet.</EmptyRow>
+            )}
+            {chapters.map((chapter) => (
+              <ChapterRow key={chapter.id} chapter={chapter} />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The fields of SPEC.md's Add Book and Edit Book forms. On Add Book everything is required, files
+ * included; on Edit Book the files are optional and the current cover and sample are shown beside them.
+ */
+import type { ApiError } from '../../lib/api';
+import { DIFFICULTIES, type Book } from '../../lib/admin';
+import { Field, SelectField, TextAreaField } from '../shared/Form';
+import { FileField } from './ui/FileField';
+
+export const BOOK_FIELDS = {
+  title: { id: 'book-title', label: 'Title' },
+  author: { id: 'book-author', label: 'Author' },
+  narrated_by: { id: 'book-narrated-by', label: 'Narrated by' },
+  language: { id: 'book-language', label: 'Language (optional)' },
+  hours: { id: 'book-hours', label: 'Hours' },
+  minutes: { id: 'book-minutes', label: 'Minutes' },
+  description: { id: 'book-description', label: 'Description' },
+  difficulty: { id: 'book-difficulty', label: 'Difficulty' },
+  book_image: { id: 'book-image', label: 'Cover image' },
+  sample_audio: { id: 'book-sample-audio', label: 'Sample audio' },
+  sample_text: { id: 'book-sample-text', label: 'Sample text' },
+};
+
+export function BookFields({ book, error }: { book?: Book; error: ApiError | null }) {
+  const editing = Boolean(book);
+  const text = (name: 'title' | 'author' | 'narrated_by', autoComplete = 'off') => (
+    <Field
+      id={BOOK_FIELDS[name].id}
+      name={name}
+      label={BOOK_FIELDS[name].label}
+      defaultValue={book?.[name]}
+      autoComplete={autoComplete}
+      required
+      error={error?.fieldError(name)}
+    />
+  );
+  return (
+    <>
+      {text('title')}
+      {text('author')}
+      {text('narrated_by')}
+      <Field
+        id={BOOK_FIELDS.language.id}
+        name="language"
+        label={BOOK_FIELDS.language.label}
+        hint="The language the book is written in, as a code such as fr, es or pt-PT."
+        defaultValue={book?.language ?? ''}
+        autoComplete="off"
+        spellCheck={false}
+        error={error?.fieldError('language')}
+      />
+      <fieldset className="field-row">
+        <legend>Length of the book</legend>
+        <Field
+          id={BOOK_FIELDS.hours.id}
+          name="hours"
+          label="Hours"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          defaultValue={book?.hours}
+          required
+          error={error?.fieldError('hours')}
+        />
+        <Field
+          id={BOOK_FIELDS.minutes.id}
+          name="minutes"
+          label="Minutes"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={59}
+          step={1}
+          defaultValue={book?.minutes}
+          required
+          error={error?.fieldError('minutes')}
+        />
+      </fieldset>
+      <TextAreaField
+        id={BOOK_FIELDS.description.id}
+        name="description"
+        label="Description"
+        rows={4}
+        defaultValue={book?.description}
+        required
+        error={error?.fieldError('description')}
+      />
+      <SelectField
+        id={BOOK_FIELDS.difficulty.id}
+        name="difficulty"
+        label="Difficulty"
+        options={DIFFICULTIES}
+        defaultValue={book?.difficulty ?? 'Easy'}
+        required
+        error={error?.fieldError('difficulty')}
+      />
+      {book && (
+        <figure className="current-media">
+          <img src={book.image_path} alt={`Current cover of ${book.title}`} width={120} height={180} />
+          <figcaption>Current cover</figcaption>
+        </figure>
+      )}
+      <FileField
+        id={BOOK_FIELDS.book_image.id}
+        name="book_image"
+        label={editing ? 'New cover image (optional)' : 'Cover image'}
+        kind="image"
+        hint="JPEG, PNG or WebP, at most 5 MB."
+        required={!editing}
+        error={error?.fieldError('book_image')}
+      />
+      {book && (
+        <div className="current-media">
+          <p id="current-sample-label">Current sample audio</p>
+          <audio controls preload="none" src={book.sample_audio} aria-labelledby="current-sample-label" />
+        </div>
+      )}
+      <FileField
+        id={BOOK_FIELDS.sample_audio.id}
+        name="sample_audio"
+        label={editing ? 'New sample audio (optional)' : 'Sample audio'}
+        kind="audio"
+        hint="MP3, M4A, OGG or WAV, at most 100 MB."
+        required={!editing}
+        error={error?.fieldError('sample_audio')}
+      />
+      <TextAreaField
+        id={BOOK_FIELDS.sample_text.id}
+        name="sample_text"
+        label="Sample text"
+        rows={6}
+        defaultValue={book?.sample_text}
+        required
+        error={error?.fieldError('sample_text')}
+      />
+    </>
+  );
+}

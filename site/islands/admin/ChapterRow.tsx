@@ -1,0 +1,29 @@
+/** One chapter in a table: number, title, phrase count, audio time and its links; `children` adds actions. */
+import type { ReactNode } from 'react';
+import { adminRoutes, formatDuration, type ChapterSummary } from '../../lib/admin';
+
+export function ChapterRow({ chapter, children }: { chapter: ChapterSummary; children?: ReactNode }) {
+  return (
+    <tr>
+      <td>{chapter.chapter_no}</td>
+      <th scope="row">{chapter.title}</th>
+      <td>{chapter.phrase_count}</td>
+      <td>{formatDuration(chapter.duration_ms)}</td>
+      <td>
+        <ul className="row-actions">
+          <li>
+            <a href={adminRoutes.editChapter(chapter.id)}>
+              Edit<span className="visually-hidden"> chapter {chapter.title}</span>
+            </a>
+          </li>
+          <li>
+            <a href={adminRoutes.phrases(chapter.id)}>
+              Phrase List<span className="visually-hidden"> of {chapter.title}</span>
+            </a>
+          </li>
+          {children}
+        </ul>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,11 @@
+/** /admin/chapters/edit/{id}: SPEC.md's Edit Chapter, prefilled. */
+import { EditChapterForm } from './ChapterForm';
+import { AdminPage } from './ui/AdminPage';
+
+export default function EditChapter({ chapterId }: { chapterId: string }) {
+  return (
+    <AdminPage>
+      <EditChapterForm chapterId={chapterId} />
+    </AdminPage>
+  );
+}

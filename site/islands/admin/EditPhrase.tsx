@@ -1,0 +1,11 @@
+/** /admin/chapter/phrase/edit/{id}: editing one phrase, beyond SPEC.md; its audio is optional. */
+import { EditPhraseForm } from './PhraseForm';
+import { AdminPage } from './ui/AdminPage';
+
+export default function EditPhrase({ phraseId }: { phraseId: string }) {
+  return (
+    <AdminPage>
+      <EditPhraseForm phraseId={phraseId} />
+    </AdminPage>
+  );
+}

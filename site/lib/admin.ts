@@ -1,0 +1,111 @@
+/**
+ * What the admin islands share: the shapes the admin API answers (docs/api.md), the routes of SPEC.md
+ * section 2, and a few formatters. Nothing here calls the API: site/lib/api.ts does.
+ */
+import type { BookResponse } from '../../server/books/books.dto';
+import { ApiError, GENERIC_ERROR } from './api';
+
+export const DIFFICULTIES = ['Easy', 'Medium', 'Hard'] as const;
+
+/** A book as the admin API answers it (the server's own type, so the two cannot drift apart). */
+export type Book = BookResponse;
+
+export interface ChapterSummary {
+  id: number;
+  book_id: number;
+  title: string;
+  chapter_no: number;
+  phrase_count: number;
+  duration_ms: number;
+}
+
+/** GET admin/chapter?book_id=: `title` is the book's. */
+export interface BookChapters {
+  id: number;
+  book_code: string;
+  title: string;
+  chapters: ChapterSummary[];
+}
+
+/** GET admin/chapter/{id}. */
+export interface Chapter {
+  id: number;
+  book_id: number;
+  title: string;
+  chapter_no: number;
+  book_code: string;
+  book_title: string;
+}
+
+export interface Phrase {
+  id: number;
+  chapter_id: number;
+  position: number;
+  phrase: string;
+  dictionary: string;
+  line_audio: string;
+  duration_ms: number;
+}
+
+/** GET admin/phrase?chapter_id=: `title` is the chapter's. */
+export interface ChapterPhrases {
+  id: number;
+  title: string;
+  chapter_no: number;
+  book_id: number;
+  book_code: string;
+  book_title: string;
+  phrases: Phrase[];
+}
+
+export interface Saved<T> {
+  message: string;
+  data: T;
+}
+
+/** The admin routes of SPEC.md section 2 (plus the phrase editor, beyond the spec). */
+export const adminRoutes = {
+  dashboard: '/admin/dashboard',
+  createBook: '/admin/dashboard/create-book',
+  books: '/admin/books',
+  editBook: (code: string) => `/admin/books/edit/${encodeURIComponent(code)}`,
+  bookDetail: (code: string) => `/admin/book-detail/${encodeURIComponent(code)}`,
+  chapters: (bookId: number | string) => `/admin/chapter/list/${bookId}`,
+  createChapter: (bookId: number | string) => `/admin/books/chapter/create/${bookId}`,
+  editChapter: (id: number | string) => `/admin/chapters/edit/${id}`,
+  phrases: (chapterId: number | string) => `/admin/chapter/phrase/list/${chapterId}`,
+  createPhrase: (chapterId: number | string) => `/admin/chapter/phrase/create/${chapterId}`,
+  editPhrase: (id: number | string) => `/admin/chapter/phrase/edit/${id}`,
+  publicBook: (code: string) => `/book-detail/${encodeURIComponent(code)}`,
+};
+
+/** SPEC.md's Book List: "hours shown with H, minutes with M". */
+export function formatBookTime(hours: number, minutes: number): string {
+  return `${hours}H ${minutes}M`;
+}
+
+/** An audio length for people: "0:42", "12:05", "1:02:09". */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * The message a list or detail shows when its load fails: SPEC.md section 8 puts the server's message of
+ * a 404 in the table; a 422 (an id that is not a number) explains itself too.
+ */
+export function loadErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && (error.status === 404 || error.status === 422)) return error.message;
+  return GENERIC_ERROR;
+}
+
+/** Moves one item of a list to another index, as drag-and-drop and the keyboard controls do. */
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = list.slice();
+  const [item] = next.splice(from, 1);
+  next.splice(Math.max(0, Math.min(to, next.length)), 0, item);
+  return next;
+}
