@@ -16,11 +16,15 @@ export function cachedRoute(
       return void render(req, res, () => fallback(req, res, next), next);
     const hit = cache.get(req.path);
     if (hit) return sendCachedPage(req, res, hit);
-    // What the cache keeps must not depend on the query string, so the render never sees it.
+    // What the cache keeps must not depend on the query string, so the render never sees it. A HEAD is
+    // rendered as a GET: Express and Astro leave a HEAD's body out, and an empty page must not be kept.
+    const method = req.method;
     req.url = req.path;
+    req.method = 'GET';
     cache
       .render(req.path, () => captureResponse(res, (pass) => render(req, res, pass, next)))
       .then(({ page, captured }) => {
+        req.method = method;
         if (page) sendCachedPage(req, res, page);
         else if (captured) sendCaptured(res, captured);
         else if (captured === null) fallback(req, res, next);

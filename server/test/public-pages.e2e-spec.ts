@@ -112,6 +112,19 @@ describe('Public pages', () => {
     expect(br.headers.vary).toContain('Accept-Encoding');
   });
 
+  it('keeps the whole page when the first request after a change is a HEAD', async () => {
+    const created = await admin('POST', 'book', bookForm({ title: 'Kopf und Körper' }));
+    const code = ((await created.json()) as { data: { book_code: string } }).data.book_code;
+    for (const path of ['/lingostory', `/book-detail/${code}`, '/api/v1/guest/list-book']) {
+      const head = await fetch(url + path, { method: 'HEAD' });
+      expect([path, head.status]).toEqual([path, 200]);
+      expect(await head.text()).toBe('');
+      const get = await fetch(url + path);
+      expect([path, (await get.text()).includes('Kopf und Körper')]).toEqual([path, true]);
+    }
+    await admin('DELETE', `book/${code}`);
+  });
+
   it('ignores query strings: same page, same ETag', async () => {
     const plain = await rawGet(url + '/lingostory');
     const busted = await rawGet(url + `/lingostory?cache-buster=${Date.now()}`);
