@@ -17,6 +17,7 @@ import { Transform } from 'node:stream';
 import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
 import { MediaService } from '../media/media.service';
 import { ValidationFailed } from './api-error';
+import { forgetUploaded, markUploaded } from './uploaded-file.validator';
 
 /** Which file fields a route accepts, and the most bytes each may have. */
 export type UploadLimits = Record<string, number>;
@@ -73,6 +74,7 @@ function removeUploads(req: Request): Promise<unknown> {
   const files = Object.values((req.files as Record<string, Express.Multer.File[]> | undefined) ?? {}).flat();
   // Multer leaves a placeholder without a path for a file whose upload failed.
   const paths = files.map((file) => file.path).filter((path) => typeof path === 'string');
+  paths.forEach(forgetUploaded);
   return Promise.all(paths.map((path) => rm(path, { force: true })));
 }
 
@@ -123,7 +125,13 @@ export class MultipartInterceptor implements NestInterceptor {
     });
     // File fields join the body, so that DTOs validate "required" for files and fields alike.
     const files = (req.files as Record<string, Express.Multer.File[]> | undefined) ?? {};
-    for (const [field, [file]] of Object.entries(files)) (req.body as Record<string, unknown>)[field] = file;
+    const body = req.body as Record<string, unknown>;
+    // A text field may not pose as a file: only the parts multer stored become file fields.
+    for (const field of Object.keys(limits)) delete body[field];
+    for (const [field, [file]] of Object.entries(files)) {
+      markUploaded(file);
+      body[field] = file;
+    }
     // Whatever the handler did not move into media/ is deleted before the answer goes out.
     return next.handle().pipe(
       mergeMap((value: unknown) => from(removeUploads(req)).pipe(map(() => value))),

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import sharp from 'sharp';
 import { parseFile } from 'music-metadata';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -59,6 +59,7 @@ export class MediaService {
 
   /** Re-encodes an image into the cover sizes (metadata stripped) and returns the cover's key. */
   async storeCover(tempFile: string): Promise<string> {
+    this.assertTemp(tempFile);
     if (!isImage(await sniffFile(tempFile)))
       throw new MediaRejectedError('The cover must be a JPEG, PNG or WebP image.');
     const key = `covers/${randomName()}`;
@@ -93,6 +94,7 @@ export class MediaService {
 
   /** Moves a checked audio file into media/<kind>/ and reads its duration from the file itself. */
   async storeAudio(tempFile: string, kind: AudioKind): Promise<StoredAudio> {
+    this.assertTemp(tempFile);
     try {
       const type = await sniffFile(tempFile);
       if (!isAudio(type)) throw new MediaRejectedError('The audio must be an MP3, M4A/AAC, OGG or WAV file.');
@@ -143,6 +145,12 @@ export class MediaService {
       () => true,
       () => false,
     );
+  }
+
+  /** Only files this service's temp folder holds are taken in (and deleted afterwards), never any other path. */
+  private assertTemp(file: string): void {
+    if (dirname(file) !== this.tempDir)
+      throw new Error(`Refusing to take in a file outside the temp folder: ${file}`);
   }
 
   private resolve(path: string): string {

@@ -223,6 +223,26 @@ describe('Admin books API', () => {
     expect(cleared.body.data.language).toBeNull();
   });
 
+  it('never takes a path a client names for an uploaded file', async () => {
+    const book = await create({ title: 'Victim Check' });
+    const victim = join(server.storageDir, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    const json = await admin.request('PUT', `admin/book/${book.book_code}`, {
+      ...BOOK_FIELDS,
+      sample_audio: { path: victim, size: 7, originalname: 'x.mp3' },
+    });
+    expect(json.status).toBe(422);
+    expect(json.body.errors).toEqual({ sample_audio: ['The sample audio must be an uploaded file.'] });
+    const encoded = new URLSearchParams({ ...BOOK_FIELDS, 'book_image[path]': victim });
+    expect((await admin.request('PUT', `admin/book/${book.book_code}`, encoded)).status).toBe(422);
+    const multipart = bookForm({ book_image: undefined, sample_audio: undefined });
+    multipart.set('book_image[path]', victim);
+    const spoofed = await admin.request<{ data: BookBody }>('PUT', `admin/book/${book.book_code}`, multipart);
+    expect(spoofed.status).toBe(200);
+    expect(spoofed.body.data.image_path).toBe(book.image_path);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+  });
+
   it('keeps the old files when an edit is refused', async () => {
     const book = await create({ title: 'Una Estate' });
     const res = await admin.post(`admin/book/${book.book_code}?_method=put`, bookForm({ minutes: '75' }));
