@@ -4,12 +4,13 @@ import { Book } from '../books/book.entity';
 import { CatalogueService } from './catalogue.service';
 import { GuestController } from './guest.controller';
 import { CatalogueEvents } from './catalogue-events';
+import { PageCache } from '../http/page-cache';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Book])],
   controllers: [GuestController],
-  providers: [CatalogueService, CatalogueEvents],
-  exports: [CatalogueService, CatalogueEvents],
+  providers: [CatalogueService, CatalogueEvents, PageCache],
+  exports: [CatalogueService, CatalogueEvents, PageCache],
 })
 export class CatalogueModule {}

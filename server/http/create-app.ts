@@ -61,7 +61,7 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
   );
 
   // Public pages and the guest API are rendered once and kept until an admin change clears them.
-  const cache = new PageCache();
+  const cache = app.get(PageCache);
   app.get(CatalogueEvents).subscribe(() => cache.clear());
   const guestApi = cachedRoute(
     cache,

@@ -90,6 +90,7 @@ export class PageCache {
     path: string,
     renderer: () => Promise<CapturedResponse | null>,
   ): Promise<{ page: CachedPage | null; captured?: CapturedResponse | null }> {
+    // clear() empties inFlight, so a render that started before a change is never joined after it.
     const pending = this.inFlight.get(path);
     if (pending) return { page: await pending.then((r) => r.page) };
     const generation = this.generation;
@@ -103,13 +104,14 @@ export class PageCache {
       if (result.page && generation === this.generation) this.pages.set(path, result.page);
       return result;
     } finally {
-      this.inFlight.delete(path);
+      if (this.inFlight.get(path) === work) this.inFlight.delete(path);
     }
   }
 
   clear(): void {
     this.generation++;
     this.pages.clear();
+    this.inFlight.clear();
   }
 
   get size(): number {

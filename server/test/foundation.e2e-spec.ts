@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { MIGRATIONS } from '../database/schema';
 import { openDatabase } from '../database/data-source';
+import { PageCache } from '../http/page-cache';
 import { readDemoCatalogue } from '../seed/demo-catalogue';
 import { rawGet, startServer, tempStorage, type TestServer } from './harness';
 
@@ -247,6 +248,36 @@ describe('Media sweep at boot', () => {
       expect(readdirSync(join(storageDir, 'media', 'lines'))).not.toContain('orphan.mp3');
       expect(readdirSync(join(storageDir, 'media', 'covers'))).toHaveLength(kept);
       expect(statSync(join(storageDir, 'media', 'covers')).isDirectory()).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('Guest API cache', () => {
+  it('keeps one entry per canonical path, whatever spellings clients use', async () => {
+    const server = await startServer();
+    try {
+      await server.app.get(DemoSeedService).seedOnce();
+      const cache = server.app.get(PageCache);
+      const code = (
+        (await (await fetch(`${server.baseUrl}/api/v1/guest/list-book`)).json()) as {
+          data: Array<{ book_code: string }>;
+        }
+      ).data[0].book_code;
+      await fetch(`${server.baseUrl}/api/v1/guest/book-detail/${code}`);
+      expect(cache.size).toBe(2);
+      const spellings = [
+        '/api/v1/guest/LIST-BOOK',
+        '/api/v1/guest/list-book/',
+        `/api/v1/guest/book-detail/%${code.charCodeAt(0).toString(16)}${code.slice(1)}`,
+        `/api/v1/guest/book-detail/${code.toUpperCase()}`,
+      ];
+      for (const path of spellings) {
+        const res = await fetch(server.baseUrl + path);
+        await res.arrayBuffer();
+      }
+      expect(cache.size).toBe(2);
     } finally {
       await server.close();
     }

@@ -1,0 +1,47 @@
+import { PageCache, type CapturedResponse } from './page-cache';
+
+const html = (text: string): CapturedResponse => ({
+  status: 200,
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: Buffer.from(`<p>${text}</p>`),
+});
+
+/** A render that finishes when the test says so. */
+function deferred() {
+  let finish!: (value: CapturedResponse | null) => void;
+  const promise = new Promise<CapturedResponse | null>((resolve) => (finish = resolve));
+  return { render: () => promise, finish };
+}
+
+describe(PageCache.name, () => {
+  it('renders once for concurrent requests and keeps a 200', async () => {
+    const cache = new PageCache();
+    const slow = deferred();
+    const leader = cache.render('/a', slow.render);
+    const follower = cache.render('/a', () => Promise.reject(new Error('must not render twice')));
+    slow.finish(html('one'));
+    expect((await leader).page?.identity.toString()).toBe('<p>one</p>');
+    expect((await follower).page?.identity.toString()).toBe('<p>one</p>');
+    expect(cache.get('/a')?.etag).toMatch(/^"[\w-]+"$/);
+  });
+
+  it('keeps nothing but a 200', async () => {
+    const cache = new PageCache();
+    const { page, captured } = await cache.render('/missing', async () => ({ ...html('gone'), status: 404 }));
+    expect(page).toBeNull();
+    expect(captured?.status).toBe(404);
+    expect(cache.get('/missing')).toBeUndefined();
+  });
+
+  it('neither keeps nor shares a render that started before a change', async () => {
+    const cache = new PageCache();
+    const before = deferred();
+    const stale = cache.render('/list', before.render);
+    cache.clear();
+    const fresh = cache.render('/list', async () => html('after'));
+    before.finish(html('before'));
+    expect((await fresh).page?.identity.toString()).toBe('<p>after</p>');
+    expect((await stale).page?.identity.toString()).toBe('<p>before</p>');
+    expect(cache.get('/list')?.identity.toString()).toBe('<p>after</p>');
+  });
+});
