@@ -61,12 +61,12 @@ export class AuthService {
         'Too many failed sign-in attempts for this account. Please try again later or reset your password.',
       );
     }
+    // Counted before the (slow) password check, so guesses sent all at once cannot pass the limit together;
+    // a success wipes the count.
+    this.failures.record(dto.email);
     const user = await this.users.findOneBy({ email: dto.email });
     const valid = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), dto.password);
-    if (!user || !valid) {
-      this.failures.record(dto.email);
-      throw new RuleFailed(BAD_CREDENTIALS);
-    }
+    if (!user || !valid) throw new RuleFailed(BAD_CREDENTIALS);
     this.failures.reset(dto.email);
     return { token: this.tokens.issue(user), user: toUserResponse(user) };
   }

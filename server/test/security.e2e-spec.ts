@@ -184,6 +184,17 @@ describe('Brute-force protection', () => {
     }
   });
 
+  it('counts guesses sent all at once', async () => {
+    const { email } = await newMember(server);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        new ApiClient(server).post('user/login', { email, password: 'wrong password' }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 422)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(7);
+  });
+
   it('limits one address to 30 requests a minute per group of calls', async () => {
     const clock = controlClock(server);
     try {
