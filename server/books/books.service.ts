@@ -46,26 +46,36 @@ export class BooksService {
     }
   }
 
-  /** New files are stored before the row changes; the files they replace are deleted only after. */
+  /**
+   * New files are stored before the row changes; the files they replace are deleted only after. The row is
+   * re-read and updated in one transaction, so a delete or another edit meanwhile is neither undone nor
+   * left pointing at a deleted file.
+   */
   async update(bookCode: string, dto: UpdateBookDto) {
-    const book = await this.find(bookCode);
+    await this.find(bookCode);
     const stored = await this.storeMedia(dto);
-    const replaced = [stored.cover ? book.coverPath : null, stored.sample ? book.sampleAudioPath : null];
-    Object.assign(book, this.fields(dto));
-    if (stored.cover) book.coverPath = stored.cover;
-    if (stored.sample) {
-      book.sampleAudioPath = stored.sample.path;
-      book.sampleAudioMs = stored.sample.durationMs;
-    }
+    const changes: Partial<Book> = { ...this.fields(dto) };
+    if (stored.cover) changes.coverPath = stored.cover;
+    if (stored.sample)
+      Object.assign(changes, {
+        sampleAudioPath: stored.sample.path,
+        sampleAudioMs: stored.sample.durationMs,
+      });
+    let replaced: Array<string | null> = [];
     try {
-      await this.books.save(book);
+      await this.db.transaction(async (tx) => {
+        const current = await tx.findOneBy(Book, { bookCode });
+        if (!current) throw new NotFoundException('Book not found.');
+        replaced = [stored.cover ? current.coverPath : null, stored.sample ? current.sampleAudioPath : null];
+        await tx.update(Book, { id: current.id }, changes);
+      });
     } catch (error) {
       await this.media.remove([stored.cover, stored.sample?.path]);
       throw error;
     }
     await this.media.remove(replaced);
-    await this.events.changed(book.bookCode);
-    return { message: 'The book has been updated.', data: toBookResponse(book) };
+    await this.events.changed(bookCode);
+    return { message: 'The book has been updated.', data: toBookResponse(await this.find(bookCode)) };
   }
 
   /** Deletes the book, its chapters and phrases (foreign keys cascade), then every file they owned. */

@@ -45,26 +45,32 @@ export class ChaptersService {
 
   async get(id: number) {
     const chapter = await this.find(id);
-    const book = await this.books.findOneByOrFail({ id: chapter.bookId });
+    const book = await this.books.findOneBy({ id: chapter.bookId });
+    if (!book) throw new NotFoundException('Chapter not found.');
     return { data: { ...toChapterResponse(chapter), book_code: book.bookCode, book_title: book.title } };
   }
 
   async create(dto: ChapterDto) {
     const book = await this.bookFor(dto.book_id);
-    const chapter = await this.save(
-      this.chapters.create({ bookId: book.id, title: dto.title, chapterNo: dto.chapter_no }),
+    const chapter = await this.write(() =>
+      this.chapters.save(
+        this.chapters.create({ bookId: book.id, title: dto.title, chapterNo: dto.chapter_no }),
+      ),
     );
     await this.events.changed(book.bookCode);
     return { message: 'The chapter has been created.', data: toChapterResponse(chapter) };
   }
 
   async update(id: number, dto: ChapterDto) {
-    const chapter = await this.find(id);
+    await this.find(id);
     const book = await this.bookFor(dto.book_id);
-    Object.assign(chapter, { bookId: book.id, title: dto.title, chapterNo: dto.chapter_no });
-    const saved = await this.save(chapter);
+    // An update, never a save: a chapter deleted meanwhile must stay deleted.
+    const { affected } = await this.write(() =>
+      this.chapters.update({ id }, { bookId: book.id, title: dto.title, chapterNo: dto.chapter_no }),
+    );
+    if (affected !== 1) throw new NotFoundException('Chapter not found.');
     await this.events.changed(book.bookCode);
-    return { message: 'The chapter has been updated.', data: toChapterResponse(saved) };
+    return { message: 'The chapter has been updated.', data: toChapterResponse(await this.find(id)) };
   }
 
   /** Deletes the chapter and its phrases (the foreign key cascades), then their audio files. */
@@ -94,12 +100,16 @@ export class ChaptersService {
     return book;
   }
 
-  private async save(chapter: Chapter): Promise<Chapter> {
+  /** Turns the database's own refusals into the answers a client can act on. */
+  private async write<T>(operation: () => Promise<T>): Promise<T> {
     try {
-      return await this.chapters.save(chapter);
+      return await operation();
     } catch (error) {
       if (error instanceof QueryFailedError && /UNIQUE/.test(error.message)) {
         throw ValidationFailed.field('chapter_no', NUMBER_TAKEN);
+      }
+      if (error instanceof QueryFailedError && /FOREIGN KEY/.test(error.message)) {
+        throw ValidationFailed.field('book_id', 'The selected book does not exist.');
       }
       throw error;
     }

@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, QueryFailedError, type Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed, type FieldErrors } from '../common/api-error';
 import { MediaService } from '../media/media.service';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
@@ -65,23 +65,33 @@ export class PhrasesService {
       return { message: 'The phrase has been added.', data: toPhraseResponse(phrase) };
     } catch (error) {
       await this.media.remove([audio.path]);
+      if (error instanceof QueryFailedError && /FOREIGN KEY/.test(error.message)) {
+        throw ValidationFailed.field('chapter_id', 'The selected chapter does not exist.');
+      }
       throw error;
     }
   }
 
+  /** Like a book's edit: the row is re-read and updated in one transaction, after the new audio is stored. */
   async update(id: number, dto: UpdatePhraseDto) {
-    const phrase = await this.find(id);
+    await this.find(id);
     const audio = dto.line_audio ? await this.storeAudio(dto.line_audio.path) : null;
-    const replaced = audio ? phrase.audioPath : null;
-    Object.assign(phrase, { phrase: dto.phrase, dictionary: dto.dictionary });
-    if (audio) Object.assign(phrase, { audioPath: audio.path, audioMs: audio.durationMs });
+    const changes: Partial<Phrase> = { phrase: dto.phrase, dictionary: dto.dictionary };
+    if (audio) Object.assign(changes, { audioPath: audio.path, audioMs: audio.durationMs });
+    let replaced: string | null = null;
     try {
-      await this.phrases.save(phrase);
+      await this.db.transaction(async (tx) => {
+        const current = await tx.findOneBy(Phrase, { id });
+        if (!current) throw new NotFoundException('Phrase not found.');
+        replaced = audio ? current.audioPath : null;
+        await tx.update(Phrase, { id }, changes);
+      });
     } catch (error) {
       await this.media.remove([audio?.path]);
       throw error;
     }
     await this.media.remove([replaced]);
+    const phrase = await this.find(id);
     await this.changed(phrase.chapterId);
     return { message: 'The phrase has been updated.', data: toPhraseResponse(phrase) };
   }

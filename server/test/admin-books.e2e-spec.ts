@@ -251,6 +251,19 @@ describe('Admin books API', () => {
     expect((await admin.get(`admin/book/${book.book_code}`)).body.data).toEqual(book);
   });
 
+  it('keeps a book deleted while an edit of it was still storing its files', async () => {
+    const book = await create({ title: 'Gone Meanwhile' });
+    const edit = admin.request('PUT', `admin/book/${book.book_code}`, bookForm({ title: 'Gone Meanwhile' }));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const removed = await admin.delete(`admin/book/${book.book_code}`);
+    expect(removed.status).toBe(200);
+    expect([200, 404]).toContain((await edit).status);
+    expect((await admin.get(`admin/book/${book.book_code}`)).status).toBe(404);
+    expect(
+      mediaFiles(server.storageDir).filter((file) => file.includes(book.image_path.slice(14, 46))),
+    ).toEqual([]);
+  });
+
   it('answers 404 for an unknown code on read, update and delete', async () => {
     for (const res of [
       await admin.get('admin/book/nope'),
