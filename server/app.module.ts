@@ -5,7 +5,7 @@ import type { AppConfig } from './config';
 import { ConfigModule } from './config.module';
 import { dataSourceOptions } from './database/data-source';
 import { ErrorFilter } from './common/error.filter';
-import { createValidationPipe } from './common/validation';
+import { createValidationPipe, ObjectBodyPipe } from './common/validation';
 import { MediaModule } from './media/media.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { HealthController } from './health/health.controller';
@@ -46,6 +46,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
+        { provide: APP_PIPE, useClass: ObjectBodyPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

@@ -54,12 +54,20 @@ export class ErrorFilter implements ExceptionFilter {
       if (status === HttpStatus.NOT_FOUND && UNMATCHED_ROUTE.test(String(body.message))) {
         body = { message: `No API route matches ${req.method} ${req.path}.` };
       }
+      // Express's own message quotes the undecodable input back.
+      if (status === HttpStatus.BAD_REQUEST && /^Failed to decode param/.test(String(body.message))) {
+        body = { message: 'The address contains an invalid escape sequence.' };
+      }
     } else {
       const error = exception as HttpishError;
       const candidate = error?.status ?? error?.statusCode;
       if (typeof candidate === 'number' && candidate >= 400 && candidate < 500) {
         status = candidate;
-        body = { message: CLIENT_MESSAGES[error.type ?? ''] ?? 'The request could not be processed.' };
+        body = {
+          message:
+            CLIENT_MESSAGES[error.type ?? ''] ??
+            (candidate === 404 ? 'Not found.' : 'The request could not be processed.'),
+        };
       } else {
         status = HttpStatus.INTERNAL_SERVER_ERROR;
         body = { message: 'Something went wrong. Please try again later.', request_id: requestId };

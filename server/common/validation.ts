@@ -1,5 +1,11 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
-import { ValidationFailed, type FieldErrors } from './api-error';
+import {
+  Injectable,
+  ValidationPipe,
+  type ArgumentMetadata,
+  type PipeTransform,
+  type ValidationError,
+} from '@nestjs/common';
+import { RuleFailed, ValidationFailed, type FieldErrors } from './api-error';
 
 function collect(errors: ValidationError[], into: FieldErrors = {}, prefix = ''): FieldErrors {
   for (const error of errors) {
@@ -23,4 +29,18 @@ export function createValidationPipe(): ValidationPipe {
     stopAtFirstError: true,
     exceptionFactory: (errors) => new ValidationFailed(collect(errors)),
   });
+}
+
+/**
+ * A JSON body must be an object: an array would otherwise be validated element by element and answered
+ * with errors named "0", "1"….
+ */
+@Injectable()
+export class ObjectBodyPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'body' && Array.isArray(value)) {
+      throw new RuleFailed('The request body must be a JSON object or a form, not a list.');
+    }
+    return value;
+  }
 }

@@ -57,7 +57,6 @@ export async function mountSite(server: Express, locals: PageLocals, cache: Page
       immutable: true,
       maxAge: YEAR_MS,
       index: false,
-      fallthrough: false,
     }),
   );
   server.use(express.static(client, { index: false, maxAge: 0, redirect: false }));

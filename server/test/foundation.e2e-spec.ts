@@ -43,6 +43,21 @@ describe('Foundation API', () => {
     expect(await res.json()).toEqual({ message: expect.stringMatching(/JSON/) });
   });
 
+  it('answers a JSON list body and an undecodable address with clear messages', async () => {
+    const list = await get('/api/v1/user/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[1,2]',
+    });
+    expect(list.status).toBe(422);
+    expect(await list.json()).toEqual({
+      message: 'The request body must be a JSON object or a form, not a list.',
+    });
+    const escape = await get('/api/v1/guest/book-detail/%E0%A4%A');
+    expect(escape.status).toBe(400);
+    expect(await escape.json()).toEqual({ message: 'The address contains an invalid escape sequence.' });
+  });
+
   it('tags every response with a request id', async () => {
     const res = await get('/api/v1/health');
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

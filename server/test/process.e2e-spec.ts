@@ -39,6 +39,10 @@ describe('The built server process', () => {
       expect(missing.headers.get('content-type')).toMatch(/text\/html/);
       expect(await missing.text()).toContain('Page not found');
 
+      const missingAsset = await fetch(url + '/_astro/no-such-file.js');
+      expect(missingAsset.status).toBe(404);
+      expect(missingAsset.headers.get('content-type')).toMatch(/text\/html/);
+
       const unknownBook = await fetch(url + '/book-detail/no-such-book');
       expect(unknownBook.status).toBe(404);
       expect(await unknownBook.text()).toContain('Page not found');

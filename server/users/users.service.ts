@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
@@ -22,8 +22,9 @@ export class UsersService {
   }
 
   async updateProfile(user: User, dto: UpdateProfileDto) {
-    user.name = dto.name;
-    const saved = await this.users.save(user);
+    // Only the name is written: saving the whole loaded user could put back a password reset meanwhile.
+    await this.users.update({ id: user.id }, { name: dto.name });
+    const saved = await this.users.findOneByOrFail({ id: user.id });
     return { message: 'Your profile has been updated.', data: toProfileResponse(saved) };
   }
 
@@ -32,9 +33,18 @@ export class UsersService {
     if (!(await verifyPassword(user.passwordHash, dto.current_password))) {
       throw ValidationFailed.field('current_password', 'The current password is not correct.');
     }
-    user.passwordHash = await hashPassword(dto.password);
-    user.tokenVersion += 1;
-    const saved = await this.users.save(user);
+    const passwordHash = await hashPassword(dto.password);
+    // Conditional on the token version the request was authorised with: if a reset or another change won
+    // the race, this one must not undo it.
+    const { affected } = await this.users
+      .createQueryBuilder()
+      .update()
+      .set({ passwordHash, tokenVersion: () => 'token_version + 1' })
+      .where('id = :id AND token_version = :version', { id: user.id, version: user.tokenVersion })
+      .execute();
+    if (affected !== 1)
+      throw new ConflictException('Your password was changed elsewhere meanwhile. Please sign in again.');
+    const saved = await this.users.findOneByOrFail({ id: user.id });
     return { message: 'Your password has been changed.', token: this.tokens.issue(saved) };
   }
 }
