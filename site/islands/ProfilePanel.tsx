@@ -4,12 +4,13 @@
  * and come back here.
  */
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { ApiError, api, asApiError, errorMessage } from '../lib/api';
+import { api, errorMessage } from '../lib/api';
 import { signedIn } from '../lib/guards';
 import { getUser, setToken, setUser, type SessionUser } from '../lib/session';
 import { useGuard } from '../lib/useGuard';
 import type { SubscriptionSummary } from '../lib/plan';
 import PlanSummary from './PlanSummary';
+import { useSubmit } from './shared/useSubmit';
 import {
   ErrorSummary,
   Field,
@@ -77,30 +78,18 @@ export default function ProfilePanel() {
 }
 
 function NameForm({ profile, onSaved }: { profile: Profile; onSaved: (profile: Profile) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const { busy, error, success, run } = useSubmit();
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const body = formValues(event.currentTarget, ['name'] as const);
-    setBusy(true);
-    setError(null);
-    setSuccess(null);
-    try {
-      const { message, data } = await api<{ message: string; data: Profile }>('user/profile', {
-        method: 'PUT',
-        body,
-      });
-      onSaved(data);
-      // The stored user greets the member on /dashboard: keep it in step.
-      setUser({ ...(getUser() ?? data), name: data.name });
-      setSuccess(message);
-    } catch (failure) {
-      setError(asApiError(failure));
-    } finally {
-      setBusy(false);
-    }
+    const answer = await run(() =>
+      api<{ message: string; data: Profile }>('user/profile', { method: 'PUT', body }),
+    );
+    if (!answer) return;
+    onSaved(answer.data);
+    // The stored user greets the member on /dashboard: keep it in step.
+    setUser({ ...(getUser() ?? answer.data), name: answer.data.name });
   }
 
   return (
@@ -127,31 +116,19 @@ function NameForm({ profile, onSaved }: { profile: Profile; onSaved: (profile: P
 }
 
 function PasswordForm({ email }: { email: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const { busy, error, success, run } = useSubmit();
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const body = formValues(form, ['current_password', 'password', 'confirm_password'] as const);
-    setBusy(true);
-    setError(null);
-    setSuccess(null);
-    try {
-      const { message, token } = await api<{ message: string; token: string }>('user/change-password', {
-        method: 'POST',
-        body,
-      });
-      // The change ends every older token, this browser's included: keep the new one.
-      setToken(token);
-      form.reset();
-      setSuccess(message);
-    } catch (failure) {
-      setError(asApiError(failure));
-    } finally {
-      setBusy(false);
-    }
+    const answer = await run(() =>
+      api<{ message: string; token: string }>('user/change-password', { method: 'POST', body }),
+    );
+    if (!answer) return;
+    // The change ends every older token, this browser's included: keep the new one.
+    setToken(answer.token);
+    form.reset();
   }
 
   return (
