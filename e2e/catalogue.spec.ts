@@ -111,6 +111,9 @@ test.describe('accessibility', () => {
     '/login',
     '/signup',
     '/forgot',
+    '/subs',
+    '/check',
+    '/checkout',
   ];
   for (const path of pages) {
     test(`${path} has no axe violations`, async ({ page }) => {
@@ -121,6 +124,15 @@ test.describe('accessibility', () => {
       ).toEqual([]);
     });
   }
+
+  test('every public page fits a 320 px screen', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 800 });
+    for (const path of pages) {
+      await page.goto(path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect([path, overflow]).toEqual([path, 0]);
+    }
+  });
 
   test('a book page has no axe violations and works at 320 px', async ({ page }) => {
     await page.setViewportSize({ width: 320, height: 800 });

@@ -122,6 +122,8 @@ describe('Foundation API', () => {
   it('turns on foreign keys, so deleting a book removes its chapters and phrases', async () => {
     const db = server.app.get(DataSource);
     expect(await db.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+    expect(await db.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]); // NORMAL
+    expect(await db.query('PRAGMA busy_timeout')).toEqual([{ timeout: 5000 }]);
     await db.query(`INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours, minutes,
       cover_path, sample_audio_path, sample_text) VALUES ('fk', 'FK', 'a', 'n', 'd', 'Easy', 0, 5, 'covers/x', 'samples/x.mp3', 't')`);
     const [{ id: bookId }] = await db.query(`SELECT id FROM books WHERE book_code = 'fk'`);

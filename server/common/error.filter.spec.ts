@@ -1,0 +1,64 @@
+import { ArgumentsHost, NotFoundException } from '@nestjs/common';
+import { ValidationFailed } from './api-error';
+import { ErrorFilter } from './error.filter';
+
+function run(exception: unknown) {
+  const sent: { status?: number; body?: unknown } = {};
+  const res = {
+    headersSent: false,
+    getHeader: () => 'req-123',
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    json(body: unknown) {
+      sent.body = body;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({
+      getResponse: () => res,
+      getRequest: () => ({ method: 'GET', path: '/api/v1/x' }),
+    }),
+  } as unknown as ArgumentsHost;
+  new ErrorFilter().catch(exception, host);
+  return sent;
+}
+
+describe(ErrorFilter.name, () => {
+  beforeAll(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+
+  it('hides the details of an unexpected failure and names the request', () => {
+    const sent = run(new Error('SQLITE_CORRUPT: secret details at /srv/data'));
+    expect(sent).toEqual({
+      status: 500,
+      body: { message: 'Something went wrong. Please try again later.', request_id: 'req-123' },
+    });
+  });
+
+  it('keeps the message and the field errors of a 422', () => {
+    const sent = run(new ValidationFailed({ title: ['The title field is required.'] }));
+    expect(sent).toEqual({
+      status: 422,
+      body: { message: 'The title field is required.', errors: { title: ['The title field is required.'] } },
+    });
+  });
+
+  it('answers a 4xx from Express middleware without its internals', () => {
+    expect(
+      run(
+        Object.assign(new Error('request entity too large: 2000000 > 102400'), {
+          status: 413,
+          type: 'entity.too.large',
+        }),
+      ),
+    ).toEqual({
+      status: 413,
+      body: { message: 'The request body is too large.' },
+    });
+    expect(run(new NotFoundException('Book not found.'))).toEqual({
+      status: 404,
+      body: { message: 'Book not found.' },
+    });
+  });
+});
