@@ -10,7 +10,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/server'],
+      roots: ['<rootDir>/server', '<rootDir>/site/lib'],
       testMatch: ['**/*.spec.ts'],
       transform,
     },
