@@ -4,10 +4,10 @@
  */
 import { adminRoutes, formatBookTime, formatDuration, type Book, type BookChapters } from '../../lib/admin';
 import { ErrorSummary } from '../shared/Form';
-import { ChapterRow } from './ChapterRow';
+import { ChapterHead, ChapterRow } from './ChapterRow';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
-import { EmptyRow, TableScroll } from './ui/Table';
+import { StatusRows, TableScroll } from './ui/Table';
 import { useLoad } from './ui/hooks';
 
 export default function BookDetail({ bookCode }: { bookCode: string }) {
@@ -104,25 +104,14 @@ function Chapters({ book }: { book: Book }) {
       <TableScroll label="Chapters of the book">
         <table className="admin-table">
           <caption>Chapters of {book.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">No.</th>
-              <th scope="col">Title</th>
-              <th scope="col">Phrases</th>
-              <th scope="col">Audio</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ChapterHead />
           <tbody>
-            {loaded.status === 'loading' && (
-              <EmptyRow columns={5}>
-                <span role="status">Loading the chapters…</span>
-              </EmptyRow>
-            )}
-            {loaded.status === 'failed' && <EmptyRow columns={5}>{loaded.message}</EmptyRow>}
-            {loaded.status === 'ready' && chapters.length === 0 && (
-              <EmptyRow columns={5}>No chapters yet.</EmptyRow>
-            )}
+            <StatusRows
+              loaded={loaded}
+              columns={5}
+              loading="Loading the chapters…"
+              empty={chapters.length === 0 ? 'No chapters yet.' : null}
+            />
             {chapters.map((chapter) => (
               <ChapterRow key={chapter.id} chapter={chapter} />
             ))}

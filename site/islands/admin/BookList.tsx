@@ -7,7 +7,7 @@ import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { useConfirm } from './ui/ConfirmDialog';
 import { ListMessages } from './ui/ListMessages';
-import { EmptyRow, TableScroll } from './ui/Table';
+import { StatusRows, TableScroll } from './ui/Table';
 import { useDeleter } from './ui/useDeleter';
 import { useLoad } from './ui/hooks';
 
@@ -74,15 +74,12 @@ function Books() {
             </tr>
           </thead>
           <tbody>
-            {loaded.status === 'loading' && (
-              <EmptyRow columns={COLUMNS}>
-                <span role="status">Loading the books…</span>
-              </EmptyRow>
-            )}
-            {loaded.status === 'failed' && <EmptyRow columns={COLUMNS}>{loaded.message}</EmptyRow>}
-            {loaded.status === 'ready' && books.length === 0 && (
-              <EmptyRow columns={COLUMNS}>No books found</EmptyRow>
-            )}
+            <StatusRows
+              loaded={loaded}
+              columns={COLUMNS}
+              loading="Loading the books…"
+              empty={books.length === 0 ? 'No books found' : null}
+            />
             {books.map((book) => (
               <tr key={book.id}>
                 <td>

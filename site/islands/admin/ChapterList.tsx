@@ -4,12 +4,12 @@
  * spec's list, removes the row at once.
  */
 import { adminRoutes, type BookChapters, type ChapterSummary } from '../../lib/admin';
-import { ChapterRow } from './ChapterRow';
+import { ChapterHead, ChapterRow } from './ChapterRow';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { useConfirm } from './ui/ConfirmDialog';
 import { ListMessages } from './ui/ListMessages';
-import { EmptyRow, TableScroll } from './ui/Table';
+import { StatusRows, TableScroll } from './ui/Table';
 import { useDeleter } from './ui/useDeleter';
 import { useLoad } from './ui/hooks';
 
@@ -71,23 +71,14 @@ function Chapters({ bookId }: { bookId: string }) {
       <TableScroll label="Chapter List">
         <table className="admin-table">
           <caption>{book ? `Chapters of ${book.title}` : 'Chapters'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">No.</th>
-              <th scope="col">Title</th>
-              <th scope="col">Phrases</th>
-              <th scope="col">Audio</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <ChapterHead />
           <tbody>
-            {loaded.status === 'loading' && (
-              <EmptyRow columns={COLUMNS}>
-                <span role="status">Loading the chapters…</span>
-              </EmptyRow>
-            )}
-            {loaded.status === 'failed' && <EmptyRow columns={COLUMNS}>{loaded.message}</EmptyRow>}
-            {book && chapters.length === 0 && <EmptyRow columns={COLUMNS}>No chapters yet.</EmptyRow>}
+            <StatusRows
+              loaded={loaded}
+              columns={COLUMNS}
+              loading="Loading the chapters…"
+              empty={chapters.length === 0 ? 'No chapters yet.' : null}
+            />
             {chapters.map((chapter) => (
               <ChapterRow key={chapter.id} chapter={chapter}>
                 <li>

@@ -27,3 +27,18 @@ export function ChapterRow({ chapter, children }: { chapter: ChapterSummary; chi
     </tr>
   );
 }
+
+/** The head of every chapter table, matching ChapterRow's cells. */
+export function ChapterHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">No.</th>
+        <th scope="col">Title</th>
+        <th scope="col">Phrases</th>
+        <th scope="col">Audio</th>
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+  );
+}

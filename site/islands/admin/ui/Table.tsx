@@ -22,3 +22,27 @@ export function EmptyRow({ columns, children }: { columns: number; children: Rea
     </tr>
   );
 }
+
+/** The rows a list shows instead of its items: while loading, the server's message on failure, or none yet. */
+export function StatusRows({
+  loaded,
+  columns,
+  loading,
+  empty,
+}: {
+  loaded: { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready' };
+  columns: number;
+  loading: string;
+  /** Shown when the list loaded but holds nothing; null while it has items. */
+  empty: string | null;
+}) {
+  if (loaded.status === 'loading') {
+    return (
+      <EmptyRow columns={columns}>
+        <span role="status">{loading}</span>
+      </EmptyRow>
+    );
+  }
+  if (loaded.status === 'failed') return <EmptyRow columns={columns}>{loaded.message}</EmptyRow>;
+  return empty ? <EmptyRow columns={columns}>{empty}</EmptyRow> : null;
+}
