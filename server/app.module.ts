@@ -19,6 +19,7 @@ import { BillingModule } from './billing/billing.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
+import { BodyInterceptor } from './http/body/body.interceptor';
 
 @Module({})
 export class AppModule {
@@ -45,6 +46,8 @@ export class AppModule {
         // Rate limits first, so that floods are refused before any token or password work.
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthGuard },
+        // Bodies are read here, after the guards: a refused request never has its body read.
+        { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
         { provide: APP_PIPE, useClass: ObjectBodyPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -3,11 +3,10 @@ import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength,
 import { Field } from '../common/field';
 import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
-import { MB } from '../common/multipart.interceptor';
 import { DIFFICULTIES, type Book, type Difficulty } from './book.entity';
 import { coverUrl, mediaUrl } from '../media/media-urls';
 
-export const BOOK_UPLOADS = { book_image: 5 * MB, sample_audio: 100 * MB };
+export { BOOK_UPLOADS } from '../common/body-limits';
 
 const required = (label: string) => IsNotEmpty({ message: `The ${label} field is required.` });
 const text = (label: string, max: number) =>

@@ -13,10 +13,12 @@ import multer, { MulterError } from 'multer';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
 import { MediaService } from '../media/media.service';
 import { ValidationFailed } from './api-error';
+import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from './body-limits';
+import { bodyTooLarge, refuseDeclaredOver } from '../http/body/read-body';
 import { forgetUploaded, markUploaded } from './uploaded-file.validator';
 
 /** Which file fields a route accepts, and the most bytes each may have. */
@@ -25,7 +27,7 @@ export type UploadLimits = Record<string, number>;
 const UPLOADS = 'lingonovel:uploads';
 export const Uploads = (limits: UploadLimits) => SetMetadata(UPLOADS, limits);
 
-export const MB = 1024 * 1024;
+export { MB };
 
 class FieldTooLarge extends Error {
   constructor(
@@ -36,38 +38,76 @@ class FieldTooLarge extends Error {
   }
 }
 
-/** Streams each file to STORAGE_DIR/tmp, cutting it off as soon as it passes its field's limit. */
+/**
+ * Streams each file to STORAGE_DIR/tmp, cutting it off as soon as it passes its field's limit. A refused
+ * upload is reported to the interceptor at once (`onTooLarge`), while multer hears of it only when the
+ * request has closed: told earlier, multer would read the rest of the body before giving up.
+ */
 class LimitedDiskStorage implements multer.StorageEngine {
+  private readonly writing = new Set<Transform>();
+
   constructor(
     private readonly media: MediaService,
     private readonly limits: UploadLimits,
+    private readonly onTooLarge: (error: FieldTooLarge) => void,
   ) {}
 
+  /** Ends every file still being written, removing its temp file. */
+  abortAll(error: Error): void {
+    for (const counter of this.writing) counter.destroy(error);
+  }
+
   _handleFile(
-    _req: Request,
+    req: Request,
     file: Express.Multer.File,
     cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
   ) {
     const limit = this.limits[file.fieldname];
     const path = this.media.tempPath();
     let size = 0;
+    const onTooLarge = this.onTooLarge;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, next) {
         size += chunk.length;
-        next(size > limit ? new FieldTooLarge(file.fieldname, limit) : null, chunk);
+        if (size <= limit) return next(null, chunk);
+        const error = new FieldTooLarge(file.fieldname, limit);
+        onTooLarge(error);
+        next(error);
       },
     });
+    this.writing.add(counter);
     pipeline(file.stream, counter, createWriteStream(path, { mode: 0o600 }))
       .then(() => cb(null, { path, size }))
       .catch(async (error: unknown) => {
         await rm(path, { force: true });
-        cb(error);
-      });
+        if (req.destroyed) cb(error);
+        else req.once('close', () => cb(error));
+      })
+      .finally(() => this.writing.delete(counter));
   }
 
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void) {
     rm(file.path, { force: true }).then(() => cb(null), cb);
   }
+}
+
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super('The request body is too large.');
+  }
+}
+
+/** Passes bytes through until `limit`, then calls `over` once and passes no more. */
+function byteBudget(limit: number, over: () => void): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      size += chunk.length;
+      if (size <= limit) return next(null, chunk);
+      over();
+      next();
+    },
+  });
 }
 
 function removeUploads(req: Request): Promise<unknown> {
@@ -107,20 +147,46 @@ export class MultipartInterceptor implements NestInterceptor {
     if (!req.is('multipart/form-data')) return next.handle();
 
     const limits = this.reflector.get<UploadLimits>(UPLOADS, context.getHandler()) ?? {};
-    const largest = Math.max(0, ...Object.values(limits));
+    const fieldBytes = Object.keys(limits).length > 0 ? UPLOAD_FIELDS_LIMIT : BODY_LIMIT;
+    const total = multipartLimit(limits);
+    refuseDeclaredOver(req, total);
+
+    let abort: (error: unknown) => void = () => undefined;
+    const aborted = new Promise<never>((_, reject) => (abort = reject));
+    let budget: Transform | undefined;
+    const stop = (error: Error) => {
+      abort(error);
+      // Stop reading now; the answer then closes the connection (server/http/body/unread-body.ts).
+      if (budget) req.unpipe(budget);
+      req.pause();
+      storage.abortAll(error);
+    };
+    const storage = new LimitedDiskStorage(this.media, limits, stop);
     const upload = multer({
-      storage: new LimitedDiskStorage(this.media, limits),
-      limits: { fileSize: largest || 1, files: 10, fields: 50, fieldSize: MB },
-    }).fields(Object.keys(limits).map((name) => ({ name, maxCount: 1 })));
+      storage,
+      limits: {
+        fileSize: Math.max(1, ...Object.values(limits)),
+        files: 10,
+        fields: 50,
+        fieldSize: fieldBytes,
+      },
+      streamHandler: (request: Request, parser: Writable) => {
+        budget = byteBudget(total, () => stop(new BodyTooLarge(total)));
+        request.pipe(budget).pipe(parser);
+      },
+    } as multer.Options).fields(Object.keys(limits).map((name) => ({ name, maxCount: 1 })));
 
     // A fallback for a client that hangs up mid-request; normally the cleanup below runs first.
     res.on('close', () => void removeUploads(req));
 
-    await new Promise<void>((resolve, reject) =>
-      upload(req, res, (error: unknown) => (error ? reject(error) : resolve())),
-    ).catch((error: unknown) => {
-      // The client may still be sending: close the connection after answering, to cut the upload off.
-      res.setHeader('Connection', 'close');
+    // Multer answers an error only once it has read the body to its end: the race answers at once, and
+    // the connection is closed behind the answer (server/http/body/unread-body.ts).
+    await Promise.race([
+      new Promise<void>((resolve, reject) =>
+        upload(req, res, (error: unknown) => (error ? reject(error) : resolve())),
+      ),
+      aborted,
+    ]).catch((error: unknown) => {
       throw this.translate(error, limits);
     });
     // File fields join the body, so that DTOs validate "required" for files and fields alike.
@@ -141,6 +207,7 @@ export class MultipartInterceptor implements NestInterceptor {
 
   private translate(error: unknown, limits: UploadLimits): unknown {
     if (error instanceof FieldTooLarge) return tooLarge(error.field, error.limit);
+    if (error instanceof BodyTooLarge) return bodyTooLarge(error.limit);
     if (error instanceof MulterError) {
       if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
         const field = error.field ?? 'file';

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config';
 import { AppLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
 import { methodOverride } from '../common/method-override';
+import { closeUnreadBodies } from './body/unread-body';
 import { noStore, securityHeaders } from '../common/security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
@@ -31,14 +32,15 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
     logger: options.logger ?? new AppLogger(),
     // Throw instead of exiting, so that main.ts and the tests see the error.
     abortOnError: false,
-    // Stripe signs the exact bytes it sent; the webhook verifies them before anything is parsed.
-    rawBody: true,
+    // Bodies are read after the guards, by server/http/body/, never before: see closeUnreadBodies.
+    bodyParser: false,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.setGlobalPrefix(API_PREFIX);
   app.enableShutdownHooks();
 
+  app.use(closeUnreadBodies);
   app.use(requestContext);
   app.use(methodOverride);
   app.use(compression());

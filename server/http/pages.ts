@@ -67,6 +67,13 @@ export async function mountSite(server: Express, locals: PageLocals, cache: Page
   );
   server.use((req, res, next) => {
     if (req.path === '/api' || req.path.startsWith('/api/')) return next();
+    // Pages only show; Astro would answer other methods (TRACE, POST…) with a bare 500.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.status(405).setHeader('Allow', 'GET, HEAD');
+      return void res
+        .type('text/plain')
+        .send(`${req.method} is not allowed here. Pages answer GET and HEAD.`);
+    }
     if (UNCACHED.some((pattern) => pattern.test(req.path))) {
       return void handler(req, res, () => notFound(req, res), locals);
     }

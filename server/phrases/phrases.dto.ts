@@ -11,13 +11,12 @@ import {
 import { Transform } from 'class-transformer';
 import { Field } from '../common/field';
 import { Trim, TrimLines } from '../common/form-values';
-import { MB } from '../common/multipart.interceptor';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { PositiveId } from '../chapters/chapters.dto';
 import { mediaUrl } from '../media/media-urls';
 import type { Phrase } from './phrase.entity';
 
-export const PHRASE_UPLOADS = { line_audio: 10 * MB };
+export { PHRASE_UPLOADS } from '../common/body-limits';
 
 const lineAudio = IsUploadedFile({ message: 'The line audio must be an uploaded file.' });
 

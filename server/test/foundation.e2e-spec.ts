@@ -34,7 +34,7 @@ describe('Foundation API', () => {
   });
 
   it('answers a malformed JSON body with a 400 message and no stack trace', async () => {
-    const res = await get('/api/v1/health', {
+    const res = await get('/api/v1/user/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"broken":',

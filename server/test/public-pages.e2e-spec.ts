@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -130,6 +131,27 @@ describe('Public pages', () => {
     const busted = await rawGet(url + `/lingostory?cache-buster=${Date.now()}`);
     expect(busted.status).toBe(200);
     expect(busted.headers.etag).toBe(plain.headers.etag);
+  });
+
+  it('answers methods a page does not support with 405 and Allow, never a 500', async () => {
+    for (const method of ['TRACE', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+      for (const path of [
+        '/lingostory',
+        '/book-detail/der-leuchtturmwarter',
+        '/no-such-page',
+        '/admin/books',
+      ]) {
+        const res = await new Promise<{ status: number; allow?: string }>((resolve, reject) => {
+          const req = request(url + path, { method }, (answer) => {
+            answer.resume();
+            resolve({ status: answer.statusCode ?? 0, allow: answer.headers.allow });
+          });
+          req.on('error', reject);
+          req.end(method === 'POST' ? 'a=1' : undefined);
+        });
+        expect([method, path, res.status, res.allow]).toEqual([method, path, 405, 'GET, HEAD']);
+      }
+    }
   });
 
   it('answers unknown pages and books with the 404 page', async () => {

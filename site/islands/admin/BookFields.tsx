@@ -6,6 +6,7 @@ import type { ApiError } from '../../lib/api';
 import { DIFFICULTIES, type Book } from '../../lib/admin';
 import { Field, SelectField, TextAreaField } from '../shared/Form';
 import { FileField } from './ui/FileField';
+import { BOOK_UPLOADS } from '../../../server/common/body-limits';
 
 export const BOOK_FIELDS = {
   title: { id: 'book-title', label: 'Title' },
@@ -106,7 +107,8 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
         name="book_image"
         label={editing ? 'New cover image (optional)' : 'Cover image'}
         kind="image"
-        hint="JPEG, PNG or WebP, at most 5 MB."
+        formats="JPEG, PNG or WebP"
+        maxBytes={BOOK_UPLOADS.book_image}
         required={!editing}
         error={error?.fieldError('book_image')}
       />
@@ -121,7 +123,8 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
         name="sample_audio"
         label={editing ? 'New sample audio (optional)' : 'Sample audio'}
         kind="audio"
-        hint="MP3, M4A, OGG or WAV, at most 100 MB."
+        formats="MP3, M4A, OGG or WAV"
+        maxBytes={BOOK_UPLOADS.sample_audio}
         required={!editing}
         error={error?.fieldError('sample_audio')}
       />

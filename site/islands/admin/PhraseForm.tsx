@@ -12,6 +12,7 @@ import { FileField } from './ui/FileField';
 import { FormErrors } from './ui/FormErrors';
 import { UploadProgress } from './ui/UploadProgress';
 import { hasFiles, multipart, useLoad, useSubmit } from './ui/hooks';
+import { PHRASE_UPLOADS } from '../../../server/common/body-limits';
 
 const FIELDS = {
   phrase: { id: 'phrase-text', label: 'Phrase' },
@@ -126,7 +127,8 @@ function PhraseForm({ chapterId, subtitle, phrase, onSaved }: PhraseFormProps) {
             name="line_audio"
             label={phrase ? 'New MP3 for phrase (optional)' : 'MP3 for phrase'}
             kind="audio"
-            hint="MP3, M4A, OGG or WAV, at most 10 MB."
+            formats="MP3, M4A, OGG or WAV"
+            maxBytes={PHRASE_UPLOADS.line_audio}
             required={!phrase}
             error={error?.fieldError('line_audio')}
           />

@@ -1,7 +1,8 @@
 /**
- * A file input that previews a chosen cover before anything is sent, and names a chosen audio file. The
- * accept attribute only guides the file picker: the server checks every file by its content and its size,
- * and its 422 or 413 message is what the form shows.
+ * A file input that previews a chosen cover before anything is sent, and names a chosen audio file. A file
+ * over `maxBytes` (the server's own limit, from server/common/body-limits.ts) is refused at once, before
+ * an upload could waste minutes. The accept attribute only guides the file picker: the server checks every
+ * file by its content and its size, and its 422 or 413 message is what the form shows.
  *
  * The cover preview is a data: URL read with FileReader, because the pages' Content-Security-Policy allows
  * data: images but not blob: URLs (nor any media source but our own), so URL.createObjectURL previews are
@@ -15,7 +16,9 @@ interface FileFieldProps {
   name: string;
   label: string;
   kind: 'image' | 'audio';
-  hint?: string;
+  /** What the field takes, e.g. "MP3, M4A, OGG or WAV"; the size limit is added. */
+  formats: string;
+  maxBytes: number;
   error?: string;
   required?: boolean;
 }
@@ -29,8 +32,10 @@ interface Chosen {
   preview?: string;
 }
 
-export function FileField({ id, name, label, kind, hint, error, required }: FileFieldProps) {
+export function FileField({ id, name, label, kind, formats, maxBytes, error, required }: FileFieldProps) {
   const [chosen, setChosen] = useState<Chosen | null>(null);
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
+  const hint = `${formats}, at most ${formatSize(maxBytes)}.`;
 
   useEffect(() => {
     if (!chosen || kind !== 'image' || chosen.preview !== undefined) return;
@@ -46,7 +51,7 @@ export function FileField({ id, name, label, kind, hint, error, required }: File
   }, [chosen, kind]);
 
   return (
-    <FieldShell id={id} label={label} hint={hint} error={error}>
+    <FieldShell id={id} label={label} hint={hint} error={tooLarge ?? error}>
       {(a11y) => (
         <>
           <input
@@ -58,6 +63,16 @@ export function FileField({ id, name, label, kind, hint, error, required }: File
             {...a11y}
             onChange={(event) => {
               const file = event.currentTarget.files?.[0];
+              if (file && file.size > maxBytes) {
+                // Cleared, so the form cannot send it.
+                event.currentTarget.value = '';
+                setChosen(null);
+                setTooLarge(
+                  `${file.name} is ${formatSize(file.size)}, over the limit of ${formatSize(maxBytes)}. Choose a smaller file.`,
+                );
+                return;
+              }
+              setTooLarge(null);
               setChosen(file ? { file } : null);
             }}
           />
@@ -82,5 +97,6 @@ export function FileField({ id, name, label, kind, hint, error, required }: File
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }

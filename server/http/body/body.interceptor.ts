@@ -1,0 +1,80 @@
+import {
+  BadRequestException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import qs from 'qs';
+import type { Observable } from 'rxjs';
+import { BODY_LIMIT } from '../../common/body-limits';
+import { checkBodyShape } from './body-shape';
+import { readBody } from './read-body';
+
+const FORM_PARAMETERS = 1000;
+
+function charsetOf(req: Request): string {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '');
+  return (match?.[1] ?? 'utf-8').toLowerCase();
+}
+
+function parse(req: Request, raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  if (req.is('application/json')) {
+    if (text.trim() === '') return {};
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new BadRequestException('The request body is not valid JSON.');
+    }
+  }
+  if (text.split('&').length > FORM_PARAMETERS) {
+    throw new HttpException(
+      { message: `The form has too many fields (at most ${FORM_PARAMETERS}).` },
+      HttpStatus.PAYLOAD_TOO_LARGE,
+    );
+  }
+  try {
+    // The options body-parser's extended mode used, so forms keep parsing as before (e.g. ids[]=1&ids[]=2).
+    return qs.parse(text, {
+      allowPrototypes: true,
+      arrayLimit: 100,
+      depth: 32,
+      strictDepth: true,
+      parameterLimit: FORM_PARAMETERS,
+    });
+  } catch {
+    throw new BadRequestException('The form is nested too deeply.');
+  }
+}
+
+/**
+ * Reads JSON and url-encoded bodies. It runs after the guards (interceptors do), so a request that is
+ * refused never has its body read, and it stops at BODY_LIMIT. Multipart bodies are the
+ * MultipartInterceptor's; other types are left unread and answered by validation.
+ */
+@Injectable()
+export class BodyInterceptor implements NestInterceptor {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const req = context.switchToHttp().getRequest<Request & { rawBody?: Buffer }>();
+    req.body ??= {};
+    if (!req.is(['application/json', 'application/x-www-form-urlencoded'])) return next.handle();
+    const charset = charsetOf(req);
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      throw new HttpException(
+        { message: 'The request body has an unsupported character set. Send UTF-8.' },
+        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      );
+    }
+    const raw = await readBody(req, BODY_LIMIT);
+    // Stripe's webhook verifies the exact bytes it signed.
+    req.rawBody = raw;
+    const body = parse(req, raw);
+    checkBodyShape(body);
+    req.body = body;
+    return next.handle();
+  }
+}

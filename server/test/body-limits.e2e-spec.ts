@@ -1,0 +1,133 @@
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { startServer, type TestServer } from './harness';
+import { countServerReads, rawRequest } from './raw-socket';
+import { BODY_LIMIT, MB, multipartLimit } from '../common/body-limits';
+import { PHRASE_UPLOADS } from '../common/body-limits';
+import { tempFiles } from './fixtures';
+
+const BOUNDARY = 'lingonovel-boundary';
+const multipartHead = (path: string, token?: string) =>
+  [
+    `POST /api/v1/${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+    'Transfer-Encoding: chunked',
+    ...(token ? [`Authorization: Bearer ${token}`] : []),
+  ].join('\n');
+
+/** The opening of a multipart body whose one part (a file, or a text field) never ends. */
+function endlessPart(field: string, file: boolean): Buffer {
+  const disposition = file
+    ? `Content-Disposition: form-data; name="${field}"; filename="big.mp3"\r\nContent-Type: audio/mpeg`
+    : `Content-Disposition: form-data; name="${field}"`;
+  return Buffer.from(`--${BOUNDARY}\r\n${disposition}\r\n\r\n`);
+}
+
+describe('Request bodies past their limit, or refused before they matter', () => {
+  let server: TestServer;
+  let reads: ReturnType<typeof countServerReads>;
+  let adminToken: string;
+  let memberToken: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    reads = countServerReads(server);
+    const admin = await newAdmin(server);
+    const login = await new ApiClient(server).post<{ token: string }>('user/login', {
+      email: admin.email,
+      password: admin.password,
+    });
+    adminToken = login.body.token;
+    const member = await newMember(server);
+    const memberLogin = await new ApiClient(server).post<{ token: string }>('user/login', {
+      email: member.email,
+      password: member.password,
+    });
+    memberToken = memberLogin.body.token;
+  });
+  afterAll(() => server.close());
+
+  it('answers a chunked JSON flood to sign-up with 413 and closes within 1 MB of the limit', async () => {
+    const head =
+      'POST /api/v1/user/signup HTTP/1.1\nHost: 127.0.0.1\nContent-Type: application/json\nTransfer-Encoding: chunked';
+    const res = await rawRequest(server, head, 200 * MB);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body.replace(/^[0-9a-f]+\r\n/, '').split('\r\n')[0] || res.body)).toEqual({
+      message: 'The request body is too large. The limit is 100 KB.',
+    });
+    expect(res.head).toMatch(/connection: close/i);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(BODY_LIMIT + MB);
+  });
+
+  it('refuses a declared Content-Length over the limit before reading the body', async () => {
+    const head =
+      'POST /api/v1/user/signup HTTP/1.1\nHost: 127.0.0.1\nContent-Type: application/json\nContent-Length: 3400000000';
+    const res = await rawRequest(server, head, 50 * MB);
+    expect(res.status).toBe(413);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(MB);
+  });
+
+  it('answers an oversize admin upload with 413 within 1 MB past its limit, and keeps no temp file', async () => {
+    const res = await rawRequest(
+      server,
+      multipartHead('admin/phrase', adminToken),
+      60 * MB,
+      endlessPart('line_audio', true),
+    );
+    expect(res.status).toBe(413);
+    // Whichever the server notices first: the file past its 10 MB, or the body past 10 MB + the fields.
+    expect(res.body).toMatch(/The (line audio file|request body) is too large. The limit is 1[01] MB./);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(multipartLimit(PHRASE_UPLOADS) + MB);
+    // The partial file is removed as its stream fails, which may trail the answer by a moment.
+    for (let i = 0; i < 50 && tempFiles(server.storageDir).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('bounds the text fields of a multipart body on routes without files', async () => {
+    const res = await rawRequest(server, multipartHead('user/signup'), 60 * MB, endlessPart('name', false));
+    expect(res.status).toBe(413);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(BODY_LIMIT + MB);
+  });
+
+  it('bounds the text fields of an upload route too', async () => {
+    const res = await rawRequest(
+      server,
+      multipartHead('admin/phrase', adminToken),
+      60 * MB,
+      endlessPart('phrase', false),
+    );
+    expect(res.status).toBe(413);
+    expect(await reads.lastConnection()).toBeLessThan(multipartLimit(PHRASE_UPLOADS) + MB);
+  });
+
+  it.each([
+    ['a visitor on an admin upload', 'admin/phrase', undefined, 401],
+    ['a bad token on an admin upload', 'admin/phrase', 'not.a.token', 401],
+    ['a member on an admin upload', 'admin/phrase', 'MEMBER', 403],
+    ['an unknown route', 'no/such/route', undefined, 404],
+  ])('answers %s without reading the body, then closes', async (_case, path, token, status) => {
+    const bearer = token === 'MEMBER' ? memberToken : token;
+    const res = await rawRequest(
+      server,
+      multipartHead(path, bearer),
+      60 * MB,
+      endlessPart('line_audio', true),
+    );
+    expect(res.status).toBe(status);
+    expect(res.head).toMatch(/connection: close/i);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(MB);
+  });
+
+  it('keeps the connection alive after an ordinary request with a body', async () => {
+    const client = new ApiClient(server);
+    const res = await client.post('user/login', { email: 'nobody@example.org', password: 'x' });
+    expect(res.status).toBe(422);
+    expect(res.headers.get('connection')).not.toBe('close');
+  });
+});
