@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { Field } from '../common/field';
 import { Trim } from '../common/form-values';
 import { Matches } from '../common/match.validator';
@@ -74,6 +74,10 @@ export class LoginDto {
     MaxLength(MAX_PASSWORD_LENGTH, { message: 'These credentials do not match our records.' }),
   )
   password: string;
+
+  /** The device token an earlier sign-in on this browser answered (see DeviceTokens). */
+  @Field(IsOptional(), text('device token'), MaxLength(2000, { message: 'The device token is not valid.' }))
+  device_token?: string;
 }
 
 export class RecoveryRequestDto {

@@ -6,13 +6,14 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { PasswordRecoveryService } from './password-recovery.service';
 import { PasswordResetToken } from './password-reset-token.entity';
+import { DeviceTokens } from './device-tokens.service';
 import { SessionTokens } from './session-tokens.service';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([User, PasswordResetToken])],
   controllers: [AuthController],
-  providers: [AuthService, PasswordRecoveryService, SessionTokens, Clock],
+  providers: [AuthService, PasswordRecoveryService, SessionTokens, DeviceTokens, Clock],
   exports: [SessionTokens, Clock, TypeOrmModule],
 })
 export class AuthModule {}

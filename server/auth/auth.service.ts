@@ -9,26 +9,35 @@ import { User, UserType } from '../users/user.entity';
 import { toUserResponse, type UserResponse } from '../users/users.dto';
 import type { LoginDto, SignupDto } from './auth.dto';
 import { hashPassword, verifyPassword } from './password';
+import { DeviceTokens } from './device-tokens.service';
 import { SessionTokens } from './session-tokens.service';
 
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
 const EMAIL_TAKEN = 'The email has already been taken.';
 export const LOGIN_FAILURES_ALLOWED = 5;
 export const LOGIN_LOCK_MS = 15 * 60 * 1000;
+/** A trusted browser's own budget, counted per device token. */
+export const DEVICE_FAILURES_ALLOWED = 5;
+const LOCKED =
+  'Too many failed sign-in attempts for this account. Please try again later or reset your password.';
 
 @Injectable()
 export class AuthService {
-  /** Failed logins per email, whatever address they come from. */
+  /** Failed logins per email from browsers without a device token of that account, whatever their address. */
   private readonly failures: SlidingWindow;
+  /** Failed logins per device token: a trusted browser is never locked out by the others. */
+  private readonly deviceFailures: SlidingWindow;
   /** Verifying against this when the email is unknown keeps both answers equally slow. */
   private readonly dummyHash: Promise<string>;
 
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly tokens: SessionTokens,
+    private readonly devices: DeviceTokens,
     clock: Clock,
   ) {
     this.failures = new SlidingWindow(LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS, clock);
+    this.deviceFailures = new SlidingWindow(DEVICE_FAILURES_ALLOWED, LOGIN_LOCK_MS, clock);
     this.dummyHash = hashPassword('not-a-real-password-' + Math.random());
   }
 
@@ -52,22 +61,27 @@ export class AuthService {
     return { message: 'Your account has been created. You can now sign in.' };
   }
 
-  async login(dto: LoginDto, response: Response): Promise<{ token: string; user: UserResponse }> {
-    const wait = this.failures.waitMs(dto.email);
-    if (wait > 0) {
-      throw new TooManyRequests(
-        response,
-        wait,
-        'Too many failed sign-in attempts for this account. Please try again later or reset your password.',
-      );
-    }
+  async login(
+    dto: LoginDto,
+    response: Response,
+  ): Promise<{ token: string; user: UserResponse; device_token: string }> {
+    const user = await this.users.findOneBy({ email: dto.email });
+    // A device token counts only for the account it was issued to: a stolen one for another account, or
+    // one from before a password change, leaves the caller untrusted.
+    const device = user && dto.device_token ? this.devices.verify(dto.device_token, user) : null;
+    const [window, key] = device ? [this.deviceFailures, device] : [this.failures, dto.email];
+    const wait = window.waitMs(key);
+    if (wait > 0) throw new TooManyRequests(response, wait, LOCKED);
     // Counted before the (slow) password check, so guesses sent all at once cannot pass the limit together;
     // a success wipes the count.
-    this.failures.record(dto.email);
-    const user = await this.users.findOneBy({ email: dto.email });
+    window.record(key);
     const valid = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), dto.password);
     if (!user || !valid) throw new RuleFailed(BAD_CREDENTIALS);
-    this.failures.reset(dto.email);
-    return { token: this.tokens.issue(user), user: toUserResponse(user) };
+    window.reset(key);
+    return {
+      token: this.tokens.issue(user),
+      user: toUserResponse(user),
+      device_token: this.devices.issue(user),
+    };
   }
 }

@@ -13,7 +13,8 @@ export interface SessionClaims {
 
 /**
  * Bearer tokens: JWT signed with HS256 only (verification names the one algorithm, so `alg: none` and
- * algorithm swaps fail). They carry the user's token version, which a password change or reset bumps.
+ * algorithm swaps fail). They carry the user's token version, which a password change or reset bumps,
+ * and must carry an expiry.
  */
 @Injectable()
 export class SessionTokens {
@@ -37,6 +38,9 @@ export class SessionTokens {
         clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
       }) as jwt.JwtPayload;
       const userId = Number(claims.sub);
+      // A token without an expiry would be valid forever; one with another type (a device token) is no
+      // session, whatever key it was signed with.
+      if (typeof claims.exp !== 'number' || claims.typ !== undefined) return null;
       if (!Number.isSafeInteger(userId) || typeof claims.ver !== 'number') return null;
       return { userId, tokenVersion: claims.ver };
     } catch {

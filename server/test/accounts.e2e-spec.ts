@@ -135,6 +135,7 @@ describe('Sign in', () => {
     expect(res.body).toEqual({
       token: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
       user: { id, name: 'Fay', email, user_type: 2, user_role_id: 2 },
+      device_token: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
     });
   });
 

@@ -4,12 +4,20 @@
  */
 import { useState, type SubmitEvent } from 'react';
 import { api, errorMessage } from '../lib/api';
-import { homeFor, safeNextPath, setSession, type SessionUser } from '../lib/session';
+import {
+  getDeviceToken,
+  homeFor,
+  safeNextPath,
+  setDeviceToken,
+  setSession,
+  type SessionUser,
+} from '../lib/session';
 import { ErrorSummary, Field, SubmitButton, formValues } from './shared/Form';
 
 interface LoginResponse {
   token: string;
   user: SessionUser;
+  device_token: string;
 }
 
 export default function LoginForm() {
@@ -22,8 +30,14 @@ export default function LoginForm() {
     setBusy(true);
     setError(null);
     try {
-      const { token, user } = await api<LoginResponse>('user/login', { method: 'POST', body });
+      const device_token = getDeviceToken() ?? undefined;
+      const answer = await api<LoginResponse>('user/login', {
+        method: 'POST',
+        body: { ...body, device_token },
+      });
+      const { token, user } = answer;
       setSession(token, user);
+      setDeviceToken(answer.device_token);
       const next = safeNextPath(new URLSearchParams(window.location.search).get('next'));
       // Stay busy: the button must not come back while the next page loads.
       window.location.assign(next ?? homeFor(user));

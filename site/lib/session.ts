@@ -19,6 +19,8 @@ export interface SessionUser {
 
 const TOKEN_KEY = 'token';
 const USER_KEY = 'user';
+/** Proves this browser signed in before, so strangers' wrong guesses cannot lock it out (docs/security.md). */
+const DEVICE_KEY = 'device_token';
 
 // localStorage throws when the browser blocks storage (some private modes, strict cookie settings): treat
 // that as signed out rather than breaking the page.
@@ -70,6 +72,15 @@ export function setUser(user: SessionUser): void {
   write(USER_KEY, JSON.stringify({ id, name, email, user_type, user_role_id }));
 }
 
+/** Kept across sign-outs on purpose: it is not a session, only this browser's standing with the account. */
+export function getDeviceToken(): string | null {
+  return read(DEVICE_KEY) || null;
+}
+
+export function setDeviceToken(token: string): void {
+  write(DEVICE_KEY, token);
+}
+
 export function clearSession(): void {
   write(TOKEN_KEY, null);
   write(USER_KEY, null);
@@ -89,15 +100,20 @@ export function homeFor(user: SessionUser | null): string {
 }
 
 /**
- * A `next` parameter is followed only when it stays on this site: a path starting with one slash. Resolving
- * it against our own origin also catches the tricks browsers forgive (`/\evil.example`, tabs, newlines).
+ * A `next` parameter is followed only when it stays on this site. Checking the raw text is not enough:
+ * resolving `/..//evil.example` or `/%2e%2e//evil.example` yields the path `//evil.example`, which a
+ * browser reads as another host. So the address is resolved against our origin, and the result is kept
+ * only if it has our origin and a path that does not start with `//` or `/\`. Anything else: null, and
+ * the caller falls back to the role's home page.
  */
 export function safeNextPath(next: string | null, origin = window.location.origin): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//')) return null;
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   try {
     const url = new URL(next, origin);
     if (url.origin !== origin) return null;
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    if (path.startsWith('//') || path.startsWith('/\\')) return null;
+    return path;
   } catch {
     return null;
   }

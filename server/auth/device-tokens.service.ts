@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import { createHmac, randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { Clock } from '../common/clock';
+import type { User } from '../users/user.entity';
+
+export const DEVICE_TTL_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * OWASP's device cookies ("Slow Down Online Guessing Attacks with Device Cookies"): a browser that has
+ * signed in holds a token proving it did, so its owner's sign-ins are not locked out by strangers guessing
+ * the password elsewhere. A device token is never a session: it is signed with its own key (derived from
+ * JWT_SECRET), carries `typ: "device"`, and the session verifier refuses both. It carries the account's
+ * token version, so a password change or reset revokes every device token of the account.
+ */
+@Injectable()
+export class DeviceTokens {
+  private readonly key: Buffer;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    this.key = createHmac('sha256', config.jwtSecret).update('lingonovel device token v1').digest();
+  }
+
+  issue(user: User): string {
+    const iat = Math.floor(this.clock.now().getTime() / 1000);
+    return jwt.sign({ typ: 'device', ver: user.tokenVersion, iat, exp: iat + DEVICE_TTL_SECONDS }, this.key, {
+      algorithm: 'HS256',
+      subject: String(user.id),
+      jwtid: randomUUID(),
+    });
+  }
+
+  /** The device's id when `token` is a live device token of this very account; otherwise null. */
+  verify(token: string, user: User): string | null {
+    try {
+      const claims = jwt.verify(token, this.key, {
+        algorithms: ['HS256'],
+        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
+      }) as jwt.JwtPayload;
+      const valid =
+        claims.typ === 'device' &&
+        typeof claims.exp === 'number' &&
+        claims.sub === String(user.id) &&
+        claims.ver === user.tokenVersion &&
+        typeof claims.jti === 'string';
+      return valid ? (claims.jti as string) : null;
+    } catch {
+      return null;
+    }
+  }
+}
