@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { chromium } from '@playwright/test';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
+import { measureRecoveryTiming } from './bench/recovery-timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const BOOKS = 1000;
@@ -156,6 +157,10 @@ async function main() {
       guestList: await load(`${base}/api/v1/guest/list-book`),
     };
 
+    console.log('Password recovery timing…');
+    const recovery = await measureRecoveryTiming(base);
+    const recoveryRatio = recovery.known / recovery.unknown;
+
     console.log('JavaScript per page…');
     const browser = await chromium.launch({
       executablePath: chromePath,
@@ -191,6 +196,13 @@ async function main() {
       `| \`/api/v1/guest/list-book\` | ${fixed(rows.guestList.rps)} | ${rows.guestList.p99} ms | ${fixed(rows.guestList.rps / rows.health.rps, 2)}× health | ≥ 0.5× | ${verdict(rows.guestList.rps / rows.health.rps >= 0.5)} |`,
       '',
       `Errors or non-2xx answers during the runs: ${Object.values(rows).reduce((sum, row) => sum + row.errors, 0)}.`,
+      '',
+      `## Password recovery: known against unknown addresses (medians of ${recovery.samples} each, interleaved)`,
+      '',
+      '| address | median | ratio | target | |',
+      '| --- | ---: | ---: | --- | --- |',
+      `| unknown | ${fixed(recovery.unknown, 2)} ms | 1.00 | baseline | |`,
+      `| known | ${fixed(recovery.known, 2)} ms | ${fixed(recoveryRatio, 2)}× unknown | within 20% (0.8× to 1.2×) | ${verdict(recoveryRatio >= 0.8 && recoveryRatio <= 1.2)} |`,
       '',
       '## JavaScript shipped per page (gzipped, scripts the page loads plus inline scripts)',
       '',

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, type Repository } from 'typeorm';
@@ -24,8 +24,9 @@ const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').dig
  * their hash is stored; they expire, work once, and a reset kills every other token of the account.
  */
 @Injectable()
-export class PasswordRecoveryService {
+export class PasswordRecoveryService implements OnModuleDestroy {
   private readonly logger = new Logger(PasswordRecoveryService.name);
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
@@ -36,14 +37,33 @@ export class PasswordRecoveryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Answers the same for every address; only a known one, under its hourly quota, gets mail. */
-  async requestToken(email: string): Promise<{ message: string }> {
+  /**
+   * Answers the same for every address, before any work that depends on the address: looking the account
+   * up, counting its quota and storing a token would make known addresses measurably slower to answer.
+   * Only a known one, under its hourly quota, gets mail.
+   */
+  requestToken(email: string): Promise<{ message: string }> {
+    const work = this.issueToken(email)
+      .catch((error: unknown) =>
+        this.logger.error(`Could not issue a password reset token: ${String(error)}`),
+      )
+      .finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+    return Promise.resolve({ message: RECOVERY_SENT });
+  }
+
+  /** Shutting down waits for tokens being issued, so none is cut off halfway. */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+
+  private async issueToken(email: string): Promise<void> {
     const user = await this.users.findOneBy({ email });
-    if (!user) return { message: RECOVERY_SENT };
+    if (!user) return;
     const now = this.clock.now();
     const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
     const recent = await this.resetTokens.countBy({ userId: user.id, createdAt: MoreThan(hourAgo) });
-    if (recent >= MAILS_PER_HOUR) return { message: RECOVERY_SENT };
+    if (recent >= MAILS_PER_HOUR) return;
 
     const token = randomBytes(32).toString('base64url');
     await this.resetTokens.insert({
@@ -53,13 +73,12 @@ export class PasswordRecoveryService {
       expiresAt: new Date(now.getTime() + TOKEN_TTL_MINUTES * 60 * 1000),
       usedAt: null,
     });
-    // Not awaited: waiting for the SMTP server would make known addresses measurably slower to answer.
-    this.mail
+    // Not awaited, so that shutting down never waits on a slow SMTP server.
+    void this.mail
       .send(passwordResetMail(user.email, user.name, token, this.config.publicUrl, TOKEN_TTL_MINUTES))
       .catch((error: unknown) =>
         this.logger.error(`Could not send the password reset mail: ${String(error)}`),
       );
-    return { message: RECOVERY_SENT };
   }
 
   async verifyToken(token: string): Promise<{ message: string }> {
