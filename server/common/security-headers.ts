@@ -1,32 +1,39 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * Astro's islands hydrate from inline module scripts, so script-src needs 'unsafe-inline'; everything else
- * is locked to our own origin. API responses are data only and get the strictest policy.
+ * Pages may run scripts from our own origin and the inline scripts we ship, named by hash (see
+ * server/http/script-hashes.ts): no 'unsafe-inline' and no nonces, since pages are cached and shared.
+ * Inline styles stay allowed (island wrappers, React's style attributes); they cannot run code.
  */
-const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "media-src 'self'",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "object-src 'none'",
-].join('; ');
+function pagePolicy(scriptHashes: string[]): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptHashes].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "media-src 'self'",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
 
+/** API responses are data only and get the strictest policy. */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-export function securityHeaders(req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Content-Security-Policy', req.path.startsWith('/api/') ? API_CSP : PAGE_CSP);
-  next();
+export function securityHeaders(scriptHashes: string[]) {
+  const pageCsp = pagePolicy(scriptHashes);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Content-Security-Policy', req.path.startsWith('/api/') ? API_CSP : pageCsp);
+    next();
+  };
 }
 
 export function noStore(_req: Request, res: Response, next: NextFunction): void {

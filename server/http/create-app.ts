@@ -14,6 +14,7 @@ import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
+import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
@@ -44,7 +45,7 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
   app.use(requestContext);
   app.use(methodOverride);
   app.use(compression());
-  app.use(securityHeaders);
+  app.use(securityHeaders(options.pages ? await inlineScriptHashes() : []));
   // Account and admin answers are private to one user: no browser or proxy may keep them.
   app.use(['/api/v1/user', '/api/v1/admin'], noStore);
 

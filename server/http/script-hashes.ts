@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { INLINE_SCRIPTS } from '../../site/lib/inline-scripts';
+
+/** Astro's island runtime and the hydration directives our pages use, which Astro writes inline. */
+const ASTRO_SCRIPTS = [
+  'astro/runtime/server/astro-island.prebuilt.js',
+  'astro/runtime/client/load.prebuilt.js',
+  'astro/runtime/client/idle.prebuilt.js',
+  'astro/runtime/client/visible.prebuilt.js',
+  'astro/runtime/client/media.prebuilt.js',
+  'astro/runtime/client/only.prebuilt.js',
+];
+
+const hash = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+
+/**
+ * The CSP hashes of every inline script the site ships, taken from the scripts themselves (our own in
+ * site/lib/inline-scripts.ts, Astro's from its runtime, as Astro's own experimental CSP does), never from
+ * a rendered page: hashing what a page holds would approve an injected script too.
+ */
+export async function inlineScriptHashes(): Promise<string[]> {
+  const astro = await Promise.all(
+    ASTRO_SCRIPTS.map(async (name) => ((await import(name)) as { default: string }).default),
+  );
+  return [...INLINE_SCRIPTS, ...astro].map(hash);
+}

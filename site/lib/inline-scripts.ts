@@ -1,0 +1,19 @@
+/**
+ * The only inline scripts our pages carry. They must run before anything is drawn, so they cannot wait
+ * for a module file. The server allows exactly these in its Content-Security-Policy, by their SHA-256
+ * hashes computed from these very strings (server/http/script-hashes.ts), never from a rendered page, so
+ * an injected script, whatever it says, does not run. Change a byte here and the hash follows by itself.
+ */
+
+/**
+ * SPEC.md section 6's public-page guard (/login, /signup, /forgot): a visitor who holds a token goes to
+ * their own home. It applies the same rule as homeFor() in site/lib/session.ts.
+ */
+export const GUEST_ONLY_GUARD =
+  "!function(){try{if(localStorage.getItem('token')){var u=JSON.parse(localStorage.getItem('user')||'null');location.replace(u&&u.user_type===1?'/admin/dashboard':'/dashboard')}}catch(e){}}()";
+
+/** The header's signed-in state and its logout button, drawn right after the header's markup. */
+export const HEADER_STATE =
+  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){e.hidden=(e.getAttribute('data-auth')=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/lingostory'}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}location.assign('/login')}})})();";
+
+export const INLINE_SCRIPTS = [GUEST_ONLY_GUARD, HEADER_STATE];
