@@ -43,7 +43,10 @@ export class PasswordRecoveryService implements OnModuleDestroy {
    * Only a known one, under its hourly quota, gets mail.
    */
   requestToken(email: string): Promise<{ message: string }> {
-    const work = this.issueToken(email)
+    // setImmediate: the answer is written before the work begins (better-sqlite3 is synchronous, so work
+    // started in this tick could run before the answer goes out).
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.issueToken(email))
       .catch((error: unknown) =>
         this.logger.error(`Could not issue a password reset token: ${String(error)}`),
       )

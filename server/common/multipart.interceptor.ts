@@ -19,6 +19,8 @@ import { MediaService } from '../media/media.service';
 import { ValidationFailed } from './api-error';
 import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from './body-limits';
 import { bodyTooLarge, refuseDeclaredOver } from '../http/body/read-body';
+import { checkBodyShape } from '../http/body/body-shape';
+import { BodyTooLarge, FieldsTooLarge, PartBudget, watchParts } from '../http/body/multipart-parts';
 import { forgetUploaded, markUploaded } from './uploaded-file.validator';
 
 /** Which file fields a route accepts, and the most bytes each may have. */
@@ -45,6 +47,7 @@ class FieldTooLarge extends Error {
  */
 class LimitedDiskStorage implements multer.StorageEngine {
   private readonly writing = new Set<Transform>();
+  private aborted: Error | null = null;
 
   constructor(
     private readonly media: MediaService,
@@ -52,8 +55,9 @@ class LimitedDiskStorage implements multer.StorageEngine {
     private readonly onTooLarge: (error: FieldTooLarge) => void,
   ) {}
 
-  /** Ends every file still being written, removing its temp file. */
+  /** Ends every file still being written, removing its temp file, and refuses any that comes after. */
   abortAll(error: Error): void {
+    this.aborted = error;
     for (const counter of this.writing) counter.destroy(error);
   }
 
@@ -62,6 +66,9 @@ class LimitedDiskStorage implements multer.StorageEngine {
     file: Express.Multer.File,
     cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
   ) {
+    // Multer hears of a failure only once the request has closed (see above).
+    const fail = (error: unknown) => (req.destroyed ? cb(error) : req.once('close', () => cb(error)));
+    if (this.aborted) return fail(this.aborted);
     const limit = this.limits[file.fieldname];
     const path = this.media.tempPath();
     let size = 0;
@@ -80,8 +87,7 @@ class LimitedDiskStorage implements multer.StorageEngine {
       .then(() => cb(null, { path, size }))
       .catch(async (error: unknown) => {
         await rm(path, { force: true });
-        if (req.destroyed) cb(error);
-        else req.once('close', () => cb(error));
+        fail(error);
       })
       .finally(() => this.writing.delete(counter));
   }
@@ -89,25 +95,6 @@ class LimitedDiskStorage implements multer.StorageEngine {
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void) {
     rm(file.path, { force: true }).then(() => cb(null), cb);
   }
-}
-
-class BodyTooLarge extends Error {
-  constructor(readonly limit: number) {
-    super('The request body is too large.');
-  }
-}
-
-/** Passes bytes through until `limit`, then calls `over` once and passes no more. */
-function byteBudget(limit: number, over: () => void): Transform {
-  let size = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, next) {
-      size += chunk.length;
-      if (size <= limit) return next(null, chunk);
-      over();
-      next();
-    },
-  });
 }
 
 function removeUploads(req: Request): Promise<unknown> {
@@ -147,19 +134,27 @@ export class MultipartInterceptor implements NestInterceptor {
     if (!req.is('multipart/form-data')) return next.handle();
 
     const limits = this.reflector.get<UploadLimits>(UPLOADS, context.getHandler()) ?? {};
-    const fieldBytes = Object.keys(limits).length > 0 ? UPLOAD_FIELDS_LIMIT : BODY_LIMIT;
+    const fieldBytes = this.fieldBytes(limits);
     const total = multipartLimit(limits);
     refuseDeclaredOver(req, total);
 
     let abort: (error: unknown) => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => (abort = reject));
-    let budget: Transform | undefined;
+    let budget: PartBudget | undefined;
+    let parser: Writable | undefined;
+    let stopped = false;
     const stop = (error: Error) => {
+      if (stopped) return;
+      stopped = true;
       abort(error);
       // Stop reading now; the answer then closes the connection (server/http/body/unread-body.ts).
-      if (budget) req.unpipe(budget);
+      if (budget) {
+        req.unpipe(budget);
+        budget.unpipe();
+      }
       req.pause();
       storage.abortAll(error);
+      parser?.destroy();
     };
     const storage = new LimitedDiskStorage(this.media, limits, stop);
     const upload = multer({
@@ -170,9 +165,11 @@ export class MultipartInterceptor implements NestInterceptor {
         fields: 50,
         fieldSize: fieldBytes,
       },
-      streamHandler: (request: Request, parser: Writable) => {
-        budget = byteBudget(total, () => stop(new BodyTooLarge(total)));
-        request.pipe(budget).pipe(parser);
+      streamHandler: (request: Request, busboy: Writable) => {
+        parser = busboy;
+        budget = new PartBudget(total, fieldBytes, stop);
+        request.pipe(budget).pipe(busboy);
+        watchParts(busboy, limits, budget, stop);
       },
     } as multer.Options).fields(Object.keys(limits).map((name) => ({ name, maxCount: 1 })));
 
@@ -189,6 +186,7 @@ export class MultipartInterceptor implements NestInterceptor {
     ]).catch((error: unknown) => {
       throw this.translate(error, limits);
     });
+    checkBodyShape(req.body);
     // File fields join the body, so that DTOs validate "required" for files and fields alike.
     const files = (req.files as Record<string, Express.Multer.File[]> | undefined) ?? {};
     const body = req.body as Record<string, unknown>;
@@ -205,9 +203,18 @@ export class MultipartInterceptor implements NestInterceptor {
     );
   }
 
+  private fieldBytes(limits: UploadLimits): number {
+    return Object.keys(limits).length > 0 ? UPLOAD_FIELDS_LIMIT : BODY_LIMIT;
+  }
+
   private translate(error: unknown, limits: UploadLimits): unknown {
     if (error instanceof FieldTooLarge) return tooLarge(error.field, error.limit);
     if (error instanceof BodyTooLarge) return bodyTooLarge(error.limit);
+    if (error instanceof FieldsTooLarge) {
+      return new PayloadTooLargeException(
+        `The form's text fields are too large. The limit is ${Math.round(error.limit / 1024)} KB.`,
+      );
+    }
     if (error instanceof MulterError) {
       if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
         const field = error.field ?? 'file';
@@ -219,6 +226,11 @@ export class MultipartInterceptor implements NestInterceptor {
         );
       }
       if (error.code === 'LIMIT_FILE_SIZE' && error.field) return tooLarge(error.field, limits[error.field]);
+      if (error.code === 'LIMIT_FIELD_VALUE' && error.field) {
+        return new PayloadTooLargeException(
+          `The ${fieldLabel(error.field)} field is too long. The limit is ${Math.round(this.fieldBytes(limits) / 1024)} KB.`,
+        );
+      }
       return ValidationFailed.field(error.field ?? 'body', 'The form data is not valid.');
     }
     // Busboy's own errors: a truncated body, a missing boundary.

@@ -4,6 +4,8 @@ import { INLINE_SCRIPTS } from '../../site/lib/inline-scripts';
 /** Astro's island runtime and the hydration directives our pages use, which Astro writes inline. */
 const ASTRO_SCRIPTS = [
   'astro/runtime/server/astro-island.prebuilt.js',
+  // Chosen instead of the one above when NODE_ENV is development.
+  'astro/runtime/server/astro-island.prebuilt-dev.js',
   'astro/runtime/client/load.prebuilt.js',
   'astro/runtime/client/idle.prebuilt.js',
   'astro/runtime/client/visible.prebuilt.js',

@@ -1,7 +1,7 @@
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { countServerReads, rawRequest } from './raw-socket';
-import { BODY_LIMIT, MB, multipartLimit } from '../common/body-limits';
+import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from '../common/body-limits';
 import { PHRASE_UPLOADS } from '../common/body-limits';
 import { tempFiles } from './fixtures';
 
@@ -94,7 +94,7 @@ describe('Request bodies past their limit, or refused before they matter', () =>
     expect(await reads.lastConnection()).toBeLessThan(BODY_LIMIT + MB);
   });
 
-  it('bounds the text fields of an upload route too', async () => {
+  it('bounds the text fields of an upload route too, at their own limit', async () => {
     const res = await rawRequest(
       server,
       multipartHead('admin/phrase', adminToken),
@@ -102,7 +102,39 @@ describe('Request bodies past their limit, or refused before they matter', () =>
       endlessPart('phrase', false),
     );
     expect(res.status).toBe(413);
-    expect(await reads.lastConnection()).toBeLessThan(multipartLimit(PHRASE_UPLOADS) + MB);
+    expect(res.body).toContain("The form's text fields are too large. The limit is 1024 KB.");
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(UPLOAD_FIELDS_LIMIT + MB);
+  });
+
+  it('refuses a file sent where none belongs at once, without reading it', async () => {
+    const res = await rawRequest(server, multipartHead('user/signup'), 60 * MB, endlessPart('email', true));
+    expect(res.status).toBe(422);
+    expect(res.body).toContain('The email field does not accept a file.');
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(MB);
+  });
+
+  it('answers a lone surrogate in a multipart field with a 422, not a 500', async () => {
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="email"\r\nContent-Type: text/plain; charset=utf-16le\r\n\r\n`,
+      ),
+      Buffer.from([0x00, 0xd8]),
+      Buffer.from(
+        `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="password"\r\n\r\nx\r\n--${BOUNDARY}--\r\n`,
+      ),
+    ]);
+    const res = await fetch(`${server.baseUrl}/api/v1/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body,
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      message: 'This field contains text that is not valid Unicode.',
+      errors: { email: ['This field contains text that is not valid Unicode.'] },
+    });
   });
 
   it.each([

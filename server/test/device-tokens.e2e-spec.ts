@@ -88,6 +88,16 @@ describe('Sign-in lockout with device tokens', () => {
     }
   });
 
+  it('refuses a token that says it is a device token, even signed with the session key', async () => {
+    const { id } = await newMember(server);
+    const typed = jwt.sign({ typ: 'device', ver: 0 }, server.config.jwtSecret, {
+      algorithm: 'HS256',
+      subject: String(id),
+      expiresIn: 60,
+    });
+    expect((await new ApiClient(server, typed).get('user/profile')).status).toBe(401);
+  });
+
   it('refuses a session token without an expiry, even correctly signed', async () => {
     const { id } = await newMember(server);
     const forever = jwt.sign({ ver: 0 }, server.config.jwtSecret, {

@@ -23,25 +23,32 @@ function charsetOf(req: Request): string {
 
 function parse(req: Request, raw: Buffer): unknown {
   const text = raw.toString('utf8');
-  if (req.is('application/json')) {
-    if (text.trim() === '') return {};
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new BadRequestException('The request body is not valid JSON.');
-    }
+  return req.is('application/json') ? parseJson(text) : parseForm(text);
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadRequestException('The request body is not valid JSON.');
   }
-  if (text.split('&').length > FORM_PARAMETERS) {
+}
+
+/** A url-encoded form, parsed as body-parser's extended mode did (`ids[]=1&ids[]=2` is a list). */
+export function parseForm(text: string): unknown {
+  const parameters = text.split('&').length;
+  if (parameters > FORM_PARAMETERS) {
     throw new HttpException(
       { message: `The form has too many fields (at most ${FORM_PARAMETERS}).` },
       HttpStatus.PAYLOAD_TOO_LARGE,
     );
   }
   try {
-    // The options body-parser's extended mode used, so forms keep parsing as before (e.g. ids[]=1&ids[]=2).
     return qs.parse(text, {
       allowPrototypes: true,
-      arrayLimit: 100,
+      // As body-parser: a list may be as long as the form has fields (a reorder sends every id).
+      arrayLimit: Math.max(100, parameters),
       depth: 32,
       strictDepth: true,
       parameterLimit: FORM_PARAMETERS,
