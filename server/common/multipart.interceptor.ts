@@ -52,7 +52,8 @@ class LimitedDiskStorage implements multer.StorageEngine {
   constructor(
     private readonly media: MediaService,
     private readonly limits: UploadLimits,
-    private readonly onTooLarge: (error: FieldTooLarge) => void,
+    /** Told of any failure (a file too large, a disk error) the moment it happens. */
+    private readonly onFailure: (error: Error) => void,
   ) {}
 
   /** Ends every file still being written, removing its temp file, and refuses any that comes after. */
@@ -72,20 +73,20 @@ class LimitedDiskStorage implements multer.StorageEngine {
     const limit = this.limits[file.fieldname];
     const path = this.media.tempPath();
     let size = 0;
-    const onTooLarge = this.onTooLarge;
+    const onFailure = this.onFailure;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, next) {
         size += chunk.length;
         if (size <= limit) return next(null, chunk);
-        const error = new FieldTooLarge(file.fieldname, limit);
-        onTooLarge(error);
-        next(error);
+        next(new FieldTooLarge(file.fieldname, limit));
       },
     });
     this.writing.add(counter);
     pipeline(file.stream, counter, createWriteStream(path, { mode: 0o600 }))
       .then(() => cb(null, { path, size }))
       .catch(async (error: unknown) => {
+        // Stopped at once, or multer would drain the body into a parser that no longer reads.
+        onFailure(error instanceof Error ? error : new Error(String(error)));
         await rm(path, { force: true });
         fail(error);
       })
@@ -167,7 +168,7 @@ export class MultipartInterceptor implements NestInterceptor {
       },
       streamHandler: (request: Request, busboy: Writable) => {
         parser = busboy;
-        budget = new PartBudget(total, fieldBytes, stop);
+        budget = new PartBudget(total, fieldBytes, Object.keys(limits).length, stop);
         request.pipe(budget).pipe(busboy);
         watchParts(busboy, limits, budget, stop);
       },
@@ -233,6 +234,8 @@ export class MultipartInterceptor implements NestInterceptor {
       }
       return ValidationFailed.field(error.field ?? 'body', 'The form data is not valid.');
     }
+    // A system error (a full disk, a permission) is ours, not the client's: a 500 with the details logged.
+    if (error instanceof Error && 'syscall' in error) return error;
     // Busboy's own errors: a truncated body, a missing boundary.
     return new BadRequestException('The form data could not be read.');
   }

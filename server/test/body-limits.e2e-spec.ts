@@ -115,6 +115,17 @@ describe('Request bodies past their limit, or refused before they matter', () =>
     expect(await reads.lastConnection()).toBeLessThan(MB);
   });
 
+  it('refuses a part multer would refuse (no field name) at once, before the file after it', async () => {
+    const prefix = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\nx\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="line_audio"; filename="a.mp3"\r\n\r\n`,
+    );
+    const res = await rawRequest(server, multipartHead('admin/phrase', adminToken), 60 * MB, prefix);
+    expect(res.status).toBe(422);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(MB);
+  });
+
   it('answers a lone surrogate in a multipart field with a 422, not a 500', async () => {
     const body = Buffer.concat([
       Buffer.from(

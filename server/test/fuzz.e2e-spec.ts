@@ -18,6 +18,8 @@ const FIELDS = [
   'ids',
   '__proto__',
   'constructor',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
 ];
 
 const brokenText = fc.string({ unit: 'binary', maxLength: 40 });
@@ -82,6 +84,8 @@ const body = fc.oneof(
 
 const query = fc.dictionary(fc.constantFrom(...FIELDS, 'email[]', 'a[b]'), brokenText, { maxKeys: 3 });
 
+const BUILT_IN = Object.getOwnPropertyNames(Object.prototype);
+
 let address = 0;
 /** A different client address for each request, so per-address rate limits never answer instead. */
 const nextAddress = () => `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address++ & 255}`;
@@ -135,6 +139,11 @@ describe('Hostile input on public and member routes', () => {
         .catch((error: unknown) => failures.push(`${route.method} ${path}: ${String(error).slice(0, 500)}`));
     }
     expect(failures).toEqual([]);
+    // The server runs in this process: no field name (`__proto__[x]`, `constructor[prototype][x]`) may
+    // have reached Object.prototype.
+    expect(Object.getOwnPropertyNames(Object.prototype).filter((name) => !BUILT_IN.includes(name))).toEqual(
+      [],
+    );
   });
 
   it.each([

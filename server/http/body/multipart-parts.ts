@@ -1,8 +1,14 @@
+import appendField from 'append-field';
 import { MulterError } from 'multer';
 import { Transform, type Readable, type Writable } from 'node:stream';
 
 /** Room for the boundaries and headers of the parts, counted with the text fields. */
 const PART_HEADERS = 64 * 1024;
+/**
+ * A chunk is counted before the parser reads it, so the start of each file (a chunk at most) can count as
+ * text: each file field the route takes adds that much room.
+ */
+const CHUNK = 64 * 1024;
 
 export class BodyTooLarge extends Error {
   constructor(readonly limit: number) {
@@ -27,12 +33,16 @@ export class PartBudget extends Transform {
   private total = 0;
   private text = 0;
 
+  private readonly textRoom: number;
+
   constructor(
     private readonly totalLimit: number,
     private readonly textLimit: number,
+    fileFields: number,
     private readonly over: (error: Error) => void,
   ) {
     super();
+    this.textRoom = textLimit + PART_HEADERS + fileFields * CHUNK;
   }
 
   override _transform(
@@ -43,7 +53,7 @@ export class PartBudget extends Transform {
     this.total += chunk.length;
     if (this.openFiles === 0) this.text += chunk.length;
     if (this.total > this.totalLimit) this.over(new BodyTooLarge(this.totalLimit));
-    else if (this.text > this.textLimit + PART_HEADERS) this.over(new FieldsTooLarge(this.textLimit));
+    else if (this.text > this.textRoom) this.over(new FieldsTooLarge(this.textLimit));
     else return next(null, chunk);
     next();
   }
@@ -67,9 +77,23 @@ export function watchParts(
     budget.openFiles++;
     stream.once('close', () => budget.openFiles--);
   });
-  parser.on('field', (name: string, _value: string, info: { valueTruncated: boolean }) => {
-    if (info.valueTruncated) stop(new MulterError('LIMIT_FIELD_VALUE', name));
-  });
+  // The same refusals multer's own field handler makes, in its order; a scratch copy of the fields finds
+  // the names it cannot place (e.g. `y[4294967294]` then `y[]`).
+  // Without a prototype, like multer's own body: a field named `__proto__[x]` must not reach Object.prototype.
+  const scratch = Object.create(null) as Record<string, unknown>;
+  parser.on(
+    'field',
+    (name: string | null, value: string, info: { nameTruncated: boolean; valueTruncated: boolean }) => {
+      if (name == null) return stop(new MulterError('MISSING_FIELD_NAME'));
+      if (info.nameTruncated) return stop(new MulterError('LIMIT_FIELD_KEY'));
+      if (info.valueTruncated) return stop(new MulterError('LIMIT_FIELD_VALUE', name));
+      try {
+        appendField(scratch, name, value);
+      } catch {
+        stop(new MulterError('INVALID_FIELD_NAME' as MulterError['code'], name));
+      }
+    },
+  );
   parser.on('fieldsLimit', () => stop(new MulterError('LIMIT_FIELD_COUNT')));
   parser.on('filesLimit', () => stop(new MulterError('LIMIT_FILE_COUNT')));
   parser.on('partsLimit', () => stop(new MulterError('LIMIT_PART_COUNT')));
