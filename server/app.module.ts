@@ -16,6 +16,7 @@ import { MailModule } from './mail/mail.module';
 import { AdminModule } from './admin/admin.module';
 import { BooksModule } from './books/books.module';
 import { BillingModule } from './billing/billing.module';
+import { ReadingModule } from './reading/reading.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
@@ -38,6 +39,7 @@ export class AppModule {
         AdminModule,
         BooksModule,
         BillingModule,
+        ReadingModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { derivedKey } from '../common/derived-key';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { Clock } from '../common/clock';
 import type { User } from '../users/user.entity';
@@ -22,7 +23,7 @@ export class DeviceTokens {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
   ) {
-    this.key = createHmac('sha256', config.jwtSecret).update('lingonovel device token v1').digest();
+    this.key = derivedKey(config.jwtSecret, 'lingonovel device token v1');
   }
 
   issue(user: User): string {

@@ -1,4 +1,4 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { User, UserType } from '../users/user.entity';
 
@@ -7,6 +7,19 @@ export const ROLES = 'lingonovel:roles';
 
 /** Opens a route to visitors without a token. Everything else needs one (deny by default). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+export const OPTIONAL_AUTH = 'lingonovel:optional-auth';
+/**
+ * A public route that reads the token when one comes: a valid one sets the user, a missing, bad or
+ * expired one leaves the request a visitor's. The route decides what a visitor gets.
+ */
+export const OptionalAuth = () => applyDecorators(Public(), SetMetadata(OPTIONAL_AUTH, true));
+
+/** The signed-in user on an @OptionalAuth() route, or undefined for a visitor. */
+export const MaybeUser = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): User | undefined =>
+    ctx.switchToHttp().getRequest<AuthenticatedRequest>().user,
+);
 
 /** Restricts a route or controller further, to these user types. */
 export const Roles = (...types: UserType[]) => SetMetadata(ROLES, types);

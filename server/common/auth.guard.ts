@@ -11,7 +11,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { User, UserType } from '../users/user.entity';
 import { SessionTokens } from '../auth/session-tokens.service';
-import { IS_PUBLIC, ROLES, type AuthenticatedRequest } from './auth.decorators';
+import { IS_PUBLIC, OPTIONAL_AUTH, ROLES, type AuthenticatedRequest } from './auth.decorators';
 
 /**
  * Every route needs a valid bearer token unless marked @Public(). Controllers under `admin` need an
@@ -27,16 +27,15 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, targets)) {
+      request.user = (await this.sessionUser(request)) ?? undefined;
+      return true;
+    }
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header);
-    const claims = match ? this.tokens.verify(match[1]) : null;
-    const user = claims ? await this.users.findOneBy({ id: claims.userId }) : null;
-    if (!claims || !user || user.tokenVersion !== claims.tokenVersion) {
-      throw new UnauthorizedException('Your session has expired or is not valid. Please sign in.');
-    }
+    const user = await this.sessionUser(request);
+    if (!user) throw new UnauthorizedException('Your session has expired or is not valid. Please sign in.');
     request.user = user;
 
     const controllerPath = String(Reflect.getMetadata(PATH_METADATA, context.getClass()) ?? '');
@@ -47,5 +46,13 @@ export class AuthGuard implements CanActivate {
       throw new ForbiddenException('You do not have permission to do this.');
     }
     return true;
+  }
+
+  /** The user a valid bearer token names, or null for no token, a bad one or an outdated one. */
+  private async sessionUser(request: AuthenticatedRequest): Promise<User | null> {
+    const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(request.headers.authorization ?? '');
+    const claims = match ? this.tokens.verify(match[1]) : null;
+    const user = claims ? await this.users.findOneBy({ id: claims.userId }) : null;
+    return user && claims && user.tokenVersion === claims.tokenVersion ? user : null;
   }
 }

@@ -14,6 +14,9 @@ import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
+import { clipGate } from '../reading/clip-gate';
+import { ClipUrls } from '../reading/clip-urls';
+import { LockedClips } from '../reading/locked-clips';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
@@ -51,15 +54,20 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
 
   const media = app.get(MediaService);
   await media.ensureFolders();
+  const files = { index: false, dotfiles: 'deny', redirect: false } as const;
   app.use(
     MEDIA_ROUTE,
+    // Clips of locked chapters need a signed URL and are kept out of shared caches (server/reading/).
+    clipGate(
+      app.get(LockedClips),
+      app.get(ClipUrls),
+      express.static(media.mediaDir, { ...files, cacheControl: false }),
+    ),
     express.static(media.mediaDir, {
+      ...files,
       // Media files get random names and are never rewritten in place, so they never go stale.
       immutable: true,
       maxAge: 31_536_000_000,
-      index: false,
-      dotfiles: 'deny',
-      redirect: false,
     }),
   );
 

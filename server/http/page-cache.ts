@@ -42,6 +42,11 @@ export function toCachedPage(captured: CapturedResponse): CachedPage {
   };
 }
 
+/** An answer that depends on who asked (a locked chapter, read with a token) says so, and is never kept. */
+function isPrivate(captured: CapturedResponse): boolean {
+  return /\b(private|no-store)\b/i.test(header(captured.headers, 'cache-control') ?? '');
+}
+
 /** Picks the best encoding the client accepts: brotli, then gzip, then none. */
 function encodingFor(req: Request): 'br' | 'gzip' | 'identity' {
   const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
@@ -96,7 +101,7 @@ export class PageCache {
     const generation = this.generation;
     const work = renderer().then((captured) => ({
       captured,
-      page: captured && captured.status === 200 ? toCachedPage(captured) : null,
+      page: captured && captured.status === 200 && !isPrivate(captured) ? toCachedPage(captured) : null,
     }));
     this.inFlight.set(path, work);
     try {

@@ -13,7 +13,6 @@ import { Field } from '../common/field';
 import { Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { PositiveId } from '../chapters/chapters.dto';
-import { mediaUrl } from '../media/media-urls';
 import type { Phrase } from './phrase.entity';
 
 export { PHRASE_UPLOADS } from '../common/body-limits';
@@ -72,12 +71,13 @@ export class PhraseOrderDto {
   ids: number[];
 }
 
-export const toPhraseResponse = (phrase: Phrase) => ({
+/** `audio` is the clip's URL as ClipUrls gives it: signed when its chapter is locked. */
+export const toPhraseResponse = (phrase: Phrase, audio: string) => ({
   id: phrase.id,
   chapter_id: phrase.chapterId,
   position: phrase.position,
   phrase: phrase.phrase,
   dictionary: phrase.dictionary,
-  line_audio: mediaUrl(phrase.audioPath),
+  line_audio: audio,
   duration_ms: phrase.audioMs,
 });

@@ -7,6 +7,8 @@ import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { rejected } from '../books/books.service';
 import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from './phrase.entity';
+import { ClipUrls } from '../reading/clip-urls';
+import { LockedClips } from '../reading/locked-clips';
 import { toPhraseResponse, type CreatePhraseDto, type UpdatePhraseDto } from './phrases.dto';
 
 @Injectable()
@@ -17,7 +19,13 @@ export class PhrasesService {
     private readonly db: DataSource,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
+    private readonly clipUrls: ClipUrls,
+    private readonly lockedClips: LockedClips,
   ) {}
+
+  /** The admin screens play clips in <audio>, which sends no token: locked ones get signed URLs too. */
+  private readonly toResponse = (phrase: Phrase) =>
+    toPhraseResponse(phrase, this.clipUrls.url(phrase.audioPath, this.lockedClips.has(phrase.audioPath)));
 
   /** A chapter with its phrases in reading order, and what its breadcrumbs need, in two queries. */
   async listForChapter(chapterId: number) {
@@ -32,13 +40,13 @@ export class PhrasesService {
         book_id: chapter.bookId,
         book_code: chapter.book!.bookCode,
         book_title: chapter.book!.title,
-        phrases: phrases.map(toPhraseResponse),
+        phrases: phrases.map(this.toResponse),
       },
     };
   }
 
   async get(id: number) {
-    return { data: toPhraseResponse(await this.find(id)) };
+    return { data: this.toResponse(await this.find(id)) };
   }
 
   /** Appends the phrase at the end of its chapter. */
@@ -62,7 +70,7 @@ export class PhrasesService {
         });
       });
       await this.events.changed(chapter.book!.bookCode);
-      return { message: 'The phrase has been added.', data: toPhraseResponse(phrase) };
+      return { message: 'The phrase has been added.', data: this.toResponse(phrase) };
     } catch (error) {
       await this.media.remove([audio.path]);
       if (error instanceof QueryFailedError && /FOREIGN KEY/.test(error.message)) {
@@ -93,7 +101,7 @@ export class PhrasesService {
     await this.media.remove([replaced]);
     const phrase = await this.find(id);
     await this.changed(phrase.chapterId);
-    return { message: 'The phrase has been updated.', data: toPhraseResponse(phrase) };
+    return { message: 'The phrase has been updated.', data: this.toResponse(phrase) };
   }
 
   /** Removes the phrase and its audio, and closes the gap in the reading order. */

@@ -10,6 +10,7 @@ import { Book } from '../books/book.entity';
 import { uniqueCode } from '../books/book-code';
 import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from '../phrases/phrase.entity';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { MediaService } from '../media/media.service';
 import { User, UserType } from '../users/user.entity';
 import { hashPassword } from '../auth/password';
@@ -37,6 +38,7 @@ export class DemoSeedService {
   constructor(
     private readonly db: DataSource,
     private readonly media: MediaService,
+    private readonly events: CatalogueEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -97,6 +99,8 @@ export class DemoSeedService {
       );
       throw error;
     }
+    // The page cache and the locked-clip set learn of the new books as after any admin change.
+    await this.events.changed();
     await writeFile(join(this.config.storageDir, CREDENTIALS_FILE), JSON.stringify(credentials) + '\n', {
       mode: 0o600,
     });

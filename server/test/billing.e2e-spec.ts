@@ -1,12 +1,9 @@
-import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { ApiClient, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 
-const PRICE = 'price_premium_plus';
-const WEBHOOK_SECRET = 'whsec_test_secret';
-const stripe = new Stripe('sk_test_unused');
+import { PRICE, stripeEnv, webhooks } from './stripe-webhooks';
 
 interface Profile {
   data: {
@@ -55,55 +52,14 @@ describe('Payments through Stripe', () => {
 
   beforeAll(async () => {
     const apiBase = await standIn.start();
-    server = await startServer(undefined, {
-      PUBLIC_URL: 'https://books.example.org',
-      STRIPE_SECRET_KEY: 'sk_test_lingonovel',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_lingonovel',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICE_ID: PRICE,
-      STRIPE_API_BASE: apiBase,
-    });
+    server = await startServer(undefined, stripeEnv(apiBase));
   });
   afterAll(async () => {
     await server.close();
     await standIn.stop();
   });
 
-  /** Delivers an event the way Stripe does: JSON body, signed header. */
-  const deliver = async (
-    event: Record<string, unknown>,
-    options: { timestamp?: number; secret?: string } = {},
-  ) => {
-    const payload = JSON.stringify(event);
-    const header = stripe.webhooks.generateTestHeaderString({
-      payload,
-      secret: options.secret ?? WEBHOOK_SECRET,
-      timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
-    });
-    return new ApiClient(server).post('billing/webhook', payload, {
-      'Content-Type': 'application/json',
-      'Stripe-Signature': header,
-    });
-  };
-  let eventCount = 0;
-  const event = (type: string, object: Record<string, unknown>) => ({
-    id: `evt_${++eventCount}_${Date.now()}`,
-    object: 'event',
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-  });
-  const subscriptionObject = (customer: string, userId: number, fields: Record<string, unknown>) => ({
-    id: `sub_${customer}`,
-    object: 'subscription',
-    customer,
-    status: 'active',
-    trial_end: null,
-    cancel_at_period_end: false,
-    metadata: { user_id: String(userId) },
-    items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_800_000_000 }] },
-    ...fields,
-  });
+  const { deliver, event, subscriptionObject } = webhooks(() => server);
 
   it('creates a Checkout Session for our price only, answering its URL', async () => {
     const { client, id, email } = await newMember(server);

@@ -9,6 +9,8 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/health',
   'GET /api/v1/guest/list-book',
   'GET /api/v1/guest/book-detail/:bookCode',
+  'GET /api/v1/guest/book/:bookCode/chapters',
+  'GET /api/v1/guest/book/:bookCode/chapter/:chapterNo',
   'POST /api/v1/user/signup',
   'POST /api/v1/user/login',
   'GET /api/v1/user/password-recovery-token',

@@ -1,0 +1,60 @@
+import { chapterAccess, planGivesAccess } from './access';
+
+const NOW = new Date('2026-11-22T12:00:00Z');
+const LATER = new Date('2026-12-01T00:00:00Z');
+const EARLIER = new Date('2026-11-01T00:00:00Z');
+
+describe(planGivesAccess.name, () => {
+  it.each([
+    ['trialing', LATER, true],
+    ['trialing', null, true],
+    ['active', LATER, true],
+    // Renewal webhooks can arrive a little after the period's end: an active plan stays active.
+    ['active', EARLIER, true],
+    ['canceled', LATER, true],
+    ['canceled', EARLIER, false],
+    ['canceled', null, false],
+    ['past_due', LATER, false],
+    ['unpaid', LATER, false],
+    ['incomplete', LATER, false],
+    ['incomplete_expired', LATER, false],
+    ['paused', LATER, false],
+    ['none', null, false],
+    ['something_new', LATER, false],
+  ])('%s with the period ending %p gives access: %p', (status, currentPeriodEnd, expected) => {
+    expect(
+      planGivesAccess({ status: status as string, currentPeriodEnd: currentPeriodEnd as Date | null }, NOW),
+    ).toBe(expected);
+  });
+
+  it('gives none without a plan', () => {
+    expect(planGivesAccess(null, NOW)).toBe(false);
+  });
+
+  it('ends a canceled plan at the very end of its period', () => {
+    expect(planGivesAccess({ status: 'canceled', currentPeriodEnd: NOW }, NOW)).toBe(false);
+  });
+});
+
+describe(chapterAccess.name, () => {
+  const member = (status: string) => ({ isAdmin: false, plan: { status, currentPeriodEnd: LATER } });
+
+  it('opens the first chapter to everyone', () => {
+    expect(chapterAccess(true, null, NOW)).toBe('free');
+    expect(chapterAccess(true, member('none'), NOW)).toBe('free');
+  });
+
+  it('asks visitors to sign in for other chapters', () => {
+    expect(chapterAccess(false, null, NOW)).toBe('sign-in');
+  });
+
+  it('offers the plan to members without access, and reads for those with it', () => {
+    expect(chapterAccess(false, { isAdmin: false, plan: null }, NOW)).toBe('upgrade');
+    expect(chapterAccess(false, member('past_due'), NOW)).toBe('upgrade');
+    expect(chapterAccess(false, member('trialing'), NOW)).toBe('granted');
+  });
+
+  it('lets administrators read everything', () => {
+    expect(chapterAccess(false, { isAdmin: true, plan: null }, NOW)).toBe('granted');
+  });
+});

@@ -1,0 +1,36 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
+
+/**
+ * The clips of locked chapters (every chapter but each book's first), kept in memory so that serving a
+ * clip costs a set lookup, not a query. Refreshed at boot and on every catalogue change; admin services
+ * await the change before answering, so a new clip is locked before anyone is told its URL.
+ */
+@Injectable()
+export class LockedClips implements OnApplicationBootstrap {
+  private paths = new Set<string>();
+
+  constructor(
+    private readonly db: DataSource,
+    events: CatalogueEvents,
+  ) {
+    events.subscribe(() => this.refresh());
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.refresh();
+  }
+
+  has(path: string): boolean {
+    return this.paths.has(path);
+  }
+
+  async refresh(): Promise<void> {
+    const rows: Array<{ path: string }> = await this.db.query(
+      `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id
+       WHERE c.chapter_no > (SELECT MIN(first.chapter_no) FROM chapters first WHERE first.book_id = c.book_id)`,
+    );
+    this.paths = new Set(rows.map((row) => row.path));
+  }
+}

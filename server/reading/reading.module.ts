@@ -1,0 +1,20 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { Subscription } from '../billing/subscription.entity';
+import { ClipUrls } from './clip-urls';
+import { LockedClips } from './locked-clips';
+import { ReadingController } from './reading.controller';
+import { ReadingService } from './reading.service';
+
+/** Reading: who may read which chapter, the chapters themselves, signed clips and progress. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([Book, Chapter, Phrase, Subscription])],
+  controllers: [ReadingController],
+  providers: [ReadingService, ClipUrls, LockedClips],
+  exports: [ReadingService, ClipUrls, LockedClips],
+})
+export class ReadingModule {}

@@ -1,0 +1,118 @@
+import { ForbiddenException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import type { Repository } from 'typeorm';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { Subscription } from '../billing/subscription.entity';
+import { Clock } from '../common/clock';
+import { User, UserType } from '../users/user.entity';
+import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
+import { ClipUrls } from './clip-urls';
+import { toReaderPhrase, type ReaderChapter, type TableOfContents } from './reading.dto';
+
+/** Chapter numbers in URLs are written one way only (`1`, never `01`), so no other spelling is cached. */
+const CANONICAL_NUMBER = /^[1-9]\d{0,8}$/;
+
+/** The reader's view of the catalogue: tables of contents and chapters, with the access rule applied. */
+@Injectable()
+export class ReadingService {
+  constructor(
+    @InjectRepository(Book) private readonly books: Repository<Book>,
+    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
+    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
+    private readonly clipUrls: ClipUrls,
+    private readonly clock: Clock,
+  ) {}
+
+  private async book(bookCode: string): Promise<Book> {
+    const book = await this.books.findOneBy({ bookCode });
+    if (!book) throw new NotFoundException('Book not found.');
+    return book;
+  }
+
+  /** One query for the book, one for its chapters with their counts: no query per chapter. */
+  async tableOfContents(bookCode: string): Promise<TableOfContents> {
+    const book = await this.book(bookCode);
+    // The query builder writes the placeholders each database wants.
+    const rows = await this.chapters
+      .createQueryBuilder('c')
+      .leftJoin(Phrase, 'p', 'p.chapterId = c.id')
+      .select('c.chapterNo', 'chapter_no')
+      .addSelect('c.title', 'title')
+      .addSelect('COUNT(p.id)', 'phrase_count')
+      .addSelect('COALESCE(SUM(p.audioMs), 0)', 'duration_ms')
+      .where('c.bookId = :bookId', { bookId: book.id })
+      .groupBy('c.id')
+      .addGroupBy('c.chapterNo')
+      .addGroupBy('c.title')
+      .orderBy('c.chapterNo', 'ASC')
+      .getRawMany<{
+        chapter_no: number;
+        title: string;
+        phrase_count: number | string;
+        duration_ms: number | string;
+      }>();
+    return {
+      book_code: book.bookCode,
+      title: book.title,
+      chapters: rows.map((row, index) => ({
+        chapter_no: Number(row.chapter_no),
+        title: row.title,
+        phrase_count: Number(row.phrase_count),
+        duration_ms: Number(row.duration_ms),
+        free: index === 0,
+      })),
+    };
+  }
+
+  /** What `user` (or a visitor) may do with a book's chapter, and the chapters around it. */
+  async locate(bookCode: string, chapterParam: string, user: User | undefined) {
+    if (!CANONICAL_NUMBER.test(chapterParam)) throw new NotFoundException('Chapter not found.');
+    const book = await this.book(bookCode);
+    const chapters = await this.chapters.find({ where: { bookId: book.id }, order: { chapterNo: 'ASC' } });
+    const index = chapters.findIndex((chapter) => chapter.chapterNo === Number(chapterParam));
+    if (index === -1) throw new NotFoundException('Chapter not found.');
+    const access = await this.access(index === 0, user);
+    return { book, chapters, index, access };
+  }
+
+  async access(isFirst: boolean, user: User | undefined): Promise<ChapterAccess> {
+    if (isFirst) return 'free';
+    const plan = user ? await this.subscriptions.findOneBy({ userId: user.id }) : null;
+    const reader = user ? { isAdmin: user.userType === UserType.Admin, plan } : null;
+    return chapterAccess(isFirst, reader, this.clock.now());
+  }
+
+  /**
+   * A chapter's phrases, refused with 401 or 403 when locked for this caller. A locked chapter's answer
+   * depends on who asks, so it says `private, no-store` and no shared cache keeps it.
+   */
+  async chapter(
+    bookCode: string,
+    chapterParam: string,
+    user: User | undefined,
+    res: Response,
+  ): Promise<ReaderChapter> {
+    const { book, chapters, index, access } = await this.locate(bookCode, chapterParam, user);
+    if (access !== 'free') res.setHeader('Cache-Control', 'private, no-store');
+    if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
+    if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
+    const chapter = chapters[index];
+    const phrases = await this.phrases.find({ where: { chapterId: chapter.id }, order: { position: 'ASC' } });
+    const locked = access !== 'free';
+    return {
+      book_code: book.bookCode,
+      book_title: book.title,
+      language: book.language,
+      chapter_no: chapter.chapterNo,
+      title: chapter.title,
+      free: !locked,
+      prev: chapters[index - 1]?.chapterNo ?? null,
+      next: chapters[index + 1]?.chapterNo ?? null,
+      phrases: phrases.map((phrase) => toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, locked))),
+    };
+  }
+}

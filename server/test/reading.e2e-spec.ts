@@ -1,0 +1,205 @@
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { startServer, type TestServer } from './harness';
+import { bookForm, fixture, form } from './fixtures';
+import { rawGet } from './harness';
+import { StripeStandIn } from './stripe-stand-in';
+import { stripeEnv, webhooks } from './stripe-webhooks';
+
+/** A book with three chapters of two phrases each, made through the admin API. */
+async function makeBook(admin: ApiClient) {
+  const book = await admin.post<{ data: { id: number; book_code: string } }>('admin/book', bookForm());
+  const chapterIds: number[] = [];
+  for (const n of [1, 2, 3]) {
+    const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+      title: `Chapitre ${n}`,
+      chapter_no: n,
+      book_id: book.body.data.id,
+    });
+    chapterIds.push(chapter.body.data.id);
+    for (const text of ['Bonjour.', 'Au revoir.']) {
+      const phrase = await admin.post(
+        'admin/phrase',
+        form({
+          chapter_id: chapter.body.data.id,
+          phrase: `${text} (${n})`,
+          dictionary: 'bonjour — hello\nau revoir: goodbye',
+          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+        }),
+      );
+      if (phrase.status !== 200) throw new Error(phrase.text);
+    }
+  }
+  return { code: book.body.data.book_code, chapterIds };
+}
+
+describe('Who may read what: the whole access matrix, plans from signed webhooks', () => {
+  let server: TestServer;
+  const standIn = new StripeStandIn();
+  let code: string;
+  beforeAll(async () => {
+    server = await startServer(undefined, stripeEnv(await standIn.start()));
+    ({ code } = await makeBook((await newAdmin(server)).client));
+  });
+  afterAll(async () => {
+    await server.close();
+    await standIn.stop();
+  });
+
+  const now = () => Math.floor(Date.now() / 1000);
+  const { setPlan } = webhooks(() => server);
+  /** Each reader, and whether chapter 2 opens for them (chapter 1 always does). */
+  const readers: Array<[string, () => Promise<ApiClient>, number]> = [
+    ['a visitor', async () => new ApiClient(server), 401],
+    ['a member with no plan', async () => (await newMember(server)).client, 403],
+    ...(
+      [
+        ['trialing', 0, 200],
+        ['active', 0, 200],
+        ['canceled', 3600, 200],
+        ['canceled', -3600, 403],
+        ['past_due', 3600, 403],
+        ['unpaid', 3600, 403],
+      ] as const
+    ).map(([status, offset, expected]): [string, () => Promise<ApiClient>, number] => [
+      `a member whose plan is ${status}${offset < 0 ? ' and ended' : status === 'canceled' ? ' with time left' : ''}`,
+      async () => {
+        const { client, id } = await newMember(server);
+        await setPlan(id, status, offset === 0 ? now() + 30 * 86400 : now() + offset);
+        return client;
+      },
+      expected,
+    ]),
+    ['an administrator', async () => (await newAdmin(server)).client, 200],
+  ];
+
+  it.each(readers)('%s', async (_who, makeClient, chapterTwo) => {
+    const client = await makeClient();
+    const first = await client.get<{ data: { phrases: Array<{ audio: string }> } }>(
+      `guest/book/${code}/chapter/1`,
+    );
+    expect(first.status).toBe(200);
+    expect((await rawGet(server.baseUrl + first.body.data.phrases[0].audio)).status).toBe(200);
+
+    const second = await client.get<{ data: { phrases: Array<{ audio: string }> } }>(
+      `guest/book/${code}/chapter/2`,
+    );
+    expect(second.status).toBe(chapterTwo);
+    expect(second.headers.get('cache-control')).toBe('private, no-store');
+    if (chapterTwo !== 200) return;
+    const signed = second.body.data.phrases[0].audio;
+    expect((await rawGet(server.baseUrl + signed)).status).toBe(200);
+    expect((await rawGet(server.baseUrl + signed.split('?')[0])).status).toBe(403);
+    expect((await rawGet(server.baseUrl + signed.replace(/sig=[\w-]{4}/, 'sig=AAAA'))).status).toBe(403);
+  });
+});
+
+describe('Reading API', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let code: string;
+  beforeAll(async () => {
+    server = await startServer();
+    admin = (await newAdmin(server)).client;
+    ({ code } = await makeBook(admin));
+  });
+  afterAll(() => server.close());
+
+  it('lists the chapters with counts, durations and the free mark', async () => {
+    const res = await new ApiClient(server).get<{ data: Record<string, unknown> }>(
+      `guest/book/${code}/chapters`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      book_code: code,
+      title: 'Le Petit Voyage',
+      chapters: [1, 2, 3].map((n) => ({
+        chapter_no: n,
+        title: `Chapitre ${n}`,
+        phrase_count: 2,
+        duration_ms: expect.any(Number),
+        free: n === 1,
+      })),
+    });
+    expect((await new ApiClient(server).get(`guest/book/nope/chapters`)).status).toBe(404);
+  });
+
+  it('gives chapter 1 to everyone, whatever token comes, with glossaries and public clips', async () => {
+    for (const token of [undefined, 'garbage', 'a.b.c']) {
+      const res = await new ApiClient(server, token).get<{
+        data: { phrases: unknown[] } & Record<string, unknown>;
+      }>(`guest/book/${code}/chapter/1`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        book_code: code,
+        chapter_no: 1,
+        free: true,
+        prev: null,
+        next: 2,
+      });
+      expect(res.body.data.phrases[0]).toMatchObject({
+        position: 1,
+        phrase: 'Bonjour. (1)',
+        glossary: [
+          { term: 'bonjour', meaning: 'hello' },
+          { term: 'au revoir', meaning: 'goodbye' },
+        ],
+        audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
+      });
+    }
+  });
+
+  it('refuses chapter 2 to visitors (401) and to members without a plan (403), privately', async () => {
+    const visitor = await new ApiClient(server).get(`guest/book/${code}/chapter/2`);
+    expect(visitor.status).toBe(401);
+    expect(visitor.body).toEqual({ message: 'Sign in to read this chapter.' });
+    expect(visitor.headers.get('cache-control')).toBe('private, no-store');
+    const bad = await new ApiClient(server, 'garbage').get(`guest/book/${code}/chapter/2`);
+    expect(bad.status).toBe(401);
+    const { client } = await newMember(server);
+    const member = await client.get(`guest/book/${code}/chapter/2`);
+    expect(member.status).toBe(403);
+    expect(member.body).toEqual({
+      message: 'This chapter is part of Premium Plus. Start your free 30-day trial to read on.',
+    });
+  });
+
+  it('lets an administrator read chapter 2 with signed clips that nobody else can fetch bare', async () => {
+    const res = await admin.get<{ data: { phrases: Array<{ audio: string }>; free: boolean } }>(
+      `guest/book/${code}/chapter/2`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.body.data.free).toBe(false);
+    const signed = res.body.data.phrases[0].audio;
+    expect(signed).toMatch(/^\/media\/lines\/\w+\.mp3\?exp=\d+&sig=[\w-]+$/);
+    const ok = await rawGet(server.baseUrl + signed, { Range: 'bytes=0-99' });
+    expect(ok.status).toBe(206);
+    expect(ok.headers['cache-control']).toBe('private, max-age=3600');
+    const bare = signed.split('?')[0];
+    expect((await rawGet(server.baseUrl + bare)).status).toBe(403);
+    expect((await rawGet(server.baseUrl + bare.replace('/lines/', '/lines/./'))).status).toBe(403);
+    expect((await rawGet(server.baseUrl + bare.replace('lines', '%6cines'))).status).toBe(403);
+    const altered = signed.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    expect((await rawGet(server.baseUrl + altered)).status).toBe(403);
+    const later = signed.replace(/exp=(\d+)/, (_m, exp: string) => `exp=${Number(exp) + 3600}`);
+    expect((await rawGet(server.baseUrl + later)).status).toBe(403);
+  });
+
+  it('answers unknown and non-canonical chapter numbers with 404', async () => {
+    for (const n of ['9', '01', '0', '1.0', '-1', 'x']) {
+      expect([n, (await new ApiClient(server).get(`guest/book/${code}/chapter/${n}`)).status]).toEqual([
+        n,
+        404,
+      ]);
+    }
+  });
+
+  it('keeps chapter 1 clips public and cacheable', async () => {
+    const res = await new ApiClient(server).get<{ data: { phrases: Array<{ audio: string }> } }>(
+      `guest/book/${code}/chapter/1`,
+    );
+    const clip = await rawGet(server.baseUrl + res.body.data.phrases[0].audio);
+    expect(clip.status).toBe(200);
+    expect(clip.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});
