@@ -9,13 +9,26 @@ import { PasswordResetTokens1763794800000 } from '../migrations/1763794800000-Pa
 import { Subscriptions1763798400000 } from '../migrations/1763798400000-Subscriptions';
 import { BookLanguage1763802000000 } from '../migrations/1763802000000-BookLanguage';
 import { Subscription } from '../billing/subscription.entity';
+import { ReadingProgress } from '../reading/reading-progress.entity';
+import { ReadingProgress1763805600000 } from '../migrations/1763805600000-ReadingProgress';
 import { StripeEvent } from '../billing/stripe-event.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
-export const ENTITIES = [User, Book, Chapter, Phrase, AppMeta, PasswordResetToken, Subscription, StripeEvent];
+export const ENTITIES = [
+  User,
+  Book,
+  Chapter,
+  Phrase,
+  AppMeta,
+  PasswordResetToken,
+  Subscription,
+  StripeEvent,
+  ReadingProgress,
+];
 export const MIGRATIONS = [
   Initial1763791200000,
   PasswordResetTokens1763794800000,
   Subscriptions1763798400000,
   BookLanguage1763802000000,
+  ReadingProgress1763805600000,
 ];

@@ -6,15 +6,18 @@ import { Phrase } from '../phrases/phrase.entity';
 import { Subscription } from '../billing/subscription.entity';
 import { ClipUrls } from './clip-urls';
 import { LockedClips } from './locked-clips';
+import { ProgressController } from './progress.controller';
+import { ProgressService } from './progress.service';
+import { ReadingProgress } from './reading-progress.entity';
 import { ReadingController } from './reading.controller';
 import { ReadingService } from './reading.service';
 
 /** Reading: who may read which chapter, the chapters themselves, signed clips and progress. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Book, Chapter, Phrase, Subscription])],
-  controllers: [ReadingController],
-  providers: [ReadingService, ClipUrls, LockedClips],
+  imports: [TypeOrmModule.forFeature([Book, Chapter, Phrase, Subscription, ReadingProgress])],
+  controllers: [ReadingController, ProgressController],
+  providers: [ReadingService, ProgressService, ClipUrls, LockedClips],
   exports: [ReadingService, ClipUrls, LockedClips],
 })
 export class ReadingModule {}

@@ -203,3 +203,94 @@ describe('Reading API', () => {
     expect(clip.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 });
+
+describe('Reading progress', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let code: string;
+  let chapterIds: number[];
+  beforeAll(async () => {
+    server = await startServer();
+    admin = (await newAdmin(server)).client;
+    ({ code, chapterIds } = await makeBook(admin));
+  });
+  afterAll(() => server.close());
+
+  it('records the phrase, answers its current position, and keeps the speed per book', async () => {
+    const { client } = await newMember(server);
+    expect((await client.get(`user/progress/${code}`)).status).toBe(404);
+    const saved = await client.put<{ data: Record<string, unknown> }>('user/progress', {
+      book_code: code,
+      chapter_no: 1,
+      position: 2,
+      speed: 0.75,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toEqual({
+      book_code: code,
+      book_title: 'Le Petit Voyage',
+      image_path: expect.stringMatching(/^\/media\/covers\/\w+-640\.webp$/),
+      chapter_no: 1,
+      chapter_title: 'Chapitre 1',
+      position: 2,
+      phrase_count: 2,
+      speed: 0.75,
+      updated_at: expect.any(String),
+    });
+    // A later save without a speed keeps it; a form post works too.
+    const again = await client.put<{ data: { speed: number; position: number } }>(
+      'user/progress',
+      new URLSearchParams({ book_code: code, chapter_no: '1', position: '1' }),
+    );
+    expect(again.body.data).toMatchObject({ speed: 0.75, position: 1 });
+    const list = await client.get<{ data: unknown[] }>('user/progress');
+    expect(list.body.data).toHaveLength(1);
+  });
+
+  it('follows the phrase when the chapter is reordered', async () => {
+    const { client } = await newMember(server);
+    await client.put('user/progress', { book_code: code, chapter_no: 1, position: 2 });
+    const first = chapterIds[0];
+    const chapter = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+      `admin/phrase?chapter_id=${first}`,
+    );
+    const ids = chapter.body.data.phrases.map((p) => p.id);
+    const reordered = await admin.put(`admin/chapter/${first}/phrase-order`, { ids: [...ids].reverse() });
+    expect(reordered.status).toBe(200);
+    const after = await client.get<{ data: { position: number } }>(`user/progress/${code}`);
+    expect(after.body.data.position).toBe(1);
+  });
+
+  it('answers every bad value with a 422 on its field, unknown books and chapters with 404, locked ones 403', async () => {
+    const { client } = await newMember(server);
+    const put = (body: Record<string, unknown>) =>
+      client.put<{ errors?: Record<string, string[]> }>('user/progress', body);
+    for (const [body, field] of [
+      [{ chapter_no: 1, position: 1 }, 'book_code'],
+      [{ book_code: code, position: 1 }, 'chapter_no'],
+      [{ book_code: code, chapter_no: 1 }, 'position'],
+      [{ book_code: code, chapter_no: 1, position: 0 }, 'position'],
+      [{ book_code: code, chapter_no: 1, position: 3 }, 'position'],
+      [{ book_code: code, chapter_no: 1, position: 'x' }, 'position'],
+      [{ book_code: code, chapter_no: 1, position: 1, speed: 0.4 }, 'speed'],
+      [{ book_code: code, chapter_no: 1, position: 1, speed: 1.6 }, 'speed'],
+      [{ book_code: code, chapter_no: 1, position: 1, speed: 'fast' }, 'speed'],
+      [{ book_code: code, chapter_no: 0, position: 1 }, 'chapter_no'],
+    ] as const) {
+      const res = await put(body);
+      expect([JSON.stringify(body), res.status, Object.keys(res.body.errors ?? {})]).toEqual([
+        JSON.stringify(body),
+        422,
+        [field],
+      ]);
+    }
+    expect((await put({ book_code: 'nope', chapter_no: 1, position: 1 })).status).toBe(404);
+    expect((await put({ book_code: code, chapter_no: 9, position: 1 })).status).toBe(404);
+    const locked = await put({ book_code: code, chapter_no: 2, position: 1 });
+    expect(locked.status).toBe(403);
+    expect(
+      (await new ApiClient(server).put('user/progress', { book_code: code, chapter_no: 1, position: 1 }))
+        .status,
+    ).toBe(401);
+  });
+});

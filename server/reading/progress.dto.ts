@@ -1,0 +1,59 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Field } from '../common/field';
+import { ToInteger } from '../common/form-values';
+
+export const MIN_SPEED = 0.5;
+export const MAX_SPEED = 1.5;
+
+const SPEED_MESSAGE = `The speed must be a number from ${MIN_SPEED} to ${MAX_SPEED}.`;
+
+export class ProgressDto {
+  @Field(
+    IsNotEmpty({ message: 'The book code field is required.' }),
+    IsString({ message: 'The book code must be text.' }),
+    MaxLength(200, { message: 'The book code must not be longer than 200 characters.' }),
+  )
+  book_code: string;
+
+  @Field(
+    ToInteger(),
+    IsNotEmpty({ message: 'The chapter number field is required.' }),
+    IsInt({ message: 'The chapter number must be a whole number.' }),
+    Min(1, { message: 'The chapter number must be 1 or more.' }),
+  )
+  chapter_no: number;
+
+  @Field(
+    ToInteger(),
+    IsNotEmpty({ message: 'The position field is required.' }),
+    IsInt({ message: 'The position must be a whole number.' }),
+    Min(1, { message: 'The position must be 1 or more.' }),
+  )
+  position: number;
+
+  @Field(
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))
+        ? Number(value)
+        : value,
+    ),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: SPEED_MESSAGE }),
+    Min(MIN_SPEED, { message: SPEED_MESSAGE }),
+    Max(MAX_SPEED, { message: SPEED_MESSAGE }),
+  )
+  speed?: number;
+}
+
+export interface ProgressResponse {
+  book_code: string;
+  book_title: string;
+  image_path: string;
+  chapter_no: number;
+  chapter_title: string;
+  position: number;
+  phrase_count: number;
+  speed: number;
+  updated_at: string;
+}

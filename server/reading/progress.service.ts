@@ -1,0 +1,131 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { ValidationFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { coverUrl } from '../media/media-urls';
+import type { User } from '../users/user.entity';
+import { PREMIUM_CHAPTER } from './access';
+import type { ProgressDto, ProgressResponse } from './progress.dto';
+import { ReadingProgress } from './reading-progress.entity';
+import { ReadingService } from './reading.service';
+
+interface ProgressRow {
+  book_code: string;
+  book_title: string;
+  cover_path: string;
+  chapter_no: number | string;
+  chapter_title: string;
+  position: number | string | null;
+  phrase_count: number | string;
+  speed: number | string;
+  updated_at: Date | string;
+}
+
+/** Where members are in their books, saved as they listen and restored on any device. */
+@Injectable()
+export class ProgressService {
+  constructor(
+    @InjectRepository(ReadingProgress) private readonly progress: Repository<ReadingProgress>,
+    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly reading: ReadingService,
+    private readonly clock: Clock,
+  ) {}
+
+  async save(user: User, dto: ProgressDto): Promise<{ data: ProgressResponse }> {
+    const { book, chapters, index, access } = await this.reading.locate(
+      dto.book_code,
+      String(dto.chapter_no),
+      user,
+    );
+    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
+    const chapter = chapters[index];
+    const [phrase] = await this.phrases.find({
+      where: { chapterId: chapter.id },
+      order: { position: 'ASC', id: 'ASC' },
+      skip: dto.position - 1,
+      take: 1,
+    });
+    if (!phrase) {
+      const count = await this.phrases.countBy({ chapterId: chapter.id });
+      throw ValidationFailed.field(
+        'position',
+        `The position must be from 1 to ${count}: the chapter has ${count} phrases.`,
+      );
+    }
+    const existing = await this.progress.findOneBy({ userId: user.id, bookId: book.id });
+    // One row per member and book: the unique index makes the insert-or-update safe under a pool too.
+    await this.progress.upsert(
+      {
+        userId: user.id,
+        bookId: book.id,
+        chapterId: chapter.id,
+        phraseId: phrase.id,
+        speed: dto.speed ?? existing?.speed ?? 1,
+        updatedAt: this.clock.now(),
+      },
+      ['userId', 'bookId'],
+    );
+    return { data: await this.getOne(user, book) };
+  }
+
+  async list(user: User): Promise<{ data: ProgressResponse[] }> {
+    const rows = await this.query(user).getRawMany<ProgressRow>();
+    return { data: rows.map(toProgressResponse) };
+  }
+
+  async get(user: User, bookCode: string): Promise<{ data: ProgressResponse }> {
+    const book = await this.progress.manager.findOneBy(Book, { bookCode });
+    if (!book) throw new NotFoundException('Book not found.');
+    return { data: await this.getOne(user, book) };
+  }
+
+  private async getOne(user: User, book: Book): Promise<ProgressResponse> {
+    const row = await this.query(user)
+      .andWhere('rp.bookId = :bookId', { bookId: book.id })
+      .getRawOne<ProgressRow>();
+    if (!row) throw new NotFoundException('You have not started this book yet.');
+    return toProgressResponse(row);
+  }
+
+  /** Everything a progress answer shows, for all of a member's books, in one query. */
+  private query(user: User) {
+    return this.progress
+      .createQueryBuilder('rp')
+      .innerJoin(Book, 'b', 'b.id = rp.bookId')
+      .innerJoin(Chapter, 'c', 'c.id = rp.chapterId')
+      .leftJoin(Phrase, 'p', 'p.id = rp.phraseId')
+      .select('b.bookCode', 'book_code')
+      .addSelect('b.title', 'book_title')
+      .addSelect('b.coverPath', 'cover_path')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect('c.title', 'chapter_title')
+      .addSelect('p.position', 'position')
+      .addSelect(
+        (sub) => sub.select('COUNT(x.id)').from(Phrase, 'x').where('x.chapterId = rp.chapterId'),
+        'phrase_count',
+      )
+      .addSelect('rp.speed', 'speed')
+      .addSelect('rp.updatedAt', 'updated_at')
+      .where('rp.userId = :userId', { userId: user.id })
+      .orderBy('rp.updatedAt', 'DESC');
+  }
+}
+
+function toProgressResponse(row: ProgressRow): ProgressResponse {
+  return {
+    book_code: row.book_code,
+    book_title: row.book_title,
+    image_path: coverUrl(row.cover_path),
+    chapter_no: Number(row.chapter_no),
+    chapter_title: row.chapter_title,
+    // The saved phrase was deleted: the chapter's start.
+    position: row.position === null ? 1 : Number(row.position),
+    phrase_count: Number(row.phrase_count),
+    speed: Number(row.speed),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
