@@ -91,6 +91,7 @@ describe('Foundation API', () => {
         'migrations',
         'password_reset_tokens',
         'phrases',
+        'reading_progress',
         'stripe_events',
         'subscriptions',
         'users',
