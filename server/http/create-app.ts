@@ -17,6 +17,7 @@ import { mountSite } from './pages';
 import { clipGate } from '../reading/clip-gate';
 import { ClipUrls } from '../reading/clip-urls';
 import { LockedClips } from '../reading/locked-clips';
+import { ReadingService } from '../reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
@@ -87,6 +88,7 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
       app.getHttpAdapter().getInstance(),
       {
         catalogue: app.get(CatalogueService),
+        reading: app.get(ReadingService),
         publicUrl: config.publicUrl,
         payments: { enabled: config.stripe.secretKey !== null, priceId: config.stripe.priceId },
       },

@@ -87,6 +87,47 @@ export class ReadingService {
   }
 
   /**
+   * What the public reader page shows, the same for everyone (it is cached and shared): a free chapter
+   * whole, a locked one without its phrases (the member's browser loads those with its token). Null for a
+   * book or chapter that does not exist, or a number not written the canonical way.
+   */
+  async publicView(bookCode: string, chapterParam: string): Promise<ReaderChapter | null> {
+    try {
+      const { book, chapters, index, access } = await this.locate(bookCode, chapterParam, undefined);
+      const chapter = chapters[index];
+      const free = access === 'free';
+      const phrases = free
+        ? await this.phrases.find({ where: { chapterId: chapter.id }, order: { position: 'ASC' } })
+        : [];
+      return this.toChapter(book, chapters, index, phrases, !free);
+    } catch (error) {
+      if (error instanceof NotFoundException) return null;
+      throw error;
+    }
+  }
+
+  private toChapter(
+    book: Book,
+    chapters: Chapter[],
+    index: number,
+    phrases: Phrase[],
+    locked: boolean,
+  ): ReaderChapter {
+    const chapter = chapters[index];
+    return {
+      book_code: book.bookCode,
+      book_title: book.title,
+      language: book.language,
+      chapter_no: chapter.chapterNo,
+      title: chapter.title,
+      free: !locked,
+      prev: chapters[index - 1]?.chapterNo ?? null,
+      next: chapters[index + 1]?.chapterNo ?? null,
+      phrases: phrases.map((phrase) => toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, locked))),
+    };
+  }
+
+  /**
    * A chapter's phrases, refused with 401 or 403 when locked for this caller. A locked chapter's answer
    * depends on who asks, so it says `private, no-store` and no shared cache keeps it.
    */
@@ -100,19 +141,10 @@ export class ReadingService {
     if (access !== 'free') res.setHeader('Cache-Control', 'private, no-store');
     if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
     if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
-    const chapter = chapters[index];
-    const phrases = await this.phrases.find({ where: { chapterId: chapter.id }, order: { position: 'ASC' } });
-    const locked = access !== 'free';
-    return {
-      book_code: book.bookCode,
-      book_title: book.title,
-      language: book.language,
-      chapter_no: chapter.chapterNo,
-      title: chapter.title,
-      free: !locked,
-      prev: chapters[index - 1]?.chapterNo ?? null,
-      next: chapters[index + 1]?.chapterNo ?? null,
-      phrases: phrases.map((phrase) => toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, locked))),
-    };
+    const phrases = await this.phrases.find({
+      where: { chapterId: chapters[index].id },
+      order: { position: 'ASC' },
+    });
+    return this.toChapter(book, chapters, index, phrases, access !== 'free');
   }
 }

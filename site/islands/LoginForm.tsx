@@ -4,6 +4,7 @@
  */
 import { useState, type SubmitEvent } from 'react';
 import { api, errorMessage } from '../lib/api';
+import { carryOverPlaces } from '../lib/reader/reading-progress';
 import {
   getDeviceToken,
   homeFor,
@@ -38,6 +39,8 @@ export default function LoginForm() {
       const { token, user } = answer;
       setSession(token, user);
       setDeviceToken(answer.device_token);
+      // Where a visitor got to in free chapters now belongs to the account.
+      await carryOverPlaces();
       const next = safeNextPath(new URLSearchParams(window.location.search).get('next'));
       // Stay busy: the button must not come back while the next page loads.
       window.location.assign(next ?? homeFor(user));

@@ -9,16 +9,25 @@ import { membersOnly } from '../lib/guards';
 import type { SubscriptionSummary } from '../lib/plan';
 import { useGuard } from '../lib/useGuard';
 import PlanSummary from './PlanSummary';
+import ContinueReading from './ContinueReading';
+import { carryOverPlaces } from '../lib/reader/reading-progress';
+import type { ProgressResponse } from '../../server/reading/progress.dto';
 
 export default function MemberDashboard() {
   const access = useGuard(membersOnly);
   const [plan, setPlan] = useState<SubscriptionSummary | undefined>();
+  const [books, setBooks] = useState<ProgressResponse[] | undefined>();
   useEffect(() => {
     if (access.status !== 'allowed') return;
     // The plan is the one thing here the stored user does not know; a failure just leaves it out.
     api<{ data: { subscription: SubscriptionSummary } }>('user/profile')
       .then(({ data }) => setPlan(data.subscription))
       .catch(() => undefined);
+    // A visitor's places in free chapters join the account first, then the list is read.
+    carryOverPlaces()
+      .then(() => api<{ data: ProgressResponse[] }>('user/progress'))
+      .then(({ data }) => setBooks(data))
+      .catch(() => setBooks([]));
   }, [access.status]);
   if (access.status !== 'allowed') return <p role="status">Loading your dashboard…</p>;
   return (
@@ -34,6 +43,7 @@ export default function MemberDashboard() {
           <a href="/profile">Your profile</a>
         </li>
       </ul>
+      <ContinueReading books={books} />
       {plan && <PlanSummary plan={plan} />}
     </>
   );

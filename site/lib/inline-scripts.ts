@@ -12,8 +12,11 @@
 export const GUEST_ONLY_GUARD =
   "!function(){try{if(localStorage.getItem('token')){var u=JSON.parse(localStorage.getItem('user')||'null');location.replace(u&&u.user_type===1?'/admin/dashboard':'/dashboard')}}catch(e){}}()";
 
-/** The header's signed-in state and its logout button, drawn right after the header's markup. */
+/**
+ * The header's signed-in state ("My books" for members only) and its logout button, drawn right after the
+ * header's markup.
+ */
 export const HEADER_STATE =
-  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){e.hidden=(e.getAttribute('data-auth')=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/lingostory'}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}location.assign('/login')}})})();";
+  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){var v=e.getAttribute('data-auth');e.hidden=v=='member'?!(i&&!a):(v=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/lingostory'}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}location.assign('/login')}})})();";
 
 export const INLINE_SCRIPTS = [GUEST_ONLY_GUARD, HEADER_STATE];

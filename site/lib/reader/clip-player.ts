@@ -1,0 +1,73 @@
+/**
+ * Plays one phrase's clip at a time, and keeps the next one loaded in a second <audio> element, so that
+ * moving on is a swap, not a download: the gap between phrases stays near zero.
+ */
+export class ClipPlayer {
+  private current = this.makeAudio();
+  private preloaded = this.makeAudio();
+  private speed = 1;
+  onEnded: () => void = () => undefined;
+  onPlaying: () => void = () => undefined;
+  /** A clip the server refused (an expired signed URL, say): the page fetches fresh URLs. */
+  onFailed: () => void = () => undefined;
+
+  private makeAudio(): HTMLAudioElement {
+    const audio = new Audio();
+    audio.preload = 'auto';
+    audio.preservesPitch = true;
+    audio.addEventListener('ended', () => audio === this.current && this.onEnded());
+    audio.addEventListener('playing', () => audio === this.current && this.onPlaying());
+    audio.addEventListener('error', () => audio === this.current && this.onFailed());
+    return audio;
+  }
+
+  /** The element that plays now (tests listen to its events). */
+  get element(): HTMLAudioElement {
+    return this.current;
+  }
+
+  setSpeed(speed: number): void {
+    this.speed = speed;
+    for (const audio of [this.current, this.preloaded]) {
+      audio.playbackRate = speed;
+      audio.defaultPlaybackRate = speed;
+    }
+  }
+
+  /** Plays `src` from its start; swaps in the preloaded element when it holds that clip already. */
+  play(src: string): Promise<void> {
+    if (this.preloaded.getAttribute('src') === src) {
+      [this.current, this.preloaded] = [this.preloaded, this.current];
+      this.preloaded.pause();
+    } else if (this.current.getAttribute('src') !== src) {
+      this.current.setAttribute('src', src);
+    }
+    this.current.currentTime = 0;
+    this.current.playbackRate = this.speed;
+    return this.current.play().catch(() => undefined);
+  }
+
+  preload(src: string | undefined): void {
+    if (!src || this.preloaded.getAttribute('src') === src || this.current.getAttribute('src') === src)
+      return;
+    this.preloaded.setAttribute('src', src);
+    this.preloaded.load();
+  }
+
+  pause(): void {
+    this.current.pause();
+  }
+
+  get paused(): boolean {
+    return this.current.paused;
+  }
+
+  /** Forgets every loaded clip (their URLs were replaced by fresh ones). */
+  reset(): void {
+    for (const audio of [this.current, this.preloaded]) {
+      audio.pause();
+      audio.removeAttribute('src');
+      audio.load();
+    }
+  }
+}

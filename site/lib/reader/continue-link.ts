@@ -1,0 +1,15 @@
+/**
+ * Turns a book page's "Start reading" into "Continue: chapter N, phrase P" for a reader who has started
+ * the book. The page itself stays pre-rendered and shared; only this link changes, in the browser.
+ */
+import { loadPlace } from './reading-progress';
+
+export function continueLinks(): void {
+  document.querySelectorAll<HTMLAnchorElement>('a[data-continue]').forEach(async (link) => {
+    const bookCode = link.dataset.continue ?? '';
+    const place = await loadPlace(bookCode);
+    if (!place) return;
+    link.href = `/read/${bookCode}/${place.chapter_no}#p-${place.position}`;
+    link.textContent = `Continue: chapter ${place.chapter_no}, phrase ${place.position}`;
+  });
+}

@@ -1,0 +1,338 @@
+/**
+ * <reader-app>: the reader's player, as a custom element (no framework: the page ships a few KB of
+ * script, and the phrases are plain server-rendered HTML that works without it). Each phrase has its own
+ * clip, so "where does this phrase start" is never a guess: tapping plays exactly that phrase, and play
+ * all moves clip to clip, the next one preloaded.
+ */
+import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
+import { api, ApiError } from '../api';
+import { getToken } from '../session';
+import { ClipPlayer } from './clip-player';
+import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
+
+interface Item {
+  position: number;
+  text: string;
+  audio: string;
+  durationMs: number;
+  li: HTMLLIElement;
+}
+
+const SPEEDS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.4, 1.5];
+
+class ReaderApp extends HTMLElement {
+  readonly player = new ClipPlayer();
+  private items: Item[] = [];
+  private index = -1;
+  private playingAll = false;
+  private loop = 1;
+  private loopsLeft = 1;
+  private shadow = 0;
+  private speed = 1;
+  private pauseTimer: ReturnType<typeof setTimeout> | undefined;
+  private retried = false;
+
+  private get book(): string {
+    return this.dataset.book ?? '';
+  }
+  private get chapterNo(): number {
+    return Number(this.dataset.chapter);
+  }
+  private get free(): boolean {
+    return this.dataset.free === 'true';
+  }
+  private el<T extends Element>(selector: string): T {
+    return this.querySelector(selector) as T;
+  }
+
+  connectedCallback(): void {
+    this.items = [...this.querySelectorAll<HTMLLIElement>('[data-phrases] li')].map(itemOf);
+    this.querySelectorAll<HTMLElement>('[data-when-ready]').forEach((el) => (el.hidden = false));
+    this.player.onEnded = () => this.ended();
+    this.player.onFailed = () => void this.refreshClips();
+    this.wire();
+    this.setSpeed(rememberedSpeed(this.book) ?? 1, false);
+    void this.start();
+  }
+
+  private async start(): Promise<void> {
+    if (!this.free && !(await this.loadLocked())) return;
+    const fromHash = /^#p-(\d+)$/.exec(location.hash);
+    const place = await loadPlace(this.book);
+    if (place?.speed && !rememberedSpeed(this.book)) this.setSpeed(place.speed, false);
+    const position = fromHash
+      ? Number(fromHash[1])
+      : place?.chapter_no === this.chapterNo
+        ? place.position
+        : 0;
+    if (position >= 1 && position <= this.items.length) this.select(position - 1, true);
+  }
+
+  /** A locked chapter's phrases come with the member's token; a refusal shows the way on. */
+  private async loadLocked(): Promise<boolean> {
+    if (!getToken()) return false;
+    try {
+      this.render((await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data);
+      this.el<HTMLElement>('[data-locked]')?.remove();
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) {
+        this.el<HTMLElement>('[data-offer="visitor"]').hidden = true;
+        this.el<HTMLElement>('[data-offer="member"]').hidden = false;
+      }
+      return false;
+    }
+  }
+
+  private chapterPath(chapterNo: number): string {
+    return `guest/book/${encodeURIComponent(this.book)}/chapter/${chapterNo}`;
+  }
+
+  private render(chapter: ReaderChapter): void {
+    const list = this.el<HTMLOListElement>('[data-phrases]');
+    list.replaceChildren(...chapter.phrases.map(phraseItem));
+    this.items = [...list.querySelectorAll<HTMLLIElement>('li')].map(itemOf);
+    this.index = -1;
+    Object.assign(this.dataset, {
+      chapter: String(chapter.chapter_no),
+      chapterTitle: chapter.title,
+      free: String(chapter.free),
+      next: chapter.next ?? '',
+      prev: chapter.prev ?? '',
+    });
+  }
+
+  private wire(): void {
+    const on = (action: string, handler: () => void) =>
+      this.el<HTMLButtonElement>(`[data-action="${action}"]`).addEventListener('click', handler);
+    on('play', () => this.togglePlay());
+    on('prev', () => this.step(-1));
+    on('next', () => this.step(1));
+    on('repeat', () => this.repeat());
+    on('hide', () => this.toggleHidden());
+    on('reveal-all', () => this.items.forEach((item) => item.li.classList.add('revealed')));
+    this.el<HTMLOListElement>('[data-phrases]').addEventListener('click', (event) => {
+      const li = (event.target as Element).closest('li');
+      const i = this.items.findIndex((item) => item.li === li);
+      if (i === -1) return;
+      li?.classList.add('revealed');
+      this.playAt(i);
+    });
+    const select = (name: string) => this.el<HTMLSelectElement>(`[data-control="${name}"]`);
+    select('speed').addEventListener('change', (e) =>
+      this.setSpeed(Number((e.target as HTMLSelectElement).value)),
+    );
+    select('loop').addEventListener(
+      'change',
+      (e) => (this.loop = Number((e.target as HTMLSelectElement).value)),
+    );
+    select('shadow').addEventListener(
+      'change',
+      (e) => (this.shadow = Number((e.target as HTMLSelectElement).value)),
+    );
+    document.addEventListener('keydown', (event) => this.key(event));
+    const session = navigator.mediaSession;
+    if (session) {
+      session.setActionHandler('play', () => this.togglePlay(true));
+      session.setActionHandler('pause', () => this.togglePlay(false));
+      session.setActionHandler('previoustrack', () => this.step(-1));
+      session.setActionHandler('nexttrack', () => this.step(1));
+    }
+  }
+
+  private key(event: KeyboardEvent): void {
+    const target = event.target as HTMLElement;
+    if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))
+      return;
+    const actions: Record<string, () => void> = {
+      ' ': () => this.togglePlay(),
+      ArrowRight: () => this.step(1),
+      ArrowLeft: () => this.step(-1),
+      r: () => this.repeat(),
+      R: () => this.repeat(),
+      '[': () => this.nudgeSpeed(-1),
+      ']': () => this.nudgeSpeed(1),
+    };
+    const action = actions[event.key];
+    if (!action || this.items.length === 0) return;
+    event.preventDefault();
+    action();
+  }
+
+  private setSpeed(speed: number, save = true): void {
+    this.speed = Math.min(1.5, Math.max(0.5, Math.round(speed * 10) / 10));
+    this.player.setSpeed(this.speed);
+    this.el<HTMLSelectElement>('[data-control="speed"]').value = String(this.speed);
+    if (!save) return;
+    rememberSpeed(this.book, this.speed);
+    if (this.index >= 0) this.savePlace();
+    this.announce(`Speed ${this.speed}×`);
+  }
+
+  private nudgeSpeed(direction: number): void {
+    const at = SPEEDS.indexOf(this.speed);
+    this.setSpeed(SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, (at === -1 ? 5 : at) + direction))]);
+  }
+
+  private togglePlay(play = !this.playingAll || this.player.paused): void {
+    clearTimeout(this.pauseTimer);
+    this.playingAll = play;
+    this.el<HTMLButtonElement>('[data-action="play"]').setAttribute('aria-pressed', String(play));
+    if (!play) return this.player.pause();
+    if (this.index < 0) this.playAt(0);
+    else void this.player.play(this.items[this.index].audio);
+  }
+
+  private step(direction: number): void {
+    const i = this.index + direction;
+    if (i >= 0 && i < this.items.length) this.playAt(i);
+  }
+
+  private repeat(): void {
+    if (this.index >= 0) this.playAt(this.index);
+  }
+
+  private toggleHidden(): void {
+    const list = this.el<HTMLOListElement>('[data-phrases]');
+    const hidden = list.classList.toggle('hide-text');
+    if (!hidden) this.items.forEach((item) => item.li.classList.remove('revealed'));
+    this.el<HTMLButtonElement>('[data-action="hide"]').setAttribute('aria-pressed', String(hidden));
+    this.el<HTMLButtonElement>('[data-action="reveal-all"]').hidden = !hidden;
+  }
+
+  playAt(i: number): void {
+    clearTimeout(this.pauseTimer);
+    this.loopsLeft = this.loop;
+    this.select(i, false);
+    void this.player.play(this.items[i].audio);
+  }
+
+  private select(i: number, scroll: boolean): void {
+    this.items[this.index]?.li.classList.remove('current');
+    this.items[this.index]?.li.removeAttribute('aria-current');
+    this.index = i;
+    const item = this.items[i];
+    item.li.classList.add('current');
+    item.li.setAttribute('aria-current', 'true');
+    item.li.scrollIntoView({ block: 'nearest', behavior: scroll ? 'auto' : 'smooth' });
+    this.player.preload(this.items[i + 1]?.audio);
+    const hidden =
+      this.el('[data-phrases]').classList.contains('hide-text') && !item.li.classList.contains('revealed');
+    this.announce(`Phrase ${item.position} of ${this.items.length}${hidden ? '' : `: ${item.text}`}`);
+    this.savePlace();
+    if (navigator.mediaSession && typeof MediaMetadata !== 'undefined') {
+      navigator.mediaSession.metadata = new MediaMetadata({
+        title: hidden ? `Phrase ${item.position}` : item.text,
+        artist: this.dataset.bookTitle,
+        album: `Chapter ${this.chapterNo}: ${this.dataset.chapterTitle}`,
+      });
+    }
+  }
+
+  private savePlace(): void {
+    const position = this.items[this.index]?.position ?? 1;
+    // A visitor's place is kept for the free chapter only; the server keeps a member's anywhere.
+    if (!getToken() && !this.free) return;
+    savePlace(this.book, { chapter_no: this.chapterNo, position, speed: this.speed });
+  }
+
+  private ended(): void {
+    if (this.loop === 0 || --this.loopsLeft > 0) return void this.player.play(this.items[this.index].audio);
+    const next = () => (this.playingAll ? this.advance() : undefined);
+    if (this.shadow > 0) {
+      // Time to say the phrase aloud: its own length (at this speed), times the chosen factor.
+      const length = (this.items[this.index].durationMs || this.player.element.duration * 1000) / this.speed;
+      this.pauseTimer = setTimeout(next, length * this.shadow);
+    } else next();
+  }
+
+  private advance(): void {
+    if (this.index + 1 < this.items.length) return this.playAt(this.index + 1);
+    void this.nextChapter();
+  }
+
+  /** On to the next chapter inside this page: a navigation would lose the browser's leave to autoplay. */
+  private async nextChapter(): Promise<void> {
+    const next = Number(this.dataset.next);
+    if (!next) return this.togglePlay(false);
+    try {
+      const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(next))).data;
+      this.render(chapter);
+      history.replaceState(null, '', `/read/${this.book}/${chapter.chapter_no}`);
+      document.title = `${chapter.title} · ${chapter.book_title} · Lingonovel`;
+      const heading = document.querySelector('h1');
+      if (heading) heading.innerHTML = '';
+      heading?.append(
+        Object.assign(document.createElement('span'), {
+          className: 'chapter-no',
+          textContent: `Chapter ${chapter.chapter_no}`,
+        }),
+        ' ',
+        Object.assign(document.createElement('span'), {
+          textContent: chapter.title,
+          lang: this.dataset.lang ?? '',
+        }),
+      );
+      this.playAt(0);
+    } catch {
+      this.togglePlay(false);
+      this.announce('The next chapter is part of Premium Plus.');
+      location.assign(`/read/${this.book}/${next}`);
+    }
+  }
+
+  /** Signed clip URLs expire after a few hours: fetch fresh ones once, then carry on. */
+  private async refreshClips(): Promise<void> {
+    if (this.free || this.retried) return;
+    this.retried = true;
+    try {
+      const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data;
+      chapter.phrases.forEach((phrase, i) => this.items[i] && (this.items[i].audio = phrase.audio));
+      this.player.reset();
+      if (this.index >= 0) void this.player.play(this.items[this.index].audio);
+    } finally {
+      setTimeout(() => (this.retried = false), 60_000);
+    }
+  }
+
+  private announce(message: string): void {
+    this.el<HTMLElement>('[data-live]').textContent = message;
+  }
+}
+
+function itemOf(li: HTMLLIElement): Item {
+  return {
+    position: Number(li.id.replace('p-', '')),
+    text: li.querySelector('.phrase')?.textContent ?? '',
+    audio: li.dataset.audio ?? '',
+    durationMs: Number(li.dataset.ms) || 0,
+    li,
+  };
+}
+
+/** The same markup the server renders for a free chapter (ReaderPlayer.astro). */
+function phraseItem(phrase: ReaderPhrase): HTMLLIElement {
+  const li = document.createElement('li');
+  li.id = `p-${phrase.position}`;
+  Object.assign(li.dataset, {
+    id: String(phrase.id),
+    audio: phrase.audio,
+    ms: String(phrase.duration_ms ?? ''),
+  });
+  const button = Object.assign(document.createElement('button'), { type: 'button', className: 'phrase' });
+  button.textContent = phrase.phrase;
+  li.append(button);
+  if (phrase.glossary.length > 0) {
+    const dl = Object.assign(document.createElement('dl'), { className: 'glossary' });
+    for (const entry of phrase.glossary) {
+      const row = document.createElement('div');
+      const dd = Object.assign(document.createElement('dd'), { textContent: entry.meaning, lang: 'en' });
+      row.append(Object.assign(document.createElement('dt'), { textContent: entry.term }), dd);
+      dl.append(row);
+    }
+    li.append(dl);
+  }
+  return li;
+}
+
+customElements.define('reader-app', ReaderApp);

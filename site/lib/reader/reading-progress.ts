@@ -1,0 +1,87 @@
+/**
+ * Where the reader is in a book. A member's place is saved on the server (any device resumes there); a
+ * visitor's, in chapter 1 only, stays in this browser until they sign in, when it is carried over.
+ */
+import { api } from '../api';
+import { getToken } from '../session';
+
+export interface Place {
+  chapter_no: number;
+  position: number;
+  speed?: number;
+}
+
+const VISITOR_KEY = 'reading-progress';
+
+function visitorPlaces(): Record<string, Place> {
+  try {
+    return JSON.parse(localStorage.getItem(VISITOR_KEY) ?? '{}') as Record<string, Place>;
+  } catch {
+    return {};
+  }
+}
+
+function keepVisitorPlaces(places: Record<string, Place>): void {
+  try {
+    localStorage.setItem(VISITOR_KEY, JSON.stringify(places));
+  } catch {
+    // Storage blocked: the place is simply not remembered.
+  }
+}
+
+export async function loadPlace(bookCode: string): Promise<Place | null> {
+  if (!getToken()) return visitorPlaces()[bookCode] ?? null;
+  try {
+    return (await api<{ data: Place }>(`user/progress/${encodeURIComponent(bookCode)}`)).data;
+  } catch {
+    return null;
+  }
+}
+
+let pending: ReturnType<typeof setTimeout> | undefined;
+
+/** Saves the place a moment after the last change, so that skipping through phrases sends one call. */
+export function savePlace(bookCode: string, place: Place): void {
+  if (!getToken()) {
+    keepVisitorPlaces({ ...visitorPlaces(), [bookCode]: place });
+    return;
+  }
+  clearTimeout(pending);
+  pending = setTimeout(() => {
+    void api('user/progress', { method: 'PUT', body: { book_code: bookCode, ...place } }).catch(
+      () => undefined,
+    );
+  }, 800);
+}
+
+/** After signing in: the places a visitor reached go to the account, then leave the browser. */
+export async function carryOverPlaces(): Promise<void> {
+  const places = Object.entries(visitorPlaces());
+  for (const [bookCode, place] of places) {
+    await api('user/progress', { method: 'PUT', body: { book_code: bookCode, ...place } }).catch(
+      () => undefined,
+    );
+  }
+  if (places.length) keepVisitorPlaces({});
+}
+
+const SPEED_KEY = 'reading-speed';
+
+/** The speed per book, remembered in the browser at once (the server keeps it too, for members). */
+export function rememberedSpeed(bookCode: string): number | null {
+  try {
+    const speeds = JSON.parse(localStorage.getItem(SPEED_KEY) ?? '{}') as Record<string, number>;
+    return typeof speeds[bookCode] === 'number' ? speeds[bookCode] : null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberSpeed(bookCode: string, speed: number): void {
+  try {
+    const speeds = JSON.parse(localStorage.getItem(SPEED_KEY) ?? '{}') as Record<string, number>;
+    localStorage.setItem(SPEED_KEY, JSON.stringify({ ...speeds, [bookCode]: speed }));
+  } catch {
+    // Not remembered.
+  }
+}
