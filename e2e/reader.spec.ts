@@ -1,0 +1,152 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { newAccount, signIn, signUpByApi } from './helpers/accounts';
+import { setPlan } from './helpers/plans';
+
+const BOOK = 'der-leuchtturmwarter';
+
+/** The reader's audio element, as the page's player holds it. */
+const audioState = (page: Page) =>
+  page.evaluate(() => {
+    const reader = document.querySelector('reader-app') as HTMLElement & {
+      player: { element: HTMLAudioElement };
+    };
+    const audio = reader.player.element;
+    return { paused: audio.paused, time: audio.currentTime, rate: audio.playbackRate, src: audio.src };
+  });
+
+const playing = (page: Page) =>
+  expect.poll(async () => {
+    const state = await audioState(page);
+    return !state.paused && state.time > 0;
+  });
+
+test('a visitor opens a book, starts chapter 1, taps a phrase and hears it', async ({ page }) => {
+  await page.goto(`/book-detail/${BOOK}`);
+  await expect(page.getByRole('heading', { name: 'Contents' })).toBeVisible();
+  await page.getByRole('link', { name: 'Start reading' }).click();
+  await expect(page).toHaveURL(new RegExp(`/read/${BOOK}/1$`));
+  const second = page.locator('li#p-2');
+  await second.getByRole('button').click();
+  await playing(page).toBe(true);
+  await expect(second).toHaveClass(/current/);
+  expect((await audioState(page)).src).toContain(await second.getAttribute('data-audio'));
+});
+
+test('play all moves through the phrases, the highlight following', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`/read/${BOOK}/1`);
+  await page.getByLabel('Speed').selectOption('1.5');
+  await page.getByRole('button', { name: 'Play all' }).click();
+  for (const n of [1, 2, 3])
+    await expect(page.locator(`li#p-${n}`)).toHaveClass(/current/, { timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Play all' })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('the speed survives a reload', async ({ page }) => {
+  await page.goto(`/read/${BOOK}/1`);
+  await page.getByLabel('Speed').selectOption('0.7');
+  await page.reload();
+  await expect(page.getByLabel('Speed')).toHaveValue('0.7');
+  await page.locator('li#p-1').getByRole('button').click();
+  await expect.poll(async () => (await audioState(page)).rate).toBe(0.7);
+});
+
+test("a member's place is restored on another device", async ({ browser, request }) => {
+  const account = newAccount('reader');
+  await signUpByApi(request, account);
+  const first = await browser.newContext();
+  const one = await first.newPage();
+  await signIn(one, account.email, account.password);
+  await expect(one).toHaveURL(/\/dashboard$/);
+  await one.goto(`/read/${BOOK}/1`);
+  await one.locator('li#p-3').getByRole('button').click();
+  await expect
+    .poll(async () =>
+      (await request.get(`/api/v1/user/progress/${BOOK}`, { headers: await bearer(one) })).status(),
+    )
+    .toBe(200);
+  await first.close();
+
+  const second = await browser.newContext();
+  const two = await second.newPage();
+  await signIn(two, account.email, account.password);
+  await expect(two.getByRole('heading', { name: 'Continue reading' })).toBeVisible();
+  await expect(two.getByText('Chapter 1, phrase 3 of 4')).toBeVisible();
+  await two.goto(`/book-detail/${BOOK}`);
+  await two.getByRole('link', { name: 'Continue: chapter 1, phrase 3' }).click();
+  await expect(two.locator('li#p-3')).toHaveClass(/current/);
+  await second.close();
+});
+
+async function bearer(page: Page): Promise<Record<string, string>> {
+  return { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` };
+}
+
+test('chapter 2 offers the trial to a member without a plan, and reads for a trialing member', async ({
+  page,
+  request,
+}) => {
+  await page.goto(`/read/${BOOK}/2`);
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  await expect(page.locator('li[data-audio]')).toHaveCount(0);
+
+  const account = newAccount('trial');
+  await signUpByApi(request, account);
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: account.email, password: account.password },
+  });
+  const { user } = (await login.json()) as { user: { id: number } };
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${BOOK}/2`);
+  await expect(page.getByText('Start your free 30-day trial to read on.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Try for $0.00' })).toBeVisible();
+
+  await setPlan(request, user.id, 'trialing');
+  await page.reload();
+  await expect(page.locator('li[data-audio]').first()).toBeVisible();
+  await page.locator('li#p-1').getByRole('button').click();
+  await playing(page).toBe(true);
+  expect((await audioState(page)).src).toMatch(/\?exp=\d+&sig=/);
+});
+
+test('the whole reader works from the keyboard alone', async ({ page }) => {
+  await page.goto(`/read/${BOOK}/1`);
+  await page.locator('body').press('ArrowRight');
+  await expect(page.locator('li#p-1')).toHaveClass(/current/);
+  await playing(page).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('li#p-2')).toHaveClass(/current/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('li#p-1')).toHaveClass(/current/);
+  await page.keyboard.press(']');
+  await expect(page.getByLabel('Speed')).toHaveValue('1.1');
+  await page.keyboard.press('[');
+  await page.keyboard.press('[');
+  await expect(page.getByLabel('Speed')).toHaveValue('0.9');
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: 'Play all' })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await audioState(page)).paused).toBe(true);
+  await page.keyboard.press('r');
+  await playing(page).toBe(true);
+  await expect(page.locator('[data-live]')).toContainText('Phrase 1 of 4');
+  // Every control is reachable with Tab and works with Enter.
+  const hide = page.getByRole('button', { name: 'Hide text' });
+  await hide.focus();
+  await page.keyboard.press('Enter');
+  await expect(hide).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Reveal all' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('li#p-4')).toHaveClass(/revealed/);
+});
+
+test('the reader passes an accessibility audit', async ({ page }) => {
+  await page.goto(`/read/${BOOK}/1`);
+  await page.locator('li#p-1').getByRole('button').click();
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations).toEqual([]);
+  await page.goto(`/read/${BOOK}/2`);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
