@@ -33,7 +33,11 @@ test.describe('signing up, in and out', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${account.name}` })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Browse books' })).toHaveAttribute('href', '/lingostory');
     await expect(mainMenu(page).getByRole('link', { name: 'Dashboard' })).toBeVisible();
-    await expect(mainMenu(page).getByRole('link', { name: 'Books' })).toBeVisible();
+    await expect(mainMenu(page).getByRole('link', { name: 'Books', exact: true })).toBeVisible();
+    await expect(mainMenu(page).getByRole('link', { name: 'My books' })).toHaveAttribute(
+      'href',
+      '/dashboard#continue-reading',
+    );
     await expect(mainMenu(page).getByRole('link', { name: 'Login' })).toBeHidden();
 
     await mainMenu(page).getByRole('button', { name: 'Logout' }).click();

@@ -83,6 +83,18 @@ async function bearer(page: Page): Promise<Record<string, string>> {
   return { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` };
 }
 
+test("a visitor's place in a free chapter joins the account at sign-in", async ({ page, request }) => {
+  const account = newAccount('carry');
+  await signUpByApi(request, account);
+  await page.goto('/read/el-gato-de-la-plaza/1');
+  await page.locator('li#p-2').getByRole('button').click();
+  await playing(page).toBe(true);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const book = page.getByRole('region', { name: 'Continue reading' });
+  await expect(book.getByText(/Chapter 1, phrase 2 of \d+/)).toBeVisible();
+});
+
 test('chapter 2 offers the trial to a member without a plan, and reads for a trialing member', async ({
   page,
   request,
@@ -111,6 +123,33 @@ test('chapter 2 offers the trial to a member without a plan, and reads for a tri
   expect((await audioState(page)).src).toMatch(/\?exp=\d+&sig=/);
 });
 
+test('play all goes on to the next chapter inside the page for a member who may read it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const account = newAccount('onward');
+  await signUpByApi(request, account);
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: account.email, password: account.password },
+  });
+  await setPlan(request, ((await login.json()) as { user: { id: number } }).user.id, 'active');
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${BOOK}/1`);
+  await page.getByLabel('Speed').selectOption('1.5');
+  const last = await page.locator('li[data-audio]').count();
+  await page.locator(`li#p-${last}`).getByRole('button').click();
+  await page.getByRole('button', { name: 'Play all' }).click();
+  await expect(page).toHaveURL(new RegExp(`/read/${BOOK}/2$`), { timeout: 20_000 });
+  await expect(page.locator('li#p-1')).toHaveClass(/current/);
+  await playing(page).toBe(true);
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Chapter 2');
+  await expect(
+    page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: 'Chapter 3 ›' }),
+  ).toBeVisible();
+});
+
 test('the whole reader works from the keyboard alone', async ({ page }) => {
   await page.goto(`/read/${BOOK}/1`);
   await page.locator('body').press('ArrowRight');
@@ -131,6 +170,13 @@ test('the whole reader works from the keyboard alone', async ({ page }) => {
   await expect.poll(async () => (await audioState(page)).paused).toBe(true);
   await page.keyboard.press('r');
   await playing(page).toBe(true);
+  // Space on a focused button is that button's own activation, not play or pause.
+  await page.getByRole('button', { name: 'Next phrase' }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.locator('li#p-2')).toHaveClass(/current/);
+  await expect(page.getByRole('button', { name: 'Play all' })).toHaveAttribute('aria-pressed', 'false');
+  await page.getByRole('button', { name: 'Previous phrase' }).focus();
+  await page.keyboard.press('Enter');
   await expect(page.locator('[data-live]')).toContainText('Phrase 1 of 4');
   // Every control is reachable with Tab and works with Enter.
   const hide = page.getByRole('button', { name: 'Hide text' });

@@ -15,14 +15,20 @@ function mediaPath(req: Request): string | null {
 
 /**
  * Mounted on /media before the files: a clip of a locked chapter is served only with a live signature,
- * privately (never to a shared cache), still with Range. Every other file goes on to the public,
- * immutable serving. `serveLocked` is an express.static that sets no Cache-Control of its own.
+ * privately (never to a shared cache), still with Range; a free chapter's clip publicly, for a day.
+ * Covers and samples go on to the public, immutable serving. `serveLocked` is an express.static that
+ * sets no Cache-Control of its own.
  */
 export function clipGate(locked: LockedClips, urls: ClipUrls, serveLocked: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = mediaPath(req);
     if (path === null) return void res.status(400).type('text/plain').send('Bad media path.');
-    if (!locked.has(path)) return next();
+    if (!locked.has(path)) {
+      // A free chapter's clip may become locked (a chapter added before it): caches keep it a day, not a year.
+      if (!path.startsWith('lines/')) return next();
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      return serveLocked(req, res, next);
+    }
     if (!urls.verify(path, req.query.exp, req.query.sig)) {
       res.setHeader('Cache-Control', 'no-store');
       return void res

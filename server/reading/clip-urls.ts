@@ -43,13 +43,15 @@ export class ClipUrls {
 
   /** Whether `exp` and `sig`, as a client sent them, are a live signature of this path. */
   verify(path: string, exp: unknown, sig: unknown): boolean {
-    if (typeof exp !== 'string' || typeof sig !== 'string' || !/^\d{1,12}$/.test(exp)) return false;
+    // One spelling only: no leading zeros, and the signature exactly as we write it (base64url decoding
+    // alone would forgive padding, other alphabets and the last character's spare bits).
+    if (typeof exp !== 'string' || typeof sig !== 'string' || !/^[1-9]\d{0,11}$/.test(exp)) return false;
     const expiry = Number(exp);
     const now = this.nowSeconds();
     // Expired, or further ahead than we ever sign: both refused.
     if (expiry <= now || expiry > now + (CLIP_URL_HOURS + 1) * HOUR) return false;
-    const given = Buffer.from(sig, 'base64url');
-    const expected = this.signature(path, expiry);
+    const given = Buffer.from(sig);
+    const expected = Buffer.from(this.signature(path, expiry).toString('base64url'));
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

@@ -10,6 +10,7 @@ import { CatalogueEvents } from '../catalogue/catalogue-events';
 @Injectable()
 export class LockedClips implements OnApplicationBootstrap {
   private paths = new Set<string>();
+  private started = 0;
 
   constructor(
     private readonly db: DataSource,
@@ -27,10 +28,12 @@ export class LockedClips implements OnApplicationBootstrap {
   }
 
   async refresh(): Promise<void> {
+    // With a connection pool two refreshes can finish out of order: only the latest one started counts.
+    const run = ++this.started;
     const rows: Array<{ path: string }> = await this.db.query(
       `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id
        WHERE c.chapter_no > (SELECT MIN(first.chapter_no) FROM chapters first WHERE first.book_id = c.book_id)`,
     );
-    this.paths = new Set(rows.map((row) => row.path));
+    if (run === this.started) this.paths = new Set(rows.map((row) => row.path));
   }
 }

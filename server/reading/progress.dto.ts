@@ -21,6 +21,7 @@ export class ProgressDto {
     IsNotEmpty({ message: 'The chapter number field is required.' }),
     IsInt({ message: 'The chapter number must be a whole number.' }),
     Min(1, { message: 'The chapter number must be 1 or more.' }),
+    Max(100_000, { message: 'The chapter number must not be more than 100000.' }),
   )
   chapter_no: number;
 
@@ -29,6 +30,7 @@ export class ProgressDto {
     IsNotEmpty({ message: 'The position field is required.' }),
     IsInt({ message: 'The position must be a whole number.' }),
     Min(1, { message: 'The position must be 1 or more.' }),
+    Max(100_000, { message: 'The position must not be more than 100000.' }),
   )
   position: number;
 

@@ -1,3 +1,6 @@
+import { DataSource } from 'typeorm';
+import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
+import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { bookForm, fixture, form } from './fixtures';
@@ -181,6 +184,12 @@ describe('Reading API', () => {
     expect((await rawGet(server.baseUrl + bare.replace('lines', '%6cines'))).status).toBe(403);
     const altered = signed.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
     expect((await rawGet(server.baseUrl + altered)).status).toBe(403);
+    // Other spellings of the same bytes are refused too: the last character's spare bits, padding, zeros.
+    const last = signed.slice(-1);
+    const spare = signed.slice(0, -1) + (last === 'A' ? 'B' : last === 'B' ? 'A' : last === 'E' ? 'F' : 'E');
+    expect((await rawGet(server.baseUrl + spare)).status).toBe(403);
+    expect((await rawGet(server.baseUrl + signed + '=')).status).toBe(403);
+    expect((await rawGet(server.baseUrl + signed.replace('exp=', 'exp=0'))).status).toBe(403);
     const later = signed.replace(/exp=(\d+)/, (_m, exp: string) => `exp=${Number(exp) + 3600}`);
     expect((await rawGet(server.baseUrl + later)).status).toBe(403);
   });
@@ -200,7 +209,7 @@ describe('Reading API', () => {
     );
     const clip = await rawGet(server.baseUrl + res.body.data.phrases[0].audio);
     expect(clip.status).toBe(200);
-    expect(clip.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(clip.headers['cache-control']).toBe('public, max-age=86400');
   });
 });
 
@@ -276,6 +285,8 @@ describe('Reading progress', () => {
       [{ book_code: code, chapter_no: 1, position: 1, speed: 1.6 }, 'speed'],
       [{ book_code: code, chapter_no: 1, position: 1, speed: 'fast' }, 'speed'],
       [{ book_code: code, chapter_no: 0, position: 1 }, 'chapter_no'],
+      [{ book_code: code, chapter_no: 1, position: 1e20 }, 'position'],
+      [{ book_code: code, chapter_no: 1e20, position: 1 }, 'chapter_no'],
     ] as const) {
       const res = await put(body);
       expect([JSON.stringify(body), res.status, Object.keys(res.body.errors ?? {})]).toEqual([
@@ -292,5 +303,43 @@ describe('Reading progress', () => {
       (await new ApiClient(server).put('user/progress', { book_code: code, chapter_no: 1, position: 1 }))
         .status,
     ).toBe(401);
+  });
+});
+
+describe('Reading API cost', () => {
+  let server: TestServer;
+  beforeAll(async () => (server = await startServer()));
+  afterAll(() => server.close());
+
+  it('answers a 300-phrase chapter with one query per table, as many as a 2-phrase one', async () => {
+    const admin = (await newAdmin(server)).client;
+    const { code, chapterIds } = await makeBook(admin);
+    const db = server.app.get(DataSource);
+    const [template] = await db.getRepository(Phrase).findBy({ chapterId: chapterIds[0] });
+    await db.getRepository(Phrase).insert(
+      Array.from({ length: 298 }, (_, i) => ({
+        chapterId: chapterIds[0],
+        position: i + 3,
+        phrase: `Phrase ${i + 3}`,
+        dictionary: 'mot — word',
+        audioPath: template.audioPath,
+        audioMs: 1000,
+      })),
+    );
+    const spy = jest.spyOn(BetterSqlite3QueryRunner.prototype, 'query');
+    const count = async (chapter: number) => {
+      spy.mockClear();
+      const res = await admin.get<{ data: { phrases: unknown[] } }>(`guest/book/${code}/chapter/${chapter}`);
+      expect(res.status).toBe(200);
+      return { phrases: res.body.data.phrases.length, queries: spy.mock.calls.length };
+    };
+    const big = await count(1);
+    const small = await count(2);
+    spy.mockRestore();
+    expect(big.phrases).toBe(300);
+    expect(small.phrases).toBe(2);
+    // The token's user, the book, its chapters, the plan (chapter 2 only) and the phrases.
+    expect(big.queries).toBe(4);
+    expect(small.queries).toBe(5);
   });
 });

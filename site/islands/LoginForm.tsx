@@ -40,7 +40,7 @@ export default function LoginForm() {
       setSession(token, user);
       setDeviceToken(answer.device_token);
       // Where a visitor got to in free chapters now belongs to the account.
-      await carryOverPlaces();
+      await carryOverPlaces().catch(() => undefined);
       const next = safeNextPath(new URLSearchParams(window.location.search).get('next'));
       // Stay busy: the button must not come back while the next page loads.
       window.location.assign(next ?? homeFor(user));

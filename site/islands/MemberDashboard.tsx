@@ -25,6 +25,7 @@ export default function MemberDashboard() {
       .catch(() => undefined);
     // A visitor's places in free chapters join the account first, then the list is read.
     carryOverPlaces()
+      .catch(() => undefined)
       .then(() => api<{ data: ProgressResponse[] }>('user/progress'))
       .then(({ data }) => setBooks(data))
       .catch(() => setBooks([]));

@@ -36,7 +36,8 @@ export class ClipPlayer {
 
   /** Plays `src` from its start; swaps in the preloaded element when it holds that clip already. */
   play(src: string): Promise<void> {
-    if (this.preloaded.getAttribute('src') === src) {
+    // A preload the server refused (an expired signed URL) is not swapped in: it would never play.
+    if (this.preloaded.getAttribute('src') === src && !this.preloaded.error) {
       [this.current, this.preloaded] = [this.preloaded, this.current];
       this.preloaded.pause();
     } else if (this.current.getAttribute('src') !== src) {
@@ -44,7 +45,10 @@ export class ClipPlayer {
     }
     this.current.currentTime = 0;
     this.current.playbackRate = this.speed;
-    return this.current.play().catch(() => undefined);
+    return this.current.play().catch((error: unknown) => {
+      // Refused by the browser's autoplay rule: nothing to do. Anything else: the clip could not load.
+      if (!(error instanceof DOMException && error.name === 'NotAllowedError')) this.onFailed();
+    });
   }
 
   preload(src: string | undefined): void {

@@ -59,7 +59,8 @@ class ReaderApp extends HTMLElement {
     if (!this.free && !(await this.loadLocked())) return;
     const fromHash = /^#p-(\d+)$/.exec(location.hash);
     const place = await loadPlace(this.book);
-    if (place?.speed && !rememberedSpeed(this.book)) this.setSpeed(place.speed, false);
+    // A member's speed follows them from device to device; a visitor's stays in this browser.
+    if (place?.speed && (getToken() || !rememberedSpeed(this.book))) this.setSpeed(place.speed, false);
     const position = fromHash
       ? Number(fromHash[1])
       : place?.chapter_no === this.chapterNo
@@ -142,8 +143,13 @@ class ReaderApp extends HTMLElement {
 
   private key(event: KeyboardEvent): void {
     const target = event.target as HTMLElement;
-    if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))
-      return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+    // Typing stays typing; single-key shortcuts act only on the reader (or with nothing focused), so the
+    // header and the rest of the page keep their keys (WCAG 2.1.4).
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
+    if (target !== document.body && !this.contains(target)) return;
+    // Space on a focused button or link is that control's own activation.
+    if (event.key === ' ' && target.closest('button, a')) return;
     const actions: Record<string, () => void> = {
       ' ': () => this.togglePlay(),
       ArrowRight: () => this.step(1),
@@ -258,27 +264,45 @@ class ReaderApp extends HTMLElement {
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(next))).data;
       this.render(chapter);
-      history.replaceState(null, '', `/read/${this.book}/${chapter.chapter_no}`);
-      document.title = `${chapter.title} · ${chapter.book_title} · Lingonovel`;
-      const heading = document.querySelector('h1');
-      if (heading) heading.innerHTML = '';
-      heading?.append(
-        Object.assign(document.createElement('span'), {
-          className: 'chapter-no',
-          textContent: `Chapter ${chapter.chapter_no}`,
-        }),
-        ' ',
-        Object.assign(document.createElement('span'), {
-          textContent: chapter.title,
-          lang: this.dataset.lang ?? '',
-        }),
-      );
+      this.showChapter(chapter);
       this.playAt(0);
     } catch {
       this.togglePlay(false);
       this.announce('The next chapter is part of Premium Plus.');
       location.assign(`/read/${this.book}/${next}`);
     }
+  }
+
+  /** After moving on inside the page: its address, title, heading, breadcrumb and chapter links follow. */
+  private showChapter(chapter: ReaderChapter): void {
+    const path = `/read/${this.book}/${chapter.chapter_no}`;
+    history.replaceState(null, '', path);
+    document.title = `${chapter.title} · ${chapter.book_title} · Lingonovel`;
+    document.querySelector('link[rel="canonical"]')?.setAttribute('href', location.origin + path);
+    const heading = document.querySelector('h1');
+    heading?.replaceChildren(
+      Object.assign(document.createElement('span'), {
+        className: 'chapter-no',
+        textContent: `Chapter ${chapter.chapter_no}`,
+      }),
+      ' ',
+      Object.assign(document.createElement('span'), {
+        textContent: chapter.title,
+        lang: this.dataset.lang ?? '',
+      }),
+    );
+    const crumb = document.querySelector('.breadcrumb [aria-current="page"]');
+    if (crumb) crumb.textContent = `Chapter ${chapter.chapter_no}`;
+    const link = (no: number, rel: string, text: string) =>
+      Object.assign(document.createElement('a'), {
+        href: `/read/${this.book}/${no}`,
+        rel,
+        textContent: text,
+      });
+    this.el<HTMLElement>('nav.chapters').replaceChildren(
+      ...(chapter.prev ? [link(chapter.prev, 'prev', `‹ Chapter ${chapter.prev}`)] : []),
+      ...(chapter.next ? [link(chapter.next, 'next', `Chapter ${chapter.next} ›`)] : []),
+    );
   }
 
   /** Signed clip URLs expire after a few hours: fetch fresh ones once, then carry on. */

@@ -54,15 +54,22 @@ export function savePlace(bookCode: string, place: Place): void {
   }, 800);
 }
 
-/** After signing in: the places a visitor reached go to the account, then leave the browser. */
+/**
+ * After signing in: the places a visitor reached go to the account, then leave the browser. A book the
+ * account has already started elsewhere keeps its place: that one is the member's.
+ */
 export async function carryOverPlaces(): Promise<void> {
   const places = Object.entries(visitorPlaces());
+  if (places.length === 0) return;
+  const { data } = await api<{ data: Array<{ book_code: string }> }>('user/progress');
+  const started = new Set(data.map((book) => book.book_code));
   for (const [bookCode, place] of places) {
+    if (started.has(bookCode)) continue;
     await api('user/progress', { method: 'PUT', body: { book_code: bookCode, ...place } }).catch(
       () => undefined,
     );
   }
-  if (places.length) keepVisitorPlaces({});
+  keepVisitorPlaces({});
 }
 
 const SPEED_KEY = 'reading-speed';
