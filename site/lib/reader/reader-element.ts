@@ -47,7 +47,7 @@ class ReaderApp extends HTMLElement {
 
   connectedCallback(): void {
     this.items = [...this.querySelectorAll<HTMLLIElement>('[data-phrases] li')].map(itemOf);
-    this.querySelectorAll<HTMLElement>('[data-when-ready]').forEach((el) => (el.hidden = false));
+    this.classList.add('ready');
     this.player.onEnded = () => this.ended();
     this.player.onFailed = () => void this.refreshClips();
     this.wire();
