@@ -32,7 +32,7 @@ export class LockedClips implements OnApplicationBootstrap {
     const run = ++this.started;
     const rows: Array<{ path: string }> = await this.db.query(
       `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id
-       WHERE c.chapter_no > (SELECT MIN(first.chapter_no) FROM chapters first WHERE first.book_id = c.book_id)`,
+       WHERE c.chapter_no > (SELECT MIN(c1.chapter_no) FROM chapters c1 WHERE c1.book_id = c.book_id)`,
     );
     if (run === this.started) this.paths = new Set(rows.map((row) => row.path));
   }
