@@ -121,6 +121,9 @@ test('chapter 2 offers the trial to a member without a plan, and reads for a tri
   await page.locator('li#p-1').getByRole('button').click();
   await playing(page).toBe(true);
   expect((await audioState(page)).src).toMatch(/\?exp=\d+&sig=/);
+  // The phrases the script drew are styled like the server's: hiding the text hides it.
+  await page.getByRole('button', { name: 'Hide text' }).click();
+  await expect(page.locator('li#p-2 .phrase')).toHaveCSS('color', 'rgba(0, 0, 0, 0)');
 });
 
 test('play all goes on to the next chapter inside the page for a member who may read it', async ({

@@ -194,8 +194,7 @@ async function main() {
     });
     const demoCodes = (await (await fetch(`${base}/api/v1/guest/list-book`)).json()).data
       .map((book) => book.book_code)
-      .filter((bookCode) => !bookCode.includes('-copy-'))
-      .slice(0, 3);
+      .filter((bookCode) => !bookCode.includes('-copy-'));
     const player = await measurePlayer(playerBrowser, base, demoCodes);
     await playerBrowser.close();
 

@@ -11,6 +11,7 @@ import { CatalogueEvents } from '../catalogue/catalogue-events';
 export class LockedClips implements OnApplicationBootstrap {
   private paths = new Set<string>();
   private started = 0;
+  private applied = 0;
 
   constructor(
     private readonly db: DataSource,
@@ -28,12 +29,16 @@ export class LockedClips implements OnApplicationBootstrap {
   }
 
   async refresh(): Promise<void> {
-    // With a connection pool two refreshes can finish out of order: only the latest one started counts.
+    // With a connection pool two refreshes can finish out of order.
     const run = ++this.started;
     const rows: Array<{ path: string }> = await this.db.query(
       `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id
        WHERE c.chapter_no > (SELECT MIN(c1.chapter_no) FROM chapters c1 WHERE c1.book_id = c.book_id)`,
     );
-    if (run === this.started) this.paths = new Set(rows.map((row) => row.path));
+    // The newer of two results wins, whichever finishes first; each caller waits for its own to apply.
+    if (run > this.applied) {
+      this.applied = run;
+      this.paths = new Set(rows.map((row) => row.path));
+    }
   }
 }

@@ -46,8 +46,10 @@ export class ClipPlayer {
     this.current.currentTime = 0;
     this.current.playbackRate = this.speed;
     return this.current.play().catch((error: unknown) => {
-      // Refused by the browser's autoplay rule: nothing to do. Anything else: the clip could not load.
-      if (!(error instanceof DOMException && error.name === 'NotAllowedError')) this.onFailed();
+      // Refused by the autoplay rule, or interrupted by a pause or another phrase: nothing to do. Anything
+      // else: the clip could not load.
+      if (!(error instanceof DOMException && ['NotAllowedError', 'AbortError'].includes(error.name)))
+        this.onFailed();
     });
   }
 

@@ -51,7 +51,7 @@ class ReaderApp extends HTMLElement {
     this.player.onEnded = () => this.ended();
     this.player.onFailed = () => void this.refreshClips();
     this.wire();
-    this.setSpeed(rememberedSpeed(this.book) ?? 1, false);
+    this.setSpeed(rememberedSpeed(this.book)?.speed ?? 1, false);
     void this.start();
   }
 
@@ -59,8 +59,11 @@ class ReaderApp extends HTMLElement {
     if (!this.free && !(await this.loadLocked())) return;
     const fromHash = /^#p-(\d+)$/.exec(location.hash);
     const place = await loadPlace(this.book);
-    // A member's speed follows them from device to device; a visitor's stays in this browser.
-    if (place?.speed && (getToken() || !rememberedSpeed(this.book))) this.setSpeed(place.speed, false);
+    // A member's speed follows them from device to device: the server's, unless this browser's is newer.
+    const local = rememberedSpeed(this.book);
+    if (place?.speed && (!local || (place.updated_at !== undefined && place.updated_at > local.at))) {
+      this.setSpeed(place.speed, false);
+    }
     const position = fromHash
       ? Number(fromHash[1])
       : place?.chapter_no === this.chapterNo
@@ -143,7 +146,7 @@ class ReaderApp extends HTMLElement {
 
   private key(event: KeyboardEvent): void {
     const target = event.target as HTMLElement;
-    if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     // Typing stays typing; single-key shortcuts act only on the reader (or with nothing focused), so the
     // header and the rest of the page keep their keys (WCAG 2.1.4).
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
@@ -162,7 +165,8 @@ class ReaderApp extends HTMLElement {
     const action = actions[event.key];
     if (!action || this.items.length === 0) return;
     event.preventDefault();
-    action();
+    // A held key acts once (and, prevented, does not scroll the page either).
+    if (!event.repeat) action();
   }
 
   private setSpeed(speed: number, save = true): void {

@@ -9,6 +9,8 @@ export interface Place {
   chapter_no: number;
   position: number;
   speed?: number;
+  /** When the server saved it (ISO 8601); absent for a visitor's place. */
+  updated_at?: string;
 }
 
 const VISITOR_KEY = 'reading-progress';
@@ -74,20 +76,32 @@ export async function carryOverPlaces(): Promise<void> {
 
 const SPEED_KEY = 'reading-speed';
 
-/** The speed per book, remembered in the browser at once (the server keeps it too, for members). */
-export function rememberedSpeed(bookCode: string): number | null {
+interface KeptSpeed {
+  speed: number;
+  /** When it was chosen (ISO 8601), to tell it from a newer one saved on another device. */
+  at: string;
+}
+
+function keptSpeeds(): Record<string, KeptSpeed> {
   try {
-    const speeds = JSON.parse(localStorage.getItem(SPEED_KEY) ?? '{}') as Record<string, number>;
-    return typeof speeds[bookCode] === 'number' ? speeds[bookCode] : null;
+    return JSON.parse(localStorage.getItem(SPEED_KEY) ?? '{}') as Record<string, KeptSpeed>;
   } catch {
-    return null;
+    return {};
   }
+}
+
+/** The speed per book, remembered in the browser at once (the server keeps it too, for members). */
+export function rememberedSpeed(bookCode: string): KeptSpeed | null {
+  const kept = keptSpeeds()[bookCode];
+  return kept && typeof kept.speed === 'number' && typeof kept.at === 'string' ? kept : null;
 }
 
 export function rememberSpeed(bookCode: string, speed: number): void {
   try {
-    const speeds = JSON.parse(localStorage.getItem(SPEED_KEY) ?? '{}') as Record<string, number>;
-    localStorage.setItem(SPEED_KEY, JSON.stringify({ ...speeds, [bookCode]: speed }));
+    localStorage.setItem(
+      SPEED_KEY,
+      JSON.stringify({ ...keptSpeeds(), [bookCode]: { speed, at: new Date().toISOString() } }),
+    );
   } catch {
     // Not remembered.
   }
