@@ -17,6 +17,7 @@ import { AdminModule } from './admin/admin.module';
 import { BooksModule } from './books/books.module';
 import { BillingModule } from './billing/billing.module';
 import { ReadingModule } from './reading/reading.module';
+import { WordsModule } from './words/words.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
@@ -40,6 +41,7 @@ export class AppModule {
         BooksModule,
         BillingModule,
         ReadingModule,
+        WordsModule,
         SeedModule,
       ],
       controllers: [HealthController],

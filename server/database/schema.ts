@@ -10,6 +10,8 @@ import { Subscriptions1763798400000 } from '../migrations/1763798400000-Subscrip
 import { BookLanguage1763802000000 } from '../migrations/1763802000000-BookLanguage';
 import { Subscription } from '../billing/subscription.entity';
 import { ReadingProgress } from '../reading/reading-progress.entity';
+import { SavedWord } from '../words/saved-word.entity';
+import { SavedWords1763809200000 } from '../migrations/1763809200000-SavedWords';
 import { ReadingProgress1763805600000 } from '../migrations/1763805600000-ReadingProgress';
 import { StripeEvent } from '../billing/stripe-event.entity';
 
@@ -24,6 +26,7 @@ export const ENTITIES = [
   Subscription,
   StripeEvent,
   ReadingProgress,
+  SavedWord,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -31,4 +34,5 @@ export const MIGRATIONS = [
   Subscriptions1763798400000,
   BookLanguage1763802000000,
   ReadingProgress1763805600000,
+  SavedWords1763809200000,
 ];

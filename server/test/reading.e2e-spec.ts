@@ -3,37 +3,10 @@ import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSq
 import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
-import { bookForm, fixture, form } from './fixtures';
+import { makeBook } from './books';
 import { rawGet } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
-
-/** A book with three chapters of two phrases each, made through the admin API. */
-async function makeBook(admin: ApiClient) {
-  const book = await admin.post<{ data: { id: number; book_code: string } }>('admin/book', bookForm());
-  const chapterIds: number[] = [];
-  for (const n of [1, 2, 3]) {
-    const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
-      title: `Chapitre ${n}`,
-      chapter_no: n,
-      book_id: book.body.data.id,
-    });
-    chapterIds.push(chapter.body.data.id);
-    for (const text of ['Bonjour.', 'Au revoir.']) {
-      const phrase = await admin.post(
-        'admin/phrase',
-        form({
-          chapter_id: chapter.body.data.id,
-          phrase: `${text} (${n})`,
-          dictionary: 'bonjour — hello\nau revoir: goodbye',
-          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
-        }),
-      );
-      if (phrase.status !== 200) throw new Error(phrase.text);
-    }
-  }
-  return { code: book.body.data.book_code, chapterIds };
-}
 
 describe('Who may read what: the whole access matrix, plans from signed webhooks', () => {
   let server: TestServer;

@@ -1,0 +1,157 @@
+import { DataSource } from 'typeorm';
+import { Phrase } from '../phrases/phrase.entity';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { makeBook } from './books';
+import { startServer, type TestServer } from './harness';
+import { StripeStandIn } from './stripe-stand-in';
+import { stripeEnv, webhooks } from './stripe-webhooks';
+
+interface Word {
+  id: number;
+  term: string;
+  meaning: string;
+  phrase: string;
+  audio: string | null;
+  book_code: string;
+  chapter_no: number;
+  position: number;
+  state: number;
+  reps: number;
+}
+type WordAnswer = { data: Word };
+type WordList = { data: Word[]; meta: { total: number; page: number; per_page: number } };
+
+describe('Saved words', () => {
+  let server: TestServer;
+  const standIn = new StripeStandIn();
+  let admin: ApiClient;
+  let code: string;
+  let chapterIds: number[];
+  const phraseIds: number[][] = [];
+  const { setPlan } = webhooks(() => server);
+
+  beforeAll(async () => {
+    server = await startServer(undefined, stripeEnv(await standIn.start()));
+    admin = (await newAdmin(server)).client;
+    ({ code, chapterIds } = await makeBook(admin));
+    for (const id of chapterIds) {
+      const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+        `admin/phrase?chapter_id=${id}`,
+      );
+      phraseIds.push(list.body.data.phrases.map((p) => p.id));
+    }
+  });
+  afterAll(async () => {
+    await server.close();
+    await standIn.stop();
+  });
+
+  it('saves a glossary entry with its meaning, phrase, clip, book and chapter, once', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<WordAnswer>('user/words', {
+      phrase_id: phraseIds[0][0],
+      term: 'bonjour',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toEqual({
+      id: expect.any(Number),
+      term: 'bonjour',
+      meaning: 'hello',
+      phrase: 'Bonjour. (1)',
+      audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
+      book_code: code,
+      book_title: 'Le Petit Voyage',
+      chapter_no: 1,
+      position: 1,
+      due_at: expect.any(String),
+      state: 0,
+      reps: 0,
+      lapses: 0,
+      created_at: expect.any(String),
+    });
+    const again = await client.post<WordAnswer>('user/words', {
+      phrase_id: phraseIds[0][0],
+      term: 'bonjour',
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(saved.body.data.id);
+    const [one, two] = await Promise.all([
+      client.post<WordAnswer>('user/words', { phrase_id: phraseIds[0][1], term: 'au revoir' }),
+      client.post<WordAnswer>('user/words', { phrase_id: phraseIds[0][1], term: 'au revoir' }),
+    ]);
+    expect(one.body.data.id).toBe(two.body.data.id);
+    expect((await client.get<WordList>('user/words')).body.meta.total).toBe(2);
+  });
+
+  it('answers an unknown phrase 404, a term not in its glossary 422, a locked phrase 403', async () => {
+    const { client } = await newMember(server);
+    expect((await client.post('user/words', { phrase_id: 999999, term: 'bonjour' })).status).toBe(404);
+    const missing = await client.post('user/words', { phrase_id: phraseIds[0][0], term: 'chat' });
+    expect(missing.status).toBe(422);
+    expect(missing.body).toEqual({
+      message: 'That term is not in the glossary of this phrase.',
+      errors: { term: ['That term is not in the glossary of this phrase.'] },
+    });
+    const locked = await client.post('user/words', { phrase_id: phraseIds[1][0], term: 'bonjour' });
+    expect(locked.status).toBe(403);
+    for (const body of [{}, { phrase_id: 'x', term: 'bonjour' }, { phrase_id: phraseIds[0][0], term: '' }]) {
+      expect((await client.post('user/words', body)).status).toBe(422);
+    }
+    expect(
+      (await new ApiClient(server).post('user/words', { phrase_id: phraseIds[0][0], term: 'bonjour' }))
+        .status,
+    ).toBe(401);
+  });
+
+  it('filters by book and due, pages with meta, and deletes only the member’s own words', async () => {
+    const { client } = await newMember(server);
+    const other = (await newMember(server)).client;
+    const ids: number[] = [];
+    for (const [phrase, term] of [
+      [phraseIds[0][0], 'bonjour'],
+      [phraseIds[0][0], 'au revoir'],
+      [phraseIds[0][1], 'bonjour'],
+    ] as const) {
+      ids.push((await client.post<WordAnswer>('user/words', { phrase_id: phrase, term })).body.data.id);
+    }
+    const page = await client.get<WordList>('user/words?per_page=2&page=2');
+    expect(page.body.meta).toEqual({ total: 3, page: 2, per_page: 2 });
+    expect(page.body.data).toHaveLength(1);
+    expect((await client.get<WordList>(`user/words?book_code=${code}&due=1`)).body.meta.total).toBe(3);
+    expect((await client.get<WordList>('user/words?book_code=nope')).body.meta.total).toBe(0);
+    for (const bad of ['per_page=201', 'per_page=0', 'page=0', 'due=2', 'page=x']) {
+      expect([bad, (await client.get(`user/words?${bad}`)).status]).toEqual([bad, 422]);
+    }
+    expect((await other.delete(`user/words/${ids[0]}`)).status).toBe(404);
+    expect((await client.delete(`user/words/${ids[0]}`)).status).toBe(200);
+    expect((await client.delete(`user/words/${ids[0]}`)).status).toBe(404);
+    expect((await client.get<WordList>('user/words')).body.meta.total).toBe(2);
+  });
+
+  it('shows an edited phrase, and loses the words of a deleted one', async () => {
+    const { client } = await newMember(server);
+    const phraseId = phraseIds[0][1];
+    await client.post('user/words', { phrase_id: phraseId, term: 'bonjour' });
+    await server.app
+      .get(DataSource)
+      .getRepository(Phrase)
+      .update({ id: phraseId }, { phrase: 'Bonjour, Claire.' });
+    expect((await client.get<WordList>('user/words')).body.data[0].phrase).toBe('Bonjour, Claire.');
+    expect((await admin.delete(`admin/phrase/${phraseId}`)).status).toBe(200);
+    expect((await client.get<WordList>('user/words')).body.meta.total).toBe(0);
+  });
+
+  it('signs locked clips for members who may read them, and gives none once the plan lapses', async () => {
+    const { client, id } = await newMember(server);
+    await setPlan(id, 'active');
+    const saved = await client.post<WordAnswer>('user/words', {
+      phrase_id: phraseIds[2][0],
+      term: 'au revoir',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.audio).toMatch(/\?exp=\d+&sig=/);
+    await setPlan(id, 'past_due');
+    const after = await client.get<WordList>('user/words');
+    expect(after.body.data[0]).toMatchObject({ term: 'au revoir', phrase: 'Bonjour. (3)', audio: null });
+  });
+});

@@ -1,0 +1,56 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** A glossary entry a member saved, with its FSRS card. */
+@Entity('saved_words')
+export class SavedWord {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @Column({ name: 'phrase_id', type: 'integer' })
+  phraseId: number;
+
+  @Column({ type: 'varchar', length: 200 })
+  term: string;
+
+  @Column({ type: 'varchar', length: 1000 })
+  meaning: string;
+
+  @Column({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @Column({ type: 'datetime' })
+  due: Date;
+
+  @Column({ type: 'real', default: 0 })
+  stability: number;
+
+  @Column({ type: 'real', default: 0 })
+  difficulty: number;
+
+  @Column({ name: 'elapsed_days', type: 'integer', default: 0 })
+  elapsedDays: number;
+
+  @Column({ name: 'scheduled_days', type: 'integer', default: 0 })
+  scheduledDays: number;
+
+  @Column({ name: 'learning_steps', type: 'integer', default: 0 })
+  learningSteps: number;
+
+  @Column({ type: 'integer', default: 0 })
+  reps: number;
+
+  @Column({ type: 'integer', default: 0 })
+  lapses: number;
+
+  @Column({ type: 'integer', default: 0 })
+  state: number;
+
+  @Column({ name: 'last_review', type: 'datetime', nullable: true })
+  lastReview: Date | null;
+
+  @Column({ type: 'integer', default: 0 })
+  version: number;
+}

@@ -1,0 +1,70 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Field } from '../common/field';
+import { ToInteger, Trim } from '../common/form-values';
+
+export class SaveWordDto {
+  @Field(
+    ToInteger(),
+    IsNotEmpty({ message: 'The phrase id field is required.' }),
+    IsInt({ message: 'The phrase id must be a whole number.' }),
+    Min(1, { message: 'The phrase id must be 1 or more.' }),
+    Max(2_147_483_647, { message: 'The phrase id is too large.' }),
+  )
+  phrase_id: number;
+
+  @Field(
+    Trim(),
+    IsNotEmpty({ message: 'The term field is required.' }),
+    IsString({ message: 'The term must be text.' }),
+    MaxLength(200, { message: 'The term must not be longer than 200 characters.' }),
+  )
+  term: string;
+}
+
+export class WordsQuery {
+  @Field(IsOptional(), IsString({ message: 'The book code must be text.' }), MaxLength(200))
+  book_code?: string;
+
+  @Field(
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (value === 'true' ? '1' : value === 'false' ? '0' : value)),
+    IsIn(['0', '1'], { message: 'The due filter must be 1 or 0.' }),
+  )
+  due?: string;
+
+  @Field(
+    IsOptional(),
+    ToInteger(),
+    IsInt({ message: 'The page must be a whole number.' }),
+    Min(1, { message: 'The page must be 1 or more.' }),
+    Max(1_000_000, { message: 'The page must not be more than 1000000.' }),
+  )
+  page?: number;
+
+  @Field(
+    IsOptional(),
+    ToInteger(),
+    IsInt({ message: 'The per page value must be a whole number.' }),
+    Min(1, { message: 'The per page value must be from 1 to 200.' }),
+    Max(200, { message: 'The per page value must be from 1 to 200.' }),
+  )
+  per_page?: number;
+}
+
+export interface WordResponse {
+  id: number;
+  term: string;
+  meaning: string;
+  phrase: string;
+  audio: string | null;
+  book_code: string;
+  book_title: string;
+  chapter_no: number;
+  position: number;
+  due_at: string;
+  state: number;
+  reps: number;
+  lapses: number;
+  created_at: string;
+}

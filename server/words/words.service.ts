@@ -1,0 +1,185 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createEmptyCard } from 'ts-fsrs';
+import { QueryFailedError, type Repository } from 'typeorm';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { ValidationFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { Phrase } from '../phrases/phrase.entity';
+import { PREMIUM_CHAPTER } from '../reading/access';
+import { ClipUrls } from '../reading/clip-urls';
+import { splitGlossary } from '../reading/glossary';
+import { ReadingService } from '../reading/reading.service';
+import type { User } from '../users/user.entity';
+import { SavedWord } from './saved-word.entity';
+import type { SaveWordDto, WordResponse, WordsQuery } from './words.dto';
+
+interface WordRow {
+  id: number;
+  term: string;
+  meaning: string;
+  phrase: string;
+  audio_path: string;
+  book_code: string;
+  book_title: string;
+  chapter_no: number | string;
+  first_chapter_no: number | string;
+  position: number | string;
+  due: Date | string;
+  state: number | string;
+  reps: number | string;
+  lapses: number | string;
+  created_at: Date | string;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** A member's saved words: kept from a phrase's glossary, listed with the phrase and its clip. */
+@Injectable()
+export class WordsService {
+  constructor(
+    @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
+    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly reading: ReadingService,
+    private readonly clipUrls: ClipUrls,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Saves the glossary entry `term` of a phrase the member may read; saving it again answers the same word. */
+  async save(user: User, dto: SaveWordDto): Promise<{ data: WordResponse }> {
+    const found = await this.phrases
+      .createQueryBuilder('p')
+      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+      .select('p.id', 'id')
+      .addSelect('p.dictionary', 'dictionary')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect(
+        (sub) => sub.select('MIN(c1.chapterNo)').from(Chapter, 'c1').where('c1.bookId = c.bookId'),
+        'first',
+      )
+      .where('p.id = :id', { id: dto.phrase_id })
+      .getRawOne<{ id: number; dictionary: string; chapter_no: number | string; first: number | string }>();
+    if (!found) throw new NotFoundException('Phrase not found.');
+    const access = await this.reading.access(Number(found.chapter_no) === Number(found.first), user);
+    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
+    const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
+    if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
+
+    const existing = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: entry.term });
+    if (existing) return { data: await this.one(user, existing.id) };
+    const now = this.clock.now();
+    const card = createEmptyCard(now);
+    try {
+      const { identifiers } = await this.words.insert({
+        userId: user.id,
+        phraseId: found.id,
+        term: entry.term,
+        meaning: entry.meaning.slice(0, 1000),
+        createdAt: now,
+        due: card.due,
+        stability: card.stability,
+        difficulty: card.difficulty,
+        elapsedDays: card.elapsed_days,
+        scheduledDays: card.scheduled_days,
+        learningSteps: card.learning_steps,
+        reps: card.reps,
+        lapses: card.lapses,
+        state: card.state,
+        lastReview: null,
+      });
+      return { data: await this.one(user, Number(identifiers[0].id)) };
+    } catch (error) {
+      // The same word saved twice at the same moment: the unique index keeps one, and both get it.
+      if (!(error instanceof QueryFailedError)) throw error;
+      const winner = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: entry.term });
+      if (!winner) throw error;
+      return { data: await this.one(user, winner.id) };
+    }
+  }
+
+  async list(user: User, query: WordsQuery) {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 50;
+    const base = this.query(user);
+    if (query.book_code) base.andWhere('b.bookCode = :bookCode', { bookCode: query.book_code });
+    if (query.due === '1') base.andWhere('w.due <= :now', { now: this.clock.now() });
+    const total = await base.clone().getCount();
+    const rows = await base
+      .orderBy(query.due === '1' ? 'w.due' : 'w.createdAt', query.due === '1' ? 'ASC' : 'DESC')
+      .addOrderBy('w.id', 'DESC')
+      .offset((page - 1) * perPage)
+      .limit(perPage)
+      .getRawMany<WordRow>();
+    return { data: await this.respond(user, rows), meta: { total, page, per_page: perPage } };
+  }
+
+  async remove(user: User, id: number): Promise<{ message: string }> {
+    const { affected } = await this.words.delete({ id, userId: user.id });
+    // Another member's word is as unknown as a missing one.
+    if (!affected) throw new NotFoundException('Word not found.');
+    return { message: 'The word has been removed.' };
+  }
+
+  private async one(user: User, id: number): Promise<WordResponse> {
+    const row = await this.query(user).andWhere('w.id = :id', { id }).getRawOne<WordRow>();
+    if (!row) throw new NotFoundException('Word not found.');
+    return (await this.respond(user, [row]))[0];
+  }
+
+  /** A member's words with what the answers show of their phrase, chapter and book: one query. */
+  private query(user: User) {
+    return this.words
+      .createQueryBuilder('w')
+      .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
+      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+      .innerJoin(Book, 'b', 'b.id = c.bookId')
+      .select('w.id', 'id')
+      .addSelect('w.term', 'term')
+      .addSelect('w.meaning', 'meaning')
+      .addSelect('p.phrase', 'phrase')
+      .addSelect('p.audioPath', 'audio_path')
+      .addSelect('b.bookCode', 'book_code')
+      .addSelect('b.title', 'book_title')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect(
+        (sub) => sub.select('MIN(c1.chapterNo)').from(Chapter, 'c1').where('c1.bookId = c.bookId'),
+        'first_chapter_no',
+      )
+      .addSelect('p.position', 'position')
+      .addSelect('w.due', 'due')
+      .addSelect('w.state', 'state')
+      .addSelect('w.reps', 'reps')
+      .addSelect('w.lapses', 'lapses')
+      .addSelect('w.createdAt', 'created_at')
+      .where('w.userId = :userId', { userId: user.id });
+  }
+
+  /**
+   * Clips follow the reader's rules: signed when their chapter is locked, and absent (null) when the
+   * member may no longer read that chapter: a lapsed plan keeps the words and their text.
+   */
+  private async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
+    const locked = rows.some((row) => Number(row.chapter_no) !== Number(row.first_chapter_no));
+    const mayReadLocked = locked && (await this.reading.access(false, user)) === 'granted';
+    return rows.map((row) => {
+      const free = Number(row.chapter_no) === Number(row.first_chapter_no);
+      return {
+        id: Number(row.id),
+        term: row.term,
+        meaning: row.meaning,
+        phrase: row.phrase,
+        audio: free || mayReadLocked ? this.clipUrls.url(row.audio_path, !free) : null,
+        book_code: row.book_code,
+        book_title: row.book_title,
+        chapter_no: Number(row.chapter_no),
+        position: Number(row.position),
+        due_at: iso(row.due),
+        state: Number(row.state),
+        reps: Number(row.reps),
+        lapses: Number(row.lapses),
+        created_at: iso(row.created_at),
+      };
+    });
+  }
+}
