@@ -43,6 +43,16 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ STORAGE_DIR: dir, SMTP_URL: 'mail.example.org' })).toThrow(
       /SMTP_URL must start/,
     );
+    expect(() => loadConfig({ STORAGE_DIR: dir, REVIEW_FUZZ: 'maybe' })).toThrow(
+      'REVIEW_FUZZ must be true or false, got "maybe"',
+    );
+  });
+
+  it('fuzzes review intervals unless told not to', () => {
+    const dir = storage();
+    expect(loadConfig({ STORAGE_DIR: dir }).reviewFuzz).toBe(true);
+    expect(loadConfig({ STORAGE_DIR: dir, REVIEW_FUZZ: 'false' }).reviewFuzz).toBe(false);
+    expect(loadConfig({ STORAGE_DIR: dir, REVIEW_FUZZ: '1' }).reviewFuzz).toBe(true);
   });
 
   it('derives the public URL from the port and drops a trailing slash', () => {

@@ -18,6 +18,8 @@ export interface AppConfig {
     priceId: string | null;
     apiBase: string | null;
   };
+  /** ts-fsrs's fuzz on review intervals (spreads cards learnt together); off in tests, for repeatable dates. */
+  reviewFuzz: boolean;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -60,6 +62,14 @@ function readJwtSecret(env: Env, storageDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
   return secret;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 function optional(env: Env, name: string): string | null {
@@ -105,5 +115,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       priceId: optional(env, 'STRIPE_PRICE_ID'),
       apiBase: apiBase ? readUrl('STRIPE_API_BASE', apiBase) : null,
     },
+    reviewFuzz: readBoolean(env, 'REVIEW_FUZZ', true),
   };
 }

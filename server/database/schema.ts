@@ -11,6 +11,8 @@ import { BookLanguage1763802000000 } from '../migrations/1763802000000-BookLangu
 import { Subscription } from '../billing/subscription.entity';
 import { ReadingProgress } from '../reading/reading-progress.entity';
 import { SavedWord } from '../words/saved-word.entity';
+import { ReviewLog } from '../words/review-log.entity';
+import { ReviewLogs1763812800000 } from '../migrations/1763812800000-ReviewLogs';
 import { SavedWords1763809200000 } from '../migrations/1763809200000-SavedWords';
 import { ReadingProgress1763805600000 } from '../migrations/1763805600000-ReadingProgress';
 import { StripeEvent } from '../billing/stripe-event.entity';
@@ -27,6 +29,7 @@ export const ENTITIES = [
   StripeEvent,
   ReadingProgress,
   SavedWord,
+  ReviewLog,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -35,4 +38,5 @@ export const MIGRATIONS = [
   BookLanguage1763802000000,
   ReadingProgress1763805600000,
   SavedWords1763809200000,
+  ReviewLogs1763812800000,
 ];

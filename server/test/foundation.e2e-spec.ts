@@ -92,6 +92,7 @@ describe('Foundation API', () => {
         'password_reset_tokens',
         'phrases',
         'reading_progress',
+        'review_logs',
         'saved_words',
         'stripe_events',
         'subscriptions',

@@ -155,3 +155,81 @@ describe('Saved words', () => {
     expect(after.body.data[0]).toMatchObject({ term: 'au revoir', phrase: 'Bonjour. (3)', audio: null });
   });
 });
+
+describe('Review with FSRS', () => {
+  let server: TestServer;
+  let phraseId: number;
+  beforeAll(async () => {
+    server = await startServer(undefined, { REVIEW_FUZZ: 'false' });
+    const admin = (await newAdmin(server)).client;
+    const { chapterIds } = await makeBook(admin);
+    const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+      `admin/phrase?chapter_id=${chapterIds[0]}`,
+    );
+    phraseId = list.body.data.phrases[0].id;
+  });
+  afterAll(() => server.close());
+
+  type Queue = {
+    data: {
+      cards: Array<Word & { version: number; next: Record<string, { due_at: string; label: string }> }>;
+      due_count: number;
+      new_count: number;
+    };
+  };
+  type Answer = { data: { id: number; due_at: string; interval: string; state: number; reps: number } };
+
+  it('offers new cards with the next interval of each answer, and schedules Again < Good < Easy', async () => {
+    const dues: Record<number, number> = {};
+    for (const rating of [1, 3, 4]) {
+      const { client } = await newMember(server);
+      const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'bonjour' });
+      const queue = await client.get<Queue>('user/review');
+      expect(queue.body.data).toMatchObject({ due_count: 0, new_count: 1 });
+      const card = queue.body.data.cards[0];
+      expect(card).toMatchObject({
+        id: saved.body.data.id,
+        term: 'bonjour',
+        meaning: 'hello',
+        phrase: 'Bonjour. (1)',
+      });
+      expect(Object.keys(card.next)).toEqual(['again', 'hard', 'good', 'easy']);
+      const answer = await client.post<Answer>(`user/review/${card.id}`, { rating });
+      expect(answer.status).toBe(200);
+      // As the button said, give or take the moments between showing the card and answering it.
+      const shown = Date.parse(card.next[{ 1: 'again', 3: 'good', 4: 'easy' }[rating]!].due_at);
+      expect(Math.abs(Date.parse(answer.body.data.due_at) - shown)).toBeLessThan(5000);
+      dues[rating] = Date.parse(answer.body.data.due_at);
+    }
+    expect(dues[1]).toBeLessThan(dues[3]);
+    expect(dues[3]).toBeLessThan(dues[4]);
+    expect(dues[1] - Date.now()).toBeLessThan(3600_000);
+  });
+
+  it('applies two answers sent at once for one card once; the other is a 409', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'au revoir' });
+    const [card] = (await client.get<Queue>('user/review')).body.data.cards;
+    expect(card.version).toBe(0);
+    const answers = await Promise.all([
+      client.post(`user/review/${saved.body.data.id}`, { rating: 3, version: card.version }),
+      client.post(`user/review/${saved.body.data.id}`, { rating: 3, version: card.version }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body).toEqual({
+      message: 'This card was just answered elsewhere. Reload to go on.',
+    });
+    expect((await client.get<WordList>('user/words')).body.data[0].reps).toBe(1);
+  });
+
+  it('refuses a rating outside 1–4 with a 422, and another member’s card with a 404', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'bonjour' });
+    for (const rating of [0, 5, 'good', 2.5, null]) {
+      const res = await client.post(`user/review/${saved.body.data.id}`, { rating });
+      expect([rating, res.status]).toEqual([rating, 422]);
+    }
+    const other = (await newMember(server)).client;
+    expect((await other.post(`user/review/${saved.body.data.id}`, { rating: 3 })).status).toBe(404);
+  });
+});

@@ -15,7 +15,7 @@ import type { User } from '../users/user.entity';
 import { SavedWord } from './saved-word.entity';
 import type { SaveWordDto, WordResponse, WordsQuery } from './words.dto';
 
-interface WordRow {
+export interface WordRow {
   id: number;
   term: string;
   meaning: string;
@@ -121,14 +121,14 @@ export class WordsService {
     return { message: 'The word has been removed.' };
   }
 
-  private async one(user: User, id: number): Promise<WordResponse> {
+  async one(user: User, id: number): Promise<WordResponse> {
     const row = await this.query(user).andWhere('w.id = :id', { id }).getRawOne<WordRow>();
     if (!row) throw new NotFoundException('Word not found.');
     return (await this.respond(user, [row]))[0];
   }
 
   /** A member's words with what the answers show of their phrase, chapter and book: one query. */
-  private query(user: User) {
+  query(user: User) {
     return this.words
       .createQueryBuilder('w')
       .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
@@ -159,7 +159,7 @@ export class WordsService {
    * Clips follow the reader's rules: signed when their chapter is locked, and absent (null) when the
    * member may no longer read that chapter: a lapsed plan keeps the words and their text.
    */
-  private async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
+  async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
     const locked = rows.some((row) => Number(row.chapter_no) !== Number(row.first_chapter_no));
     const mayReadLocked = locked && (await this.reading.access(false, user)) === 'granted';
     return rows.map((row) => {

@@ -1,0 +1,32 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One answer in a review. */
+@Entity('review_logs')
+export class ReviewLog {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'word_id', type: 'integer' })
+  wordId: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @Column({ type: 'integer' })
+  rating: number;
+
+  @Column({ type: 'integer' })
+  state: number;
+
+  @Column({ type: 'datetime' })
+  due: Date;
+
+  @Column({ name: 'scheduled_days', type: 'integer', default: 0 })
+  scheduledDays: number;
+
+  @Column({ name: 'elapsed_days', type: 'integer', default: 0 })
+  elapsedDays: number;
+
+  @Column({ name: 'reviewed_at', type: 'datetime' })
+  reviewedAt: Date;
+}

@@ -1,0 +1,131 @@
+import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, type Repository } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { Clock } from '../common/clock';
+import type { User } from '../users/user.entity';
+import { ReviewLog } from './review-log.entity';
+import type { NextDue, ReviewCard } from './review.dto';
+import { SavedWord } from './saved-word.entity';
+import { formatInterval, Scheduler } from './scheduler';
+import { WordsService, type WordRow } from './words.service';
+
+/** New cards a member meets in a day, at most (Anki's default). */
+export const NEW_PER_DAY = 20;
+const NEW = 0;
+const ANSWERED = 'This card was just answered elsewhere. Reload to go on.';
+
+/** Reviews of saved words, scheduled with FSRS: what is due, and one answer at a time. */
+@Injectable()
+export class ReviewService {
+  private readonly scheduler: Scheduler;
+
+  constructor(
+    @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
+    private readonly wordsService: WordsService,
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.scheduler = new Scheduler(config.reviewFuzz);
+  }
+
+  /**
+   * The cards to review now: every due card already learnt, oldest due first, then new cards up to the
+   * day's allowance. Days are UTC days until members can set a time zone.
+   */
+  async queue(user: User): Promise<{ data: { cards: ReviewCard[]; due_count: number; new_count: number } }> {
+    const now = this.clock.now();
+    const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const newToday = await this.db
+      .getRepository(ReviewLog)
+      .createQueryBuilder('l')
+      .where('l.userId = :userId AND l.state = :new AND l.reviewedAt >= :start', {
+        userId: user.id,
+        new: NEW,
+        start: startOfDay,
+      })
+      .select('COUNT(DISTINCT l.wordId)', 'count')
+      .getRawOne<{ count: number | string }>();
+    const allowance = Math.max(0, NEW_PER_DAY - Number(newToday?.count ?? 0));
+    const due = await this.wordsService
+      .query(user)
+      .andWhere('w.state <> :new AND w.due <= :now', { new: NEW, now })
+      .orderBy('w.due', 'ASC')
+      .addOrderBy('w.id', 'ASC')
+      .getRawMany<WordRow>();
+    const fresh = allowance
+      ? await this.wordsService
+          .query(user)
+          .andWhere('w.state = :new', { new: NEW })
+          .orderBy('w.createdAt', 'ASC')
+          .addOrderBy('w.id', 'ASC')
+          .limit(allowance)
+          .getRawMany<WordRow>()
+      : [];
+    const rows = [...due, ...fresh];
+    const cards = await this.wordsService.respond(user, rows);
+    const states = rows.length ? await this.words.findBy({ id: In(rows.map((row) => Number(row.id))) }) : [];
+    const byId = new Map(states.map((word) => [word.id, word]));
+    return {
+      data: {
+        cards: cards.map((card) => {
+          const word = byId.get(card.id)!;
+          return { ...card, next: this.next(word, now), version: word.version };
+        }),
+        due_count: due.length,
+        new_count: fresh.length,
+      },
+    };
+  }
+
+  /**
+   * Applies one answer. The update is conditional on the version the card was read at (and, when the
+   * client sends it, on the version it was shown at), so two answers to one showing apply once; the other
+   * gets a 409.
+   */
+  async answer(user: User, wordId: number, rating: 1 | 2 | 3 | 4, shownVersion?: number) {
+    const word = await this.words.findOneBy({ id: wordId, userId: user.id });
+    if (!word) throw new NotFoundException('Word not found.');
+    if (shownVersion !== undefined && shownVersion !== word.version) throw new ConflictException(ANSWERED);
+    const now = this.clock.now();
+    const { card } = this.scheduler.answer(word, rating, now);
+    await this.db.transaction(async (tx) => {
+      const { affected } = await tx
+        .getRepository(SavedWord)
+        .update({ id: word.id, version: word.version }, { ...card, version: word.version + 1 });
+      if (!affected) throw new ConflictException(ANSWERED);
+      await tx.getRepository(ReviewLog).insert({
+        wordId: word.id,
+        userId: user.id,
+        rating,
+        state: word.state,
+        due: word.due,
+        scheduledDays: word.scheduledDays,
+        elapsedDays: word.elapsedDays,
+        reviewedAt: now,
+      });
+    });
+    return {
+      data: {
+        id: word.id,
+        due_at: card.due.toISOString(),
+        interval: formatInterval(now, card.due),
+        state: card.state,
+        reps: card.reps,
+        lapses: card.lapses,
+      },
+    };
+  }
+
+  private next(word: SavedWord, now: Date): NextDue {
+    const preview = this.scheduler.preview(word, now);
+    const entry = (due: Date) => ({ due_at: due.toISOString(), label: formatInterval(now, due) });
+    return {
+      again: entry(preview.again),
+      hard: entry(preview.hard),
+      good: entry(preview.good),
+      easy: entry(preview.easy),
+    };
+  }
+}
