@@ -1,22 +1,8 @@
-import { createEmptyCard, Rating } from 'ts-fsrs';
-import { formatInterval, Scheduler, type CardColumns } from './scheduler';
+import { Rating } from 'ts-fsrs';
+import { formatInterval, newCard, Scheduler, type CardColumns } from './scheduler';
 
 const NOW = new Date('2026-11-22T10:00:00Z');
-const fresh = (): CardColumns => {
-  const card = createEmptyCard(NOW);
-  return {
-    due: card.due,
-    stability: card.stability,
-    difficulty: card.difficulty,
-    elapsedDays: card.elapsed_days,
-    scheduledDays: card.scheduled_days,
-    learningSteps: card.learning_steps,
-    reps: card.reps,
-    lapses: card.lapses,
-    state: card.state,
-    lastReview: null,
-  };
-};
+const fresh = (): CardColumns => newCard(NOW);
 
 describe(Scheduler.name, () => {
   const scheduler = new Scheduler(false);

@@ -1,4 +1,4 @@
-import { fsrs, Rating, type Card, type FSRS, type Grade, type ReviewLog } from 'ts-fsrs';
+import { createEmptyCard, fsrs, Rating, type Card, type FSRS, type Grade, type ReviewLog } from 'ts-fsrs';
 import type { SavedWord } from './saved-word.entity';
 
 /** Anki's answer buttons: 1 Again, 2 Hard, 3 Good, 4 Easy. */
@@ -47,6 +47,11 @@ function toColumns(card: Card): CardColumns {
     state: card.state,
     lastReview: card.last_review ?? null,
   };
+}
+
+/** A new card, due at once: what every saved word starts as. */
+export function newCard(now: Date): CardColumns {
+  return toColumns(createEmptyCard(now));
 }
 
 /**

@@ -1,6 +1,5 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createEmptyCard } from 'ts-fsrs';
 import { QueryFailedError, type Repository } from 'typeorm';
 import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
@@ -13,6 +12,7 @@ import { splitGlossary } from '../reading/glossary';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { SavedWord } from './saved-word.entity';
+import { newCard } from './scheduler';
 import type { SaveWordDto, WordResponse, WordsQuery } from './words.dto';
 
 export interface WordRow {
@@ -69,7 +69,6 @@ export class WordsService {
     const existing = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: entry.term });
     if (existing) return { data: await this.one(user, existing.id) };
     const now = this.clock.now();
-    const card = createEmptyCard(now);
     try {
       const { identifiers } = await this.words.insert({
         userId: user.id,
@@ -77,16 +76,7 @@ export class WordsService {
         term: entry.term,
         meaning: entry.meaning.slice(0, 1000),
         createdAt: now,
-        due: card.due,
-        stability: card.stability,
-        difficulty: card.difficulty,
-        elapsedDays: card.elapsed_days,
-        scheduledDays: card.scheduled_days,
-        learningSteps: card.learning_steps,
-        reps: card.reps,
-        lapses: card.lapses,
-        state: card.state,
-        lastReview: null,
+        ...newCard(now),
       });
       return { data: await this.one(user, Number(identifiers[0].id)) };
     } catch (error) {
