@@ -54,6 +54,13 @@ export class ApiClient {
     return { status: res.status, body: parsed as T, text, headers: res.headers };
   }
 
+  /** The raw answer, for bodies that are not JSON (a CSV, say), as this client would fetch it. */
+  raw(path: string): Promise<Response> {
+    const headers: Record<string, string> = { 'X-Forwarded-For': this.ip };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    return fetch(this.server.baseUrl + '/api/v1/' + path.replace(/^\//, ''), { headers });
+  }
+
   get<T = Record<string, unknown>>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }

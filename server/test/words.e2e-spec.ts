@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook } from './books';
+import { fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
@@ -20,6 +21,27 @@ interface Word {
 }
 type WordAnswer = { data: Word };
 type WordList = { data: Word[]; meta: { total: number; page: number; per_page: number } };
+
+/** RFC 4180, enough to read back what the export writes. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), i++);
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') (row.push(cell), (cell = ''));
+    else if (ch === '\r' && text[i + 1] === '\n')
+      (row.push(cell), rows.push(row), (row = []), (cell = ''), i++);
+    else cell += ch;
+  }
+  return rows;
+}
 
 describe('Saved words', () => {
   let server: TestServer;
@@ -139,6 +161,46 @@ describe('Saved words', () => {
     expect((await client.get<WordList>('user/words')).body.data[0].phrase).toBe('Bonjour, Claire.');
     expect((await admin.delete(`admin/phrase/${phraseId}`)).status).toBe(200);
     expect((await client.get<WordList>('user/words')).body.meta.total).toBe(0);
+  });
+
+  it('exports the words as a CSV that spreadsheets read, parsed back here', async () => {
+    const { client, id } = await newMember(server);
+    await setPlan(id, 'active');
+    await client.post('user/words', { phrase_id: phraseIds[2][1], term: 'au revoir' });
+    await client.post('user/words', { phrase_id: phraseIds[0][0], term: 'bonjour' });
+    const res = await client.raw('user/words/export');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="lingonovel-words.csv"');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows = parseCsv(bytes.toString('utf8').slice(1));
+    expect(rows[0]).toEqual(['term', 'meaning', 'phrase', 'book', 'chapter', 'audio URL']);
+    expect(rows.slice(1).map((row) => row.slice(0, 5))).toEqual([
+      ['bonjour', 'hello', 'Bonjour. (1)', 'Le Petit Voyage', '1'],
+      ['au revoir', 'goodbye', 'Au revoir. (3)', 'Le Petit Voyage', '3'],
+    ]);
+    expect(rows[1][5]).toMatch(/^https:\/\/books\.example\.org\/media\/lines\/\w+\.mp3$/);
+    expect(rows[2][5]).toMatch(/^https:\/\/books\.example\.org\/media\/lines\/\w+\.mp3\?exp=\d+&sig=[\w-]+$/);
+    expect((await new ApiClient(server).get('user/words/export')).status).toBe(401);
+  });
+
+  it('guards CSV cells against formulas', async () => {
+    const { client } = await newMember(server);
+    const chapter = chapterIds[0];
+    const phrase = await admin.post<{ data: { id: number } }>(
+      'admin/phrase',
+      form({
+        chapter_id: chapter,
+        phrase: '=HYPERLINK("http://evil.example")',
+        dictionary: '@cmd — danger',
+        line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+      }),
+    );
+    await client.post('user/words', { phrase_id: phrase.body.data.id, term: '@cmd' });
+    const res = await client.raw('user/words/export');
+    const rows = parseCsv((await res.text()).replace(/^\uFEFF/, ''));
+    expect(rows[1].slice(0, 3)).toEqual(["'@cmd", 'danger', '\'=HYPERLINK("http://evil.example")']);
   });
 
   it('signs locked clips for members who may read them, and gives none once the plan lapses', async () => {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { CurrentUser } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
@@ -19,6 +19,13 @@ export class WordsController {
   @Get()
   list(@CurrentUser() user: User, @Query() query: WordsQuery) {
     return this.words.list(user, query);
+  }
+
+  @Get('export')
+  @Header('Content-Type', 'text/csv; charset=utf-8')
+  @Header('Content-Disposition', 'attachment; filename="lingonovel-words.csv"')
+  export(@CurrentUser() user: User) {
+    return this.words.exportCsv(user);
   }
 
   @Delete(':id')

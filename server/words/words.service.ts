@@ -1,4 +1,6 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { toCsv } from './csv';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, type Repository } from 'typeorm';
 import { Book } from '../books/book.entity';
@@ -44,6 +46,7 @@ export class WordsService {
     private readonly reading: ReadingService,
     private readonly clipUrls: ClipUrls,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Saves the glossary entry `term` of a phrase the member may read; saving it again answers the same word. */
@@ -102,6 +105,31 @@ export class WordsService {
       .limit(perPage)
       .getRawMany<WordRow>();
     return { data: await this.respond(user, rows), meta: { total, page, per_page: perPage } };
+  }
+
+  /**
+   * Every saved word as a CSV a spreadsheet opens: term, meaning, phrase, book, chapter and the clip's
+   * absolute URL (from PUBLIC_URL; signed ones last a few hours, and a clip the member may no longer
+   * hear is left empty).
+   */
+  async exportCsv(user: User): Promise<string> {
+    const rows = await this.query(user)
+      .orderBy('b.title', 'ASC')
+      .addOrderBy('c.chapterNo', 'ASC')
+      .addOrderBy('p.position', 'ASC')
+      .getRawMany<WordRow>();
+    const words = await this.respond(user, rows);
+    return toCsv([
+      ['term', 'meaning', 'phrase', 'book', 'chapter', 'audio URL'],
+      ...words.map((w) => [
+        w.term,
+        w.meaning,
+        w.phrase,
+        w.book_title,
+        w.chapter_no,
+        w.audio ? this.config.publicUrl + w.audio : null,
+      ]),
+    ]);
   }
 
   async remove(user: User, id: number): Promise<{ message: string }> {
