@@ -1,5 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
+// Date columns say `type: Date`, which each driver maps itself (datetime on SQLite, timestamp on
+// PostgreSQL, where the migration makes them timestamptz), rather than SQLite's 'datetime'.
+
 /** A member's place in one book: the chapter and the phrase, and the speed they listen at. */
 @Entity('reading_progress')
 export class ReadingProgress {
@@ -21,6 +24,6 @@ export class ReadingProgress {
   @Column({ type: 'real', default: 1 })
   speed: number;
 
-  @Column({ name: 'updated_at', type: 'datetime' })
+  @Column({ name: 'updated_at', type: Date })
   updatedAt: Date;
 }

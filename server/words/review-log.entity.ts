@@ -1,5 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
+// Date columns say `type: Date`, which each driver maps itself (datetime on SQLite, timestamp on
+// PostgreSQL, where the migration makes them timestamptz), rather than SQLite's 'datetime'.
+
 /** One answer in a review. */
 @Entity('review_logs')
 export class ReviewLog {
@@ -18,7 +21,7 @@ export class ReviewLog {
   @Column({ type: 'integer' })
   state: number;
 
-  @Column({ type: 'datetime' })
+  @Column({ type: Date })
   due: Date;
 
   @Column({ name: 'scheduled_days', type: 'integer', default: 0 })
@@ -27,6 +30,6 @@ export class ReviewLog {
   @Column({ name: 'elapsed_days', type: 'integer', default: 0 })
   elapsedDays: number;
 
-  @Column({ name: 'reviewed_at', type: 'datetime' })
+  @Column({ name: 'reviewed_at', type: Date })
   reviewedAt: Date;
 }

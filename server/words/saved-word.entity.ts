@@ -1,5 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
+// Date columns say `type: Date`, which each driver maps itself (datetime on SQLite, timestamp on
+// PostgreSQL, where the migration makes them timestamptz), rather than SQLite's 'datetime'.
+
 /** A glossary entry a member saved, with its FSRS card. */
 @Entity('saved_words')
 export class SavedWord {
@@ -18,10 +21,10 @@ export class SavedWord {
   @Column({ type: 'varchar', length: 1000 })
   meaning: string;
 
-  @Column({ name: 'created_at', type: 'datetime' })
+  @Column({ name: 'created_at', type: Date })
   createdAt: Date;
 
-  @Column({ type: 'datetime' })
+  @Column({ type: Date })
   due: Date;
 
   @Column({ type: 'real', default: 0 })
@@ -48,7 +51,7 @@ export class SavedWord {
   @Column({ type: 'integer', default: 0 })
   state: number;
 
-  @Column({ name: 'last_review', type: 'datetime', nullable: true })
+  @Column({ name: 'last_review', type: Date, nullable: true })
   lastReview: Date | null;
 
   @Column({ type: 'integer', default: 0 })
