@@ -1,7 +1,8 @@
+import { isUniqueViolation } from '../database/db-errors';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import { QueryFailedError, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { SlidingWindow, TooManyRequests } from '../common/rate-limit';
@@ -53,7 +54,7 @@ export class AuthService {
       });
     } catch (error) {
       // Two sign-ups with one address at the same moment: the unique index decides.
-      if (error instanceof QueryFailedError && /UNIQUE/.test(error.message)) {
+      if (isUniqueViolation(error)) {
         throw ValidationFailed.field('email', EMAIL_TAKEN);
       }
       throw error;

@@ -11,6 +11,16 @@ const PositiveId = (label: string) =>
     Min(1, { message: `The ${label} must be 1 or more.` }),
   );
 
+/** A chapter's number, as chapters and reading progress take it. */
+export const ChapterNumber = () =>
+  Field(
+    ToInteger(),
+    IsNotEmpty({ message: 'The chapter number field is required.' }),
+    IsInt({ message: 'The chapter number must be a whole number.' }),
+    Min(1, { message: 'The chapter number must be 1 or more.' }),
+    Max(100_000, { message: 'The chapter number must not be more than 100000.' }),
+  );
+
 export class BookIdQuery {
   @PositiveId('book id')
   book_id: number;
@@ -25,13 +35,7 @@ export class ChapterDto {
   )
   title: string;
 
-  @Field(
-    ToInteger(),
-    IsNotEmpty({ message: 'The chapter number field is required.' }),
-    IsInt({ message: 'The chapter number must be a whole number.' }),
-    Min(1, { message: 'The chapter number must be 1 or more.' }),
-    Max(100_000, { message: 'The chapter number must not be more than 100000.' }),
-  )
+  @ChapterNumber()
   chapter_no: number;
 
   @PositiveId('book id')

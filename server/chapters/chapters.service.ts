@@ -1,6 +1,7 @@
+import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, type Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
 import { MediaService } from '../media/media.service';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
@@ -105,10 +106,10 @@ export class ChaptersService {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof QueryFailedError && /UNIQUE/.test(error.message)) {
+      if (isUniqueViolation(error)) {
         throw ValidationFailed.field('chapter_no', NUMBER_TAKEN);
       }
-      if (error instanceof QueryFailedError && /FOREIGN KEY/.test(error.message)) {
+      if (isForeignKeyViolation(error)) {
         throw ValidationFailed.field('book_id', 'The selected book does not exist.');
       }
       throw error;

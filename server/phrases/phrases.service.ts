@@ -1,6 +1,7 @@
+import { isForeignKeyViolation } from '../database/db-errors';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, type Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed, type FieldErrors } from '../common/api-error';
 import { MediaService } from '../media/media.service';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
@@ -73,7 +74,7 @@ export class PhrasesService {
       return { message: 'The phrase has been added.', data: this.toResponse(phrase) };
     } catch (error) {
       await this.media.remove([audio.path]);
-      if (error instanceof QueryFailedError && /FOREIGN KEY/.test(error.message)) {
+      if (isForeignKeyViolation(error)) {
         throw ValidationFailed.field('chapter_id', 'The selected chapter does not exist.');
       }
       throw error;

@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
+import { ChapterNumber } from '../chapters/chapters.dto';
 
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 1.5;
@@ -16,13 +17,7 @@ export class ProgressDto {
   )
   book_code: string;
 
-  @Field(
-    ToInteger(),
-    IsNotEmpty({ message: 'The chapter number field is required.' }),
-    IsInt({ message: 'The chapter number must be a whole number.' }),
-    Min(1, { message: 'The chapter number must be 1 or more.' }),
-    Max(100_000, { message: 'The chapter number must not be more than 100000.' }),
-  )
+  @ChapterNumber()
   chapter_no: number;
 
   @Field(

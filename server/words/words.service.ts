@@ -1,8 +1,9 @@
+import { isUniqueViolation } from '../database/db-errors';
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { toCsv } from './csv';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
 import { ValidationFailed } from '../common/api-error';
@@ -84,7 +85,7 @@ export class WordsService {
       return { data: await this.one(user, Number(identifiers[0].id)) };
     } catch (error) {
       // The same word saved twice at the same moment: the unique index keeps one, and both get it.
-      if (!(error instanceof QueryFailedError)) throw error;
+      if (!isUniqueViolation(error)) throw error;
       const winner = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: entry.term });
       if (!winner) throw error;
       return { data: await this.one(user, winner.id) };
