@@ -18,6 +18,7 @@ import { BooksModule } from './books/books.module';
 import { BillingModule } from './billing/billing.module';
 import { ReadingModule } from './reading/reading.module';
 import { WordsModule } from './words/words.module';
+import { ListeningModule } from './listening/listening.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
@@ -42,6 +43,7 @@ export class AppModule {
         BillingModule,
         ReadingModule,
         WordsModule,
+        ListeningModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -16,6 +16,8 @@ import { ReviewLogs1763812800000 } from '../migrations/1763812800000-ReviewLogs'
 import { SavedWords1763809200000 } from '../migrations/1763809200000-SavedWords';
 import { ReadingProgress1763805600000 } from '../migrations/1763805600000-ReadingProgress';
 import { StripeEvent } from '../billing/stripe-event.entity';
+import { ListeningEvent } from '../listening/listening-event.entity';
+import { LearnerProgress1763816400000 } from '../migrations/1763816400000-LearnerProgress';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -30,6 +32,7 @@ export const ENTITIES = [
   ReadingProgress,
   SavedWord,
   ReviewLog,
+  ListeningEvent,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -39,4 +42,5 @@ export const MIGRATIONS = [
   ReadingProgress1763805600000,
   SavedWords1763809200000,
   ReviewLogs1763812800000,
+  LearnerProgress1763816400000,
 ];

@@ -176,6 +176,7 @@ describe('Profile', () => {
         user_type: 2,
         user_role_id: 2,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        time_zone: null,
         subscription: {
           status: 'none',
           trial_ends_at: null,

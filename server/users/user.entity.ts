@@ -31,6 +31,10 @@ export class User {
   @Column({ name: 'token_version', type: 'integer', default: 0 })
   tokenVersion: number;
 
+  /** An IANA name such as "Europe/Paris"; days (new cards, streaks, charts) are this zone's days. Null: UTC. */
+  @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true })
+  timeZone: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime' })
   createdAt: Date;
 

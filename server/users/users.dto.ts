@@ -1,9 +1,27 @@
+import { IsOptional, ValidateBy, ValidateIf } from 'class-validator';
 import { Name } from '../auth/auth.dto';
+import { Field } from '../common/field';
+import { canonicalTimeZone } from '../common/time-zone';
 import type { User } from './user.entity';
 
+const IsTimeZone = () =>
+  ValidateBy({
+    name: 'isTimeZone',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && canonicalTimeZone(value) !== null,
+      defaultMessage: () => 'The time zone must be an IANA time zone name, such as Europe/Paris.',
+    },
+  });
+
 export class UpdateProfileDto {
+  // The name may be left out when the call only sets the time zone, which the site does by itself.
+  @ValidateIf((dto: UpdateProfileDto) => dto.name !== undefined || dto.time_zone === undefined)
   @Name()
-  name: string;
+  name?: string;
+
+  /** Null goes back to UTC days. */
+  @Field(IsOptional(), IsTimeZone())
+  time_zone?: string | null;
 }
 
 /** The user as the login answer and the browser's session hold it: never a hash or a token version. */
@@ -26,4 +44,5 @@ export const toUserResponse = (user: User): UserResponse => ({
 export const toProfileResponse = (user: User) => ({
   ...toUserResponse(user),
   created_at: user.createdAt.toISOString(),
+  time_zone: user.timeZone,
 });

@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import { SessionTokens } from '../auth/session-tokens.service';
 import type { ChangePasswordDto } from '../auth/auth.dto';
 import { BillingService } from '../billing/billing.service';
+import { canonicalTimeZone } from '../common/time-zone';
 import { User } from './user.entity';
 import { toProfileResponse, type UpdateProfileDto } from './users.dto';
 
@@ -22,8 +23,11 @@ export class UsersService {
   }
 
   async updateProfile(user: User, dto: UpdateProfileDto) {
-    // Only the name is written: saving the whole loaded user could put back a password reset meanwhile.
-    await this.users.update({ id: user.id }, { name: dto.name });
+    // Only these fields are written: saving the whole loaded user could put back a password reset meanwhile.
+    const changes: Partial<User> = {};
+    if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.time_zone !== undefined) changes.timeZone = dto.time_zone && canonicalTimeZone(dto.time_zone);
+    await this.users.update({ id: user.id }, changes);
     const saved = await this.users.findOneByOrFail({ id: user.id });
     return { message: 'Your profile has been updated.', data: toProfileResponse(saved) };
   }

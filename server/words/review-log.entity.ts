@@ -32,4 +32,27 @@ export class ReviewLog {
 
   @Column({ name: 'reviewed_at', type: Date })
   reviewedAt: Date;
+
+  // The rest of the card before this answer, so that undo puts it back exactly.
+  @Column({ type: 'real', default: 0 })
+  stability: number;
+
+  @Column({ type: 'real', default: 0 })
+  difficulty: number;
+
+  @Column({ name: 'learning_steps', type: 'integer', default: 0 })
+  learningSteps: number;
+
+  @Column({ type: 'integer', default: 0 })
+  reps: number;
+
+  @Column({ type: 'integer', default: 0 })
+  lapses: number;
+
+  @Column({ name: 'last_review', type: Date, nullable: true })
+  lastReview: Date | null;
+
+  /** The word's version before this answer; undo applies only while the word is still at version + 1. */
+  @Column({ type: 'integer', default: 0 })
+  version: number;
 }

@@ -15,6 +15,13 @@ export class ReviewController {
     return this.review.queue(user);
   }
 
+  // Before ':id', which would take "undo" for a word's id.
+  @Post('undo')
+  @HttpCode(200)
+  undo(@CurrentUser() user: User) {
+    return this.review.undo(user);
+  }
+
   @Post(':id')
   @HttpCode(200)
   answer(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ReviewAnswerDto) {

@@ -7,7 +7,8 @@ import type { User } from '../users/user.entity';
 import { ReviewLog } from './review-log.entity';
 import type { NextDue, ReviewCard } from './review.dto';
 import { SavedWord } from './saved-word.entity';
-import { formatInterval, Scheduler } from './scheduler';
+import { cardOf, formatInterval, Scheduler } from './scheduler';
+import { localDate, startOfDate } from '../common/time-zone';
 import { WordsService, type WordRow } from './words.service';
 
 /** New cards a member meets in a day, at most (Anki's default). */
@@ -32,11 +33,11 @@ export class ReviewService {
 
   /**
    * The cards to review now: every due card already learnt, oldest due first, then new cards up to the
-   * day's allowance. Days are UTC days until members can set a time zone.
+   * day's allowance. Days are the member's days (UTC without a time zone).
    */
   async queue(user: User): Promise<{ data: { cards: ReviewCard[]; due_count: number; new_count: number } }> {
     const now = this.clock.now();
-    const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const startOfDay = startOfDate(localDate(now, user.timeZone), user.timeZone);
     const newToday = await this.db
       .getRepository(ReviewLog)
       .createQueryBuilder('l')
@@ -63,20 +64,24 @@ export class ReviewService {
           .limit(allowance)
           .getRawMany<WordRow>()
       : [];
-    const rows = [...due, ...fresh];
-    const cards = await this.wordsService.respond(user, rows);
-    const states = rows.length ? await this.words.findBy({ id: In(rows.map((row) => Number(row.id))) }) : [];
-    const byId = new Map(states.map((word) => [word.id, word]));
     return {
       data: {
-        cards: cards.map((card) => {
-          const word = byId.get(card.id)!;
-          return { ...card, next: this.next(word, now), version: word.version };
-        }),
+        cards: await this.cards(user, [...due, ...fresh], now),
         due_count: due.length,
         new_count: fresh.length,
       },
     };
+  }
+
+  /** Words as review cards: with each answer's next due date, and the version to send back. */
+  private async cards(user: User, rows: WordRow[], now: Date): Promise<ReviewCard[]> {
+    const cards = await this.wordsService.respond(user, rows);
+    const states = rows.length ? await this.words.findBy({ id: In(rows.map((row) => Number(row.id))) }) : [];
+    const byId = new Map(states.map((word) => [word.id, word]));
+    return cards.map((card) => {
+      const word = byId.get(card.id)!;
+      return { ...card, next: this.next(word, now), version: word.version };
+    });
   }
 
   /**
@@ -99,10 +104,8 @@ export class ReviewService {
         wordId: word.id,
         userId: user.id,
         rating,
-        state: word.state,
-        due: word.due,
-        scheduledDays: word.scheduledDays,
-        elapsedDays: word.elapsedDays,
+        ...cardOf(word),
+        version: word.version,
         reviewedAt: now,
       });
     });
@@ -116,6 +119,30 @@ export class ReviewService {
         lapses: card.lapses,
       },
     };
+  }
+
+  /**
+   * Takes back the member's latest answer: the card returns to exactly what it was, and its log row goes.
+   * Only while nothing has changed the card since (its version is still the one that answer wrote), so an
+   * undo from one tab cannot clobber an answer given in another. Repeated, it goes further back.
+   */
+  async undo(user: User): Promise<{ data: ReviewCard; message: string }> {
+    const log = await this.db
+      .getRepository(ReviewLog)
+      .findOne({ where: { userId: user.id }, order: { reviewedAt: 'DESC', id: 'DESC' } });
+    if (!log) throw new NotFoundException('There is no answer to undo.');
+    await this.db.transaction(async (tx) => {
+      const { affected } = await tx
+        .getRepository(SavedWord)
+        .update(
+          { id: log.wordId, userId: user.id, version: log.version + 1 },
+          { ...cardOf(log), version: log.version + 2 },
+        );
+      if (!affected) throw new ConflictException('That card has changed since. Reload to see it.');
+      await tx.getRepository(ReviewLog).delete({ id: log.id });
+    });
+    const [card] = await this.cards(user, [await this.wordsService.row(user, log.wordId)], this.clock.now());
+    return { data: card, message: 'The last answer has been undone.' };
   }
 
   private next(word: SavedWord, now: Date): NextDue {

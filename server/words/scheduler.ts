@@ -49,6 +49,22 @@ function toColumns(card: Card): CardColumns {
   };
 }
 
+/** Just the card's columns of a saved word or a review log's copy of one. */
+export function cardOf(source: CardColumns): CardColumns {
+  return {
+    due: source.due,
+    stability: source.stability,
+    difficulty: source.difficulty,
+    elapsedDays: source.elapsedDays,
+    scheduledDays: source.scheduledDays,
+    learningSteps: source.learningSteps,
+    reps: source.reps,
+    lapses: source.lapses,
+    state: source.state,
+    lastReview: source.lastReview,
+  };
+}
+
 /** A new card, due at once: what every saved word starts as. */
 export function newCard(now: Date): CardColumns {
   return toColumns(createEmptyCard(now));

@@ -141,9 +141,13 @@ export class WordsService {
   }
 
   async one(user: User, id: number): Promise<WordResponse> {
+    return (await this.respond(user, [await this.row(user, id)]))[0];
+  }
+
+  async row(user: User, id: number): Promise<WordRow> {
     const row = await this.query(user).andWhere('w.id = :id', { id }).getRawOne<WordRow>();
     if (!row) throw new NotFoundException('Word not found.');
-    return (await this.respond(user, [row]))[0];
+    return row;
   }
 
   /** A member's words with what the answers show of their phrase, chapter and book: one query. */

@@ -1,0 +1,26 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { CurrentUser } from '../common/auth.decorators';
+import type { User } from '../users/user.entity';
+import { ListeningDto } from './listening.dto';
+import { ListeningService } from './listening.service';
+import { StatsService } from './stats.service';
+
+/** A member's listening reports, and the progress made of them. */
+@Controller('user')
+export class ListeningController {
+  constructor(
+    private readonly listening: ListeningService,
+    private readonly statsService: StatsService,
+  ) {}
+
+  @Post('listening')
+  @HttpCode(200)
+  record(@CurrentUser() user: User, @Body() dto: ListeningDto) {
+    return this.listening.record(user, dto.events);
+  }
+
+  @Get('stats')
+  stats(@CurrentUser() user: User) {
+    return this.statsService.stats(user);
+  }
+}

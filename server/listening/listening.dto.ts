@@ -1,0 +1,59 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsUUID,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { Field } from '../common/field';
+
+/** At most this many events a call: a player sends a few at a time, and a backlog in several calls. */
+export const MAX_EVENTS = 200;
+/** No clip lasts an hour; a longer duration is a client's mistake. */
+const MAX_MS = 3_600_000;
+
+export class ListeningEventDto {
+  @Field(
+    IsNotEmpty({ message: 'Each event needs an id.' }),
+    IsUUID('all', { message: 'An event id must be a UUID made by the client.' }),
+  )
+  id: string;
+
+  @Field(
+    IsNotEmpty({ message: 'Each event needs a phrase id.' }),
+    IsInt({ message: 'The phrase id must be a whole number.' }),
+    Min(1, { message: 'The phrase id must be 1 or more.' }),
+    Max(2_147_483_647, { message: 'The phrase id is too large.' }),
+  )
+  phrase_id: number;
+
+  @Field(
+    IsNotEmpty({ message: 'Each event needs its duration in ms.' }),
+    IsInt({ message: 'The duration must be a whole number of milliseconds.' }),
+    Min(0, { message: 'The duration must not be negative.' }),
+    Max(MAX_MS, { message: 'The duration must be under an hour.' }),
+  )
+  ms: number;
+
+  @Field(
+    IsNotEmpty({ message: 'Each event needs the time it was heard.' }),
+    IsISO8601({ strict: true }, { message: 'The time heard must be an ISO 8601 date and time.' }),
+  )
+  at: string;
+}
+
+export class ListeningDto {
+  @Field(
+    IsNotEmpty({ message: 'The events field is required.' }),
+    IsArray({ message: 'The events must be a list.' }),
+    ArrayMaxSize(MAX_EVENTS, { message: `At most ${MAX_EVENTS} events can be sent at once.` }),
+    ValidateNested({ each: true }),
+    Type(() => ListeningEventDto),
+  )
+  events: ListeningEventDto[];
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import { Chapter } from '../chapters/chapter.entity';
+import { Clock } from '../common/clock';
+import { Phrase } from '../phrases/phrase.entity';
+import { ReadingService } from '../reading/reading.service';
+import type { User } from '../users/user.entity';
+import { ListeningEvent } from './listening-event.entity';
+import type { ListeningEventDto } from './listening.dto';
+
+/** How far a client's clock may run ahead before its times are taken as now. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+interface PhraseRow {
+  id: number | string;
+  chapter_id: number | string;
+  book_id: number | string;
+  chapter_no: number | string;
+  first_chapter_no: number | string;
+}
+
+/** The player's reports of phrases heard to their end: the raw material of stats and insights. */
+@Injectable()
+export class ListeningService {
+  constructor(
+    @InjectRepository(ListeningEvent) private readonly events: Repository<ListeningEvent>,
+    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly reading: ReadingService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Records a batch. An id already received (a retried batch) is ignored, so nothing counts twice; a
+   * phrase that does not exist or that the member may not read is skipped. The answer says how many of
+   * each.
+   */
+  async record(user: User, batch: ListeningEventDto[]) {
+    const now = this.clock.now();
+    const unique = new Map(batch.map((event) => [event.id.toLowerCase(), event]));
+    const readable = await this.readablePhrases(user, [...new Set(batch.map((event) => event.phrase_id))]);
+    const known = unique.size
+      ? await this.events.find({
+          select: { eventId: true },
+          where: { userId: user.id, eventId: In([...unique.keys()]) },
+        })
+      : [];
+    const seen = new Set(known.map((event) => event.eventId));
+    const rows: Omit<ListeningEvent, 'id'>[] = [];
+    let skipped = 0;
+    for (const [id, event] of unique) {
+      if (seen.has(id)) continue;
+      const phrase = readable.get(event.phrase_id);
+      if (!phrase) {
+        skipped++;
+        continue;
+      }
+      const at = new Date(event.at);
+      rows.push({
+        userId: user.id,
+        eventId: id,
+        phraseId: event.phrase_id,
+        bookId: Number(phrase.book_id),
+        chapterId: Number(phrase.chapter_id),
+        ms: event.ms,
+        heardAt: at.getTime() > now.getTime() + CLOCK_SKEW_MS ? now : at,
+        receivedAt: now,
+      });
+    }
+    // A batch retried while the first is still being written meets the unique index: ignored, not a 500.
+    if (rows.length) await this.events.createQueryBuilder().insert().values(rows).orIgnore().execute();
+    return {
+      data: { accepted: rows.length, duplicates: batch.length - rows.length - skipped, skipped },
+      message: `${rows.length} listening ${rows.length === 1 ? 'event' : 'events'} recorded.`,
+    };
+  }
+
+  /** The phrases of the batch that exist and that the member may read, with their chapter and book. */
+  private async readablePhrases(user: User, ids: number[]): Promise<Map<number, PhraseRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.phrases
+      .createQueryBuilder('p')
+      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+      .select('p.id', 'id')
+      .addSelect('c.id', 'chapter_id')
+      .addSelect('c.bookId', 'book_id')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect(
+        (sub) => sub.select('MIN(c1.chapterNo)').from(Chapter, 'c1').where('c1.bookId = c.bookId'),
+        'first_chapter_no',
+      )
+      .where('p.id IN (:...ids)', { ids })
+      .getRawMany<PhraseRow>();
+    const isFree = (row: PhraseRow) => Number(row.chapter_no) === Number(row.first_chapter_no);
+    const mayReadLocked =
+      rows.some((row) => !isFree(row)) && (await this.reading.access(false, user)) === 'granted';
+    return new Map(rows.filter((row) => isFree(row) || mayReadLocked).map((row) => [Number(row.id), row]));
+  }
+}
