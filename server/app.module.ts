@@ -19,6 +19,7 @@ import { BillingModule } from './billing/billing.module';
 import { ReadingModule } from './reading/reading.module';
 import { WordsModule } from './words/words.module';
 import { ListeningModule } from './listening/listening.module';
+import { InsightsModule } from './insights/insights.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
@@ -44,6 +45,7 @@ export class AppModule {
         ReadingModule,
         WordsModule,
         ListeningModule,
+        InsightsModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThanOrEqual } from 'typeorm';
 import { Chapter } from '../chapters/chapter.entity';
 import { Clock } from '../common/clock';
+import { dateFromDb } from '../database/db-dates';
 import { addDays, localDate, startOfDate } from '../common/time-zone';
 import { Phrase } from '../phrases/phrase.entity';
 import type { User } from '../users/user.entity';
@@ -102,7 +103,7 @@ export class StatsService {
           .getRawMany<{ at: Date | string }>(),
       ]);
       for (const date of activeDates(
-        [...heard, ...reviewed].map((row) => new Date(row.at)),
+        [...heard, ...reviewed].map((row) => dateFromDb(row.at)),
         user.timeZone,
       ))
         active.add(date);

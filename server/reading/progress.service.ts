@@ -1,4 +1,5 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { dateFromDb } from '../database/db-dates';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { Book } from '../books/book.entity';
@@ -126,6 +127,6 @@ function toProgressResponse(row: ProgressRow): ProgressResponse {
     position: row.position === null ? 1 : Number(row.position),
     phrase_count: Number(row.phrase_count),
     speed: Number(row.speed),
-    updated_at: new Date(row.updated_at).toISOString(),
+    updated_at: dateFromDb(row.updated_at).toISOString(),
   };
 }

@@ -87,6 +87,7 @@ describe('Saved words', () => {
     expect(saved.status).toBe(200);
     expect(saved.body.data).toEqual({
       id: expect.any(Number),
+      phrase_id: phraseIds[0][0],
       term: 'bonjour',
       meaning: 'hello',
       phrase: 'Bonjour. (1)',
@@ -151,7 +152,23 @@ describe('Saved words', () => {
     expect(page.body.data).toHaveLength(1);
     expect((await client.get<WordList>(`user/words?book_code=${code}&due=1`)).body.meta.total).toBe(3);
     expect((await client.get<WordList>('user/words?book_code=nope')).body.meta.total).toBe(0);
-    for (const bad of ['per_page=201', 'per_page=0', 'page=0', 'due=2', 'page=x']) {
+    expect((await client.get<WordList>(`user/words?book_code=${code}&chapter_no=1`)).body.meta.total).toBe(3);
+    expect((await client.get<WordList>(`user/words?book_code=${code}&chapter_no=2`)).body.meta.total).toBe(0);
+    const search = async (q: string) =>
+      (await client.get<WordList>(`user/words?q=${encodeURIComponent(q)}`)).body.data.map((w) => w.term);
+    expect(await search('BONJ')).toEqual(['bonjour', 'bonjour']);
+    expect(await search('goodbye')).toEqual(['au revoir']);
+    expect(await search('%')).toEqual([]);
+    expect(await search('_')).toEqual([]);
+    for (const bad of [
+      'per_page=201',
+      'per_page=0',
+      'page=0',
+      'due=2',
+      'page=x',
+      'chapter_no=0',
+      `q=${'x'.repeat(201)}`,
+    ]) {
       expect([bad, (await client.get(`user/words?${bad}`)).status]).toEqual([bad, 422]);
     }
     expect((await other.delete(`user/words/${ids[0]}`)).status).toBe(404);

@@ -3,12 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { Clock } from '../common/clock';
+import { dateFromDb } from '../database/db-dates';
 import type { User } from '../users/user.entity';
 import { ReviewLog } from './review-log.entity';
 import type { NextDue, ReviewCard } from './review.dto';
 import { SavedWord } from './saved-word.entity';
 import { cardOf, formatInterval, Scheduler } from './scheduler';
-import { localDate, startOfDate } from '../common/time-zone';
+import { addDays, localDate, startOfDate } from '../common/time-zone';
 import { WordsService, type WordRow } from './words.service';
 
 /** New cards a member meets in a day, at most (Anki's default). */
@@ -35,7 +36,9 @@ export class ReviewService {
    * The cards to review now: every due card already learnt, oldest due first, then new cards up to the
    * day's allowance. Days are the member's days (UTC without a time zone).
    */
-  async queue(user: User): Promise<{ data: { cards: ReviewCard[]; due_count: number; new_count: number } }> {
+  async queue(user: User): Promise<{
+    data: { cards: ReviewCard[]; due_count: number; new_count: number; next_due_at: string | null };
+  }> {
     const now = this.clock.now();
     const startOfDay = startOfDate(localDate(now, user.timeZone), user.timeZone);
     const newToday = await this.db
@@ -69,8 +72,29 @@ export class ReviewService {
         cards: await this.cards(user, [...due, ...fresh], now),
         due_count: due.length,
         new_count: fresh.length,
+        next_due_at: due.length || fresh.length ? null : await this.nextDue(user, now, startOfDay),
       },
     };
+  }
+
+  /**
+   * With nothing to review now: when the next card comes, the earliest learnt card's due date, or the
+   * member's next midnight when new cards wait for tomorrow's allowance. Null with no words at all.
+   */
+  private async nextDue(user: User, now: Date, startOfDay: Date): Promise<string | null> {
+    const row = await this.words
+      .createQueryBuilder('w')
+      .select('MIN(w.due)', 'due')
+      .where('w.userId = :userId AND w.state <> :new', { userId: user.id, new: NEW })
+      .getRawOne<{ due: Date | string | null }>();
+    const waitingNew = await this.words.existsBy({ userId: user.id, state: NEW });
+    const candidates: number[] = [];
+    if (row?.due) candidates.push(dateFromDb(row.due).getTime());
+    if (waitingNew)
+      candidates.push(startOfDate(addDays(localDate(startOfDay, user.timeZone), 1), user.timeZone).getTime());
+    return candidates.length
+      ? new Date(Math.max(now.getTime(), Math.min(...candidates))).toISOString()
+      : null;
   }
 
   /** Words as review cards: with each answer's next due date, and the version to send back. */

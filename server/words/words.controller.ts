@@ -1,14 +1,24 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query, StreamableFile } from '@nestjs/common';
 import { CurrentUser } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
-import { SaveWordDto, WordsQuery } from './words.dto';
+import { AnkiExport } from './anki-export';
+import { SaveWordDto, WordsExportQuery, WordsQuery } from './words.dto';
 import { WordsService } from './words.service';
+
+const csvFile = (csv: string) =>
+  new StreamableFile(Buffer.from(csv, 'utf8'), {
+    type: 'text/csv; charset=utf-8',
+    disposition: 'attachment; filename="lingonovel-words.csv"',
+  });
 
 /** A member's saved words. */
 @Controller('user/words')
 export class WordsController {
-  constructor(private readonly words: WordsService) {}
+  constructor(
+    private readonly words: WordsService,
+    private readonly anki: AnkiExport,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -21,11 +31,10 @@ export class WordsController {
     return this.words.list(user, query);
   }
 
+  /** Each format names its own type and file, so the CSV's headers never go out with the zip. */
   @Get('export')
-  @Header('Content-Type', 'text/csv; charset=utf-8')
-  @Header('Content-Disposition', 'attachment; filename="lingonovel-words.csv"')
-  export(@CurrentUser() user: User) {
-    return this.words.exportCsv(user);
+  export(@CurrentUser() user: User, @Query() { format }: WordsExportQuery) {
+    return format === 'anki' ? this.anki.zip(user) : this.words.exportCsv(user).then(csvFile);
   }
 
   @Delete(':id')

@@ -26,6 +26,24 @@ export class WordsQuery {
   @Field(IsOptional(), IsString({ message: 'The book code must be text.' }), MaxLength(200))
   book_code?: string;
 
+  /** Words whose term or meaning contains this text, ignoring case. */
+  @Field(
+    IsOptional(),
+    IsString({ message: 'The search must be text.' }),
+    MaxLength(200, { message: 'The search must not be longer than 200 characters.' }),
+  )
+  q?: string;
+
+  /** With book_code: the words of one chapter (the reader marks them). */
+  @Field(
+    IsOptional(),
+    ToInteger(),
+    IsInt({ message: 'The chapter number must be a whole number.' }),
+    Min(1, { message: 'The chapter number must be 1 or more.' }),
+    Max(2_147_483_647, { message: 'The chapter number is too large.' }),
+  )
+  chapter_no?: number;
+
   @Field(
     IsOptional(),
     Transform(({ value }: { value: unknown }) => (value === 'true' ? '1' : value === 'false' ? '0' : value)),
@@ -54,6 +72,7 @@ export class WordsQuery {
 
 export interface WordResponse {
   id: number;
+  phrase_id: number;
   term: string;
   meaning: string;
   phrase: string;
@@ -67,4 +86,12 @@ export interface WordResponse {
   reps: number;
   lapses: number;
   created_at: string;
+}
+
+export const EXPORT_FORMATS = ['csv', 'anki'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export class WordsExportQuery {
+  @Field(IsOptional(), IsIn(EXPORT_FORMATS, { message: 'The format must be csv or anki.' }))
+  format?: ExportFormat;
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Phrase } from '../phrases/phrase.entity';
+import { AnkiExport } from './anki-export';
 import { ReviewLog } from './review-log.entity';
 import { ReviewController } from './review.controller';
 import { ReviewService } from './review.service';
@@ -12,6 +13,6 @@ import { WordsService } from './words.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, Phrase])],
   controllers: [WordsController, ReviewController],
-  providers: [WordsService, ReviewService],
+  providers: [WordsService, ReviewService, AnkiExport],
 })
 export class WordsModule {}

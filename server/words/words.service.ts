@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../database/db-errors';
+import { dateFromDb } from '../database/db-dates';
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { toCsv } from './csv';
@@ -20,6 +21,7 @@ import type { SaveWordDto, WordResponse, WordsQuery } from './words.dto';
 
 export interface WordRow {
   id: number;
+  phrase_id: number | string;
   term: string;
   meaning: string;
   phrase: string;
@@ -36,7 +38,7 @@ export interface WordRow {
   created_at: Date | string;
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
+const iso = (value: Date | string) => dateFromDb(value).toISOString();
 
 /** A member's saved words: kept from a phrase's glossary, listed with the phrase and its clip. */
 @Injectable()
@@ -97,6 +99,18 @@ export class WordsService {
     const perPage = query.per_page ?? 50;
     const base = this.query(user);
     if (query.book_code) base.andWhere('b.bookCode = :bookCode', { bookCode: query.book_code });
+    if (query.chapter_no) base.andWhere('c.chapterNo = :chapterNo', { chapterNo: query.chapter_no });
+    if (query.q?.trim()) {
+      // LOWER() on both sides: SQLite's LIKE ignores ASCII case and PostgreSQL's does not.
+      const pattern = `%${query.q
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      base.andWhere(
+        "(LOWER(w.term) LIKE :pattern ESCAPE '\\' OR LOWER(w.meaning) LIKE :pattern ESCAPE '\\')",
+        { pattern },
+      );
+    }
     if (query.due === '1') base.andWhere('w.due <= :now', { now: this.clock.now() });
     const total = await base.clone().getCount();
     const rows = await base
@@ -158,6 +172,7 @@ export class WordsService {
       .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
       .innerJoin(Book, 'b', 'b.id = c.bookId')
       .select('w.id', 'id')
+      .addSelect('w.phraseId', 'phrase_id')
       .addSelect('w.term', 'term')
       .addSelect('w.meaning', 'meaning')
       .addSelect('p.phrase', 'phrase')
@@ -189,6 +204,7 @@ export class WordsService {
       const free = Number(row.chapter_no) === Number(row.first_chapter_no);
       return {
         id: Number(row.id),
+        phrase_id: Number(row.phrase_id),
         term: row.term,
         meaning: row.meaning,
         phrase: row.phrase,

@@ -1,0 +1,287 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { ListeningEvent } from '../listening/listening-event.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { User, UserType } from '../users/user.entity';
+
+/** How many phrases the replay ranking lists. */
+export const MOST_REPLAYED = 10;
+/** Phrases are quoted up to this many characters: enough to recognise one, short enough for a table. */
+export const QUOTE_LENGTH = 120;
+
+export interface StopPoint {
+  chapter_no: number;
+  position: number;
+  text: string;
+  /** Listeners whose furthest phrase in the chapter is this one. */
+  listeners_stopped: number;
+  /** Listeners who heard at least one phrase of the chapter. */
+  listeners: number;
+}
+
+export interface ChapterInsight {
+  chapter_no: number;
+  title: string;
+  reached: number;
+  stopped_at: StopPoint | null;
+}
+
+export interface ReplayedPhrase {
+  phrase_id: number;
+  chapter_no: number;
+  position: number;
+  text: string;
+  replays: number;
+  listeners: number;
+}
+
+/** GET admin/book/{book_code}/insights: aggregates only, never a member's id, name or email. */
+export interface BookInsights {
+  started: number;
+  chapters: ChapterInsight[];
+  most_replayed: ReplayedPhrase[];
+}
+
+type Count = number | string;
+
+interface ChapterRow {
+  id: Count;
+  chapter_no: Count;
+  title: string;
+  last_position: Count | null;
+}
+
+/**
+ * What authors learn about their readers, from the listening events and reading places of members
+ * (user_type 2; administrators' own listening is proofreading, not reading, and is left out):
+ *
+ * - started: distinct members with a listening event in the book or a reading place in it;
+ * - reached (per chapter): distinct members with a listening event in the chapter or a reading place in it;
+ * - most replayed: per phrase, plays minus distinct listeners (every play after each listener's first);
+ *   the top 10 with at least one replay, ties by chapter then position;
+ * - stopped at (per chapter): of the members who heard a phrase of the chapter but not its last one, each
+ *   one's furthest position; the position most of them share (ties: the earliest), or null when nobody
+ *   stopped short.
+ *
+ * The number of queries does not grow with chapters or members: per-member figures are grouped in SQL and
+ * only per-chapter tallies come back.
+ */
+@Injectable()
+export class InsightsService {
+  constructor(private readonly db: DataSource) {}
+
+  async forBook(bookCode: string): Promise<{ data: BookInsights }> {
+    const book = await this.db.getRepository(Book).findOneBy({ bookCode });
+    if (!book) throw new NotFoundException('Book not found.');
+    const [chapters, started, reached, furthest, mostReplayed] = await Promise.all([
+      this.chapters(book.id),
+      this.started(book.id),
+      this.reached(book.id),
+      this.furthest(book.id),
+      this.mostReplayed(book.id),
+    ]);
+    const stops = new Map<number, Omit<StopPoint, 'text' | 'chapter_no'>>();
+    for (const chapter of chapters) {
+      const stop = stopPoint(
+        furthest.get(Number(chapter.id)) ?? new Map<number, number>(),
+        chapter.last_position,
+      );
+      if (stop) stops.set(Number(chapter.id), stop);
+    }
+    const texts = await this.phraseTexts(stops);
+    return {
+      data: {
+        started,
+        chapters: chapters.map((chapter) => {
+          const stop = stops.get(Number(chapter.id));
+          return {
+            chapter_no: Number(chapter.chapter_no),
+            title: chapter.title,
+            reached: reached.get(Number(chapter.id)) ?? 0,
+            stopped_at: stop
+              ? {
+                  chapter_no: Number(chapter.chapter_no),
+                  position: stop.position,
+                  text: texts.get(`${Number(chapter.id)}:${stop.position}`) ?? '',
+                  listeners_stopped: stop.listeners_stopped,
+                  listeners: stop.listeners,
+                }
+              : null,
+          };
+        }),
+        most_replayed: mostReplayed,
+      },
+    };
+  }
+
+  private chapters(bookId: number): Promise<ChapterRow[]> {
+    return this.db
+      .getRepository(Chapter)
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect('c.title', 'title')
+      .addSelect((sub) => sub.select('MAX(p.position)').from(Phrase, 'p').where('p.chapterId = c.id'), 'last_position')
+      .where('c.bookId = :bookId', { bookId })
+      .orderBy('c.chapterNo', 'ASC')
+      .getRawMany<ChapterRow>();
+  }
+
+  /**
+   * Each (member, chapter) pair the member touched, by listening or by their saved place. Plain column
+   * names and UNION, which SQLite and PostgreSQL both accept; the `:bookId` is bound by the outer query.
+   */
+  private touched(bookId: number) {
+    return this.db
+      .createQueryBuilder()
+      .from(
+        `(SELECT e.user_id, e.chapter_id FROM listening_events e WHERE e.book_id = :bookId
+          UNION SELECT rp.user_id, rp.chapter_id FROM reading_progress rp WHERE rp.book_id = :bookId)`,
+        't',
+      )
+      .innerJoin(User, 'u', 'u.id = t.user_id AND u.userType = :member')
+      .setParameters({ bookId, member: UserType.Member });
+  }
+
+  private async started(bookId: number): Promise<number> {
+    const row = await this.touched(bookId)
+      .select('COUNT(DISTINCT t.user_id)', 'count')
+      .getRawOne<{ count: Count }>();
+    return Number(row?.count ?? 0);
+  }
+
+  /** Members who reached each chapter, by chapter id. */
+  private async reached(bookId: number): Promise<Map<number, number>> {
+    const rows = await this.touched(bookId)
+      .select('t.chapter_id', 'chapter_id')
+      .addSelect('COUNT(DISTINCT t.user_id)', 'count')
+      .groupBy('t.chapter_id')
+      .getRawMany<{ chapter_id: Count; count: Count }>();
+    return new Map(rows.map((row) => [Number(row.chapter_id), Number(row.count)]));
+  }
+
+  /**
+   * How many members got no further than each position of each chapter: every member's furthest position
+   * heard per chapter, grouped in SQL, then counted per chapter and position. Chapter id → position → count.
+   */
+  private async furthest(bookId: number): Promise<Map<number, Map<number, number>>> {
+    const rows = await this.db
+      .createQueryBuilder()
+      .select('f.chapter_id', 'chapter_id')
+      .addSelect('f.furthest', 'furthest')
+      .addSelect('COUNT(*)', 'count')
+      .from(
+        (sub) =>
+          sub
+            .select('e.chapterId', 'chapter_id')
+            .addSelect('MAX(p.position)', 'furthest')
+            .from(ListeningEvent, 'e')
+            .innerJoin(Phrase, 'p', 'p.id = e.phraseId')
+            .innerJoin(User, 'u', 'u.id = e.userId')
+            .where('e.bookId = :bookId', { bookId })
+            .andWhere('u.userType = :member', { member: UserType.Member })
+            .groupBy('e.userId')
+            .addGroupBy('e.chapterId'),
+        'f',
+      )
+      .groupBy('f.chapter_id')
+      .addGroupBy('f.furthest')
+      .getRawMany<{ chapter_id: Count; furthest: Count; count: Count }>();
+    const tallies = new Map<number, Map<number, number>>();
+    for (const row of rows) {
+      const chapterId = Number(row.chapter_id);
+      const tally = tallies.get(chapterId) ?? new Map<number, number>();
+      tally.set(Number(row.furthest), Number(row.count));
+      tallies.set(chapterId, tally);
+    }
+    return tallies;
+  }
+
+  private async mostReplayed(bookId: number): Promise<ReplayedPhrase[]> {
+    const rows = await this.db
+      .getRepository(ListeningEvent)
+      .createQueryBuilder('e')
+      .innerJoin(Phrase, 'p', 'p.id = e.phraseId')
+      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+      .innerJoin(User, 'u', 'u.id = e.userId')
+      .select('p.id', 'phrase_id')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect('p.position', 'position')
+      .addSelect('p.phrase', 'text')
+      .addSelect('COUNT(*) - COUNT(DISTINCT e.userId)', 'replays')
+      .addSelect('COUNT(DISTINCT e.userId)', 'listeners')
+      .where('e.bookId = :bookId', { bookId })
+      .andWhere('u.userType = :member', { member: UserType.Member })
+      .groupBy('p.id')
+      .addGroupBy('c.chapterNo')
+      .addGroupBy('p.position')
+      .addGroupBy('p.phrase')
+      .having('COUNT(*) > COUNT(DISTINCT e.userId)')
+      .orderBy('replays', 'DESC')
+      .addOrderBy('c.chapterNo', 'ASC')
+      .addOrderBy('p.position', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .limit(MOST_REPLAYED)
+      .getRawMany<{
+        phrase_id: Count;
+        chapter_no: Count;
+        position: Count;
+        text: string;
+        replays: Count;
+        listeners: Count;
+      }>();
+    return rows.map((row) => ({
+      phrase_id: Number(row.phrase_id),
+      chapter_no: Number(row.chapter_no),
+      position: Number(row.position),
+      text: quote(row.text),
+      replays: Number(row.replays),
+      listeners: Number(row.listeners),
+    }));
+  }
+
+  /** The text at each stop point, keyed `chapterId:position`, in one query for all chapters. */
+  private async phraseTexts(stops: Map<number, { position: number }>): Promise<Map<string, string>> {
+    if (stops.size === 0) return new Map();
+    const rows = await this.db
+      .getRepository(Phrase)
+      .createQueryBuilder('p')
+      .select('p.chapterId', 'chapter_id')
+      .addSelect('p.position', 'position')
+      .addSelect('p.phrase', 'text')
+      .where('p.chapterId IN (:...chapterIds)', { chapterIds: [...stops.keys()] })
+      .andWhere('p.position IN (:...positions)', {
+        positions: [...new Set([...stops.values()].map((stop) => stop.position))],
+      })
+      .orderBy('p.id', 'DESC')
+      .getRawMany<{ chapter_id: Count; position: Count; text: string }>();
+    // Newest first, so the oldest phrase wins should two ever share a position.
+    return new Map(rows.map((row) => [`${Number(row.chapter_id)}:${Number(row.position)}`, quote(row.text)]));
+  }
+}
+
+/**
+ * The position where most listeners of a chapter stopped short of its last phrase (ties: the earliest),
+ * from how many listeners' furthest phrase each position is; null when every listener heard the last one.
+ */
+export function stopPoint(
+  furthest: Map<number, number>,
+  lastPosition: Count | null,
+): { position: number; listeners_stopped: number; listeners: number } | null {
+  const listeners = [...furthest.values()].reduce((sum, count) => sum + count, 0);
+  if (lastPosition === null) return null;
+  let best: { position: number; listeners_stopped: number } | null = null;
+  for (const [position, count] of furthest) {
+    if (position >= Number(lastPosition)) continue;
+    if (!best || count > best.listeners_stopped || (count === best.listeners_stopped && position < best.position))
+      best = { position, listeners_stopped: count };
+  }
+  return best && { ...best, listeners };
+}
+
+/** The first characters of a phrase, by code point, so that no character is cut in half. */
+function quote(text: string): string {
+  return Array.from(text).slice(0, QUOTE_LENGTH).join('');
+}

@@ -1,0 +1,267 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import yauzl from 'yauzl';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { makeBook } from './books';
+import { fixture, form } from './fixtures';
+import { startServer, type TestServer } from './harness';
+import { StripeStandIn } from './stripe-stand-in';
+import { stripeEnv, webhooks } from './stripe-webhooks';
+
+type WordList = { data: Array<{ term: string; phrase: string; audio: string | null }> };
+
+const HEADER = ['#separator:Comma', '#html:false', '#columns:Term,Meaning,Phrase,Book,Chapter,Audio'];
+const BOOK = 'Le Petit Voyage';
+
+/** A short mono 16-bit WAV tone: a clip that is not an MP3, with bytes of its own. */
+function wav(samples = 800): Blob {
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), i * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(16000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(data.length, 40);
+  return new Blob([Buffer.concat([header, data])]);
+}
+
+/** Every entry of a zip, in order, read with yauzl (which checks the sizes against the headers). */
+function unzip(bytes: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const entries: Array<{ name: string; data: Buffer }> = [];
+      zip.on('error', reject);
+      zip.on('end', () => resolve(entries));
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (openError, stream) => {
+          if (openError) return reject(openError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.readEntry();
+    });
+  });
+}
+
+/** RFC 4180, enough to read back the rows under Anki's header lines. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted && ch === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (ch === '"') {
+      quoted = !quoted;
+    } else if (!quoted && ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else {
+      cell += ch;
+    }
+  }
+  return rows;
+}
+
+describe('Anki export of saved words', () => {
+  let server: TestServer;
+  const standIn = new StripeStandIn();
+  let admin: ApiClient;
+  let chapterIds: number[];
+  const phraseIds: number[][] = [];
+  const { setPlan } = webhooks(() => server);
+
+  /** One more phrase in chapter 1, for a test of its own. */
+  const addPhrase = async (
+    phrase: string,
+    dictionary: string,
+    clip = fixture('clip.mp3'),
+    file = 'clip.mp3',
+  ) => {
+    const res = await admin.post<{ data: { id: number } }>(
+      'admin/phrase',
+      form({ chapter_id: chapterIds[0], phrase, dictionary, line_audio: [clip, file] }),
+    );
+    if (res.status !== 200) throw new Error(res.text);
+    return res.body.data.id;
+  };
+
+  /** The stored file behind a word's clip URL (signed or not). */
+  const storedClip = (url: string) =>
+    readFileSync(join(server.storageDir, 'media', url.replace(/^\/media\//, '').replace(/\?.*$/, '')));
+
+  /** Downloads the Anki export and reads it back: Anki's header lines, the rows and the other files. */
+  async function ankiExport(client: ApiClient) {
+    const res = await client.raw('user/words/export?format=anki');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="lingonovel-words-anki.zip"');
+    const entries = await unzip(Buffer.from(await res.arrayBuffer()));
+    expect(entries[0].name).toBe('lingonovel-words.csv');
+    const csv = entries[0].data.toString('utf8');
+    const lines = csv.split('\r\n');
+    expect(lines.slice(0, 3)).toEqual(HEADER);
+    const files = new Map(entries.slice(1).map((entry) => [entry.name, entry.data]));
+    // Each clip once.
+    expect(files.size).toBe(entries.length - 1);
+    return { csv, rows: parseCsv(csv).slice(3), files };
+  }
+
+  const sound = (row: string[]) => /^\[sound:(.+)\]$/.exec(row[5])?.[1];
+
+  beforeAll(async () => {
+    server = await startServer(undefined, stripeEnv(await standIn.start()));
+    admin = (await newAdmin(server)).client;
+    ({ chapterIds } = await makeBook(admin));
+    for (const id of chapterIds) {
+      const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+        `admin/phrase?chapter_id=${id}`,
+      );
+      phraseIds.push(list.body.data.phrases.map((p) => p.id));
+    }
+  });
+  afterAll(async () => {
+    await server.close();
+    await standIn.stop();
+  });
+
+  it('zips a CSV whose [sound:] names are the clips beside it, once each; locked clips only with a plan', async () => {
+    const wavPhrase = await addPhrase('Le chat dort.', 'chat — cat', wav(), 'clip.wav');
+    const { client, id } = await newMember(server);
+    await setPlan(id, 'active');
+    for (const [phrase, term] of [
+      [phraseIds[1][0], 'au revoir'],
+      [phraseIds[0][0], 'bonjour'],
+      [phraseIds[0][0], 'au revoir'],
+      [phraseIds[0][1], 'bonjour'],
+      [wavPhrase, 'chat'],
+    ] as const) {
+      expect((await client.post('user/words', { phrase_id: phrase, term })).status).toBe(200);
+    }
+    const clips = new Map(
+      (await client.get<WordList>('user/words')).body.data.map((w) => [w.phrase, storedClip(w.audio!)]),
+    );
+
+    const withPlan = await ankiExport(client);
+    expect(withPlan.rows.map((row) => row.slice(0, 5))).toEqual([
+      ['bonjour', 'hello', 'Bonjour. (1)', BOOK, '1'],
+      ['au revoir', 'goodbye', 'Bonjour. (1)', BOOK, '1'],
+      ['bonjour', 'hello', 'Au revoir. (1)', BOOK, '1'],
+      ['chat', 'cat', 'Le chat dort.', BOOK, '1'],
+      ['au revoir', 'goodbye', 'Bonjour. (2)', BOOK, '2'],
+    ]);
+    const names = withPlan.rows.map(sound);
+    const phraseOf = [phraseIds[0][0], phraseIds[0][0], phraseIds[0][1], wavPhrase, phraseIds[1][0]];
+    names.forEach((name, i) =>
+      expect(name).toMatch(
+        new RegExp(`^lingonovel-${phraseOf[i]}-[0-9a-f]{12}\\.${i === 3 ? 'wav' : 'mp3'}$`),
+      ),
+    );
+    // Two words of one phrase share its clip.
+    expect(names[0]).toBe(names[1]);
+    expect([...withPlan.files.keys()].sort()).toEqual([...new Set(names)].sort());
+    withPlan.rows.forEach((row, i) => expect(withPlan.files.get(names[i]!)).toEqual(clips.get(row[2])));
+
+    // The same order as the CSV export (words of one phrase aside, which that export does not order).
+    const csv = await client.raw('user/words/export?format=csv');
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const csvRows = parseCsv((await csv.text()).replace(/^\uFEFF/, '')).slice(1);
+    expect(csvRows.map((row) => row.slice(2, 5))).toEqual(withPlan.rows.map((row) => row.slice(2, 5)));
+
+    await setPlan(id, 'past_due');
+    const lapsed = await ankiExport(client);
+    expect(lapsed.rows.map(sound)).toEqual([names[0], names[1], names[2], names[3], undefined]);
+    expect(lapsed.rows[4].slice(0, 6)).toEqual(['au revoir', 'goodbye', 'Bonjour. (2)', BOOK, '2', '']);
+    expect([...lapsed.files.keys()].sort()).toEqual([names[0], names[2], names[3]].sort());
+  });
+
+  it('writes cells for Anki: quoted, without a BOM or a formula guard, and a leading # kept as text', async () => {
+    const phrase = await addPhrase('=SUM(1,2) "quoted"', '#tag — a, b');
+    const { client } = await newMember(server);
+    await client.post('user/words', { phrase_id: phrase, term: '#tag' });
+    const { csv, rows } = await ankiExport(client);
+    expect(csv.startsWith('#separator:Comma\r\n')).toBe(true);
+    expect(csv.split('\r\n')[3]).toMatch(
+      /^"#tag","a, b","=SUM\(1,2\) ""quoted""",Le Petit Voyage,1,\[sound:/,
+    );
+    expect(rows[0].slice(0, 5)).toEqual(['#tag', 'a, b', '=SUM(1,2) "quoted"', BOOK, '1']);
+  });
+
+  it('leaves out a clip missing on disk, and still answers the rest', async () => {
+    const phrase = await addPhrase('Merci.', 'merci — thanks');
+    const { client } = await newMember(server);
+    await client.post('user/words', { phrase_id: phraseIds[0][0], term: 'bonjour' });
+    await client.post('user/words', { phrase_id: phrase, term: 'merci' });
+    const words = (await client.get<WordList>('user/words')).body.data;
+    const lost = words.find((w) => w.term === 'merci')!.audio!;
+    rmSync(join(server.storageDir, 'media', lost.replace(/^\/media\//, '')));
+    const { rows, files } = await ankiExport(client);
+    expect(rows.map((row) => [row[0], row[5] === '' ? 'no sound' : 'sound'])).toEqual([
+      ['bonjour', 'sound'],
+      ['merci', 'no sound'],
+    ]);
+    expect([...files.keys()]).toEqual([sound(rows[0])]);
+  });
+
+  it('gives a member without words a zip holding only the header lines', async () => {
+    const { client } = await newMember(server);
+    const res = await client.raw('user/words/export?format=anki');
+    const entries = await unzip(Buffer.from(await res.arrayBuffer()));
+    expect(entries.map((e) => [e.name, e.data.toString('utf8')])).toEqual([
+      ['lingonovel-words.csv', HEADER.join('\r\n') + '\r\n'],
+    ]);
+  });
+
+  it('keeps the CSV without a format, refuses an unknown format with a 422, and a visitor with a 401', async () => {
+    const { client } = await newMember(server);
+    for (const query of ['', '?format=csv']) {
+      const res = await client.raw(`user/words/export${query}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="lingonovel-words.csv"');
+      // text() would drop the BOM.
+      expect(Buffer.from(await res.arrayBuffer()).toString('utf8')).toBe(
+        '\uFEFFterm,meaning,phrase,book,chapter,audio URL\r\n',
+      );
+    }
+    for (const query of ['format=bogus', 'format=', 'format=anki&format=csv']) {
+      const res = await client.get(`user/words/export?${query}`);
+      expect([query, res.status, res.body]).toEqual([
+        query,
+        422,
+        {
+          message: 'The format must be csv or anki.',
+          errors: { format: ['The format must be csv or anki.'] },
+        },
+      ]);
+    }
+    const visitor = new ApiClient(server);
+    for (const query of ['', '?format=anki']) {
+      expect((await visitor.get(`user/words/export${query}`)).status).toBe(401);
+    }
+  });
+});

@@ -1,0 +1,149 @@
+import { Injectable, Logger, StreamableFile } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { PassThrough } from 'node:stream';
+import { ZipFile } from 'yazl';
+import { MediaService } from '../media/media.service';
+import { AUDIO_EXTENSIONS } from '../media/sniff';
+import type { User } from '../users/user.entity';
+import { WordsService, type WordRow } from './words.service';
+
+export const ANKI_CSV_NAME = 'lingonovel-words.csv';
+export const ANKI_ZIP_NAME = 'lingonovel-words-anki.zip';
+
+/** Anki's file header: it then imports without asking for the separator, HTML or the columns. */
+export const ANKI_HEADER = [
+  '#separator:Comma',
+  '#html:false',
+  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio',
+];
+
+const KNOWN_EXTENSIONS = new Set<string>(Object.values(AUDIO_EXTENSIONS));
+
+/** One card's fields, and the storage path of its clip (null when the member may not hear it). */
+export interface AnkiWord {
+  phraseId: number;
+  term: string;
+  meaning: string;
+  phrase: string;
+  book: string;
+  chapter: number;
+  clip: string | null;
+}
+
+/**
+ * A clip's name in the zip and in Anki's media folder, which every deck shares: the prefix keeps it apart
+ * from other decks' media, the phrase id and a hash of the stored path make it unique per clip and the
+ * same in every export (a replaced clip has a new path, so Anki takes it as a new file).
+ */
+export function clipName(phraseId: number, path: string): string | null {
+  const extension = extname(path).slice(1).toLowerCase();
+  if (!KNOWN_EXTENSIONS.has(extension)) return null;
+  const hash = createHash('sha256').update(path).digest('hex').slice(0, 12);
+  return `lingonovel-${phraseId}-${hash}.${extension}`;
+}
+
+/**
+ * RFC 4180 quoting, as csv.ts writes it, but not csv.ts's toCsv: its BOM would hide the header, which Anki
+ * reads only at the very start of the file, and its formula guard would put a stray apostrophe on cards
+ * (Anki runs no formulas). Anki skips any line that starts with `#` as a comment, so such a cell is quoted.
+ */
+function ankiCell(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]|^#/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The deck's CSV: the header lines, then one row per word with `[sound:NAME]` for each clip in the zip. */
+export function ankiCsv(words: AnkiWord[], sounds: Array<string | null>): string {
+  const rows = words.map((word, i) =>
+    [word.term, word.meaning, word.phrase, word.book, word.chapter, sounds[i] ? `[sound:${sounds[i]}]` : '']
+      .map(ankiCell)
+      .join(','),
+  );
+  return [...ANKI_HEADER, ...rows].join('\r\n') + '\r\n';
+}
+
+/**
+ * A member's words for Anki, which cannot fetch URLs: a zip of a CSV for Anki's import and the clips for
+ * its media folder. The zip is streamed, one clip read at a time, never held in memory.
+ */
+@Injectable()
+export class AnkiExport {
+  private readonly logger = new Logger(AnkiExport.name);
+
+  constructor(
+    private readonly words: WordsService,
+    private readonly media: MediaService,
+  ) {}
+
+  async zip(user: User): Promise<StreamableFile> {
+    const words = await this.load(user);
+    const clips = new Map<string, string>();
+    const names = words.map((word) => {
+      const name = word.clip ? clipName(word.phraseId, word.clip) : null;
+      if (name && word.clip) clips.set(name, word.clip);
+      return name;
+    });
+    // Checked before the first byte goes out: once the headers are sent, a missing file could only cut the
+    // download short. A clip missing now leaves its cells empty.
+    await Promise.all(
+      [...clips].map(async ([name, path]) => {
+        if (await this.media.exists(path)) return;
+        clips.delete(name);
+        this.logger.warn(`The clip ${path} is missing; the Anki export leaves it out`);
+      }),
+    );
+    const sounds = names.map((name) => (name && clips.has(name) ? name : null));
+
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from(ankiCsv(words, sounds), 'utf8'), ANKI_CSV_NAME);
+    this.addClips(zip, clips);
+    zip.end();
+    return new StreamableFile(zip.outputStream as PassThrough, {
+      type: 'application/zip',
+      disposition: `attachment; filename="${ANKI_ZIP_NAME}"`,
+    });
+  }
+
+  /** The words in the CSV export's order, with the clips the reader's rules let the member hear. */
+  private async load(user: User): Promise<AnkiWord[]> {
+    const rows = await this.words
+      .query(user)
+      .orderBy('b.title', 'ASC')
+      .addOrderBy('c.chapterNo', 'ASC')
+      .addOrderBy('p.position', 'ASC')
+      .addOrderBy('w.id', 'ASC')
+      .getRawMany<WordRow>();
+    const shown = await this.words.respond(user, rows);
+    return shown.map((word, i) => ({
+      phraseId: word.phrase_id,
+      term: word.term,
+      meaning: word.meaning,
+      phrase: word.phrase,
+      book: word.book_title,
+      chapter: word.chapter_no,
+      clip: word.audio ? rows[i].audio_path : null,
+    }));
+  }
+
+  /**
+   * Each clip is opened only when its turn comes. A read that fails (a clip deleted since the check)
+   * destroys the output, and Nest then drops the connection, so a cut-off zip never looks complete.
+   */
+  private addClips(zip: ZipFile, clips: Map<string, string>): void {
+    const output = zip.outputStream as PassThrough;
+    let reading: ReadStream | undefined;
+    zip.on('error', (error: Error) => output.destroy(error));
+    // A client that hangs up stops the zip midway: the clip being read would stay open.
+    output.on('close', () => reading?.destroy());
+    for (const [name, path] of clips) {
+      // Clips are compressed already, except WAV.
+      zip.addReadStreamLazy(name, { compress: name.endsWith('.wav') }, (open) => {
+        reading = createReadStream(join(this.media.mediaDir, path));
+        reading.on('error', (error) => output.destroy(error));
+        open(null, reading);
+      });
+    }
+  }
+}
