@@ -123,7 +123,10 @@ export class InsightsService {
       .select('c.id', 'id')
       .addSelect('c.chapterNo', 'chapter_no')
       .addSelect('c.title', 'title')
-      .addSelect((sub) => sub.select('MAX(p.position)').from(Phrase, 'p').where('p.chapterId = c.id'), 'last_position')
+      .addSelect(
+        (sub) => sub.select('MAX(p.position)').from(Phrase, 'p').where('p.chapterId = c.id'),
+        'last_position',
+      )
       .where('c.bookId = :bookId', { bookId })
       .orderBy('c.chapterNo', 'ASC')
       .getRawMany<ChapterRow>();
@@ -275,7 +278,11 @@ export function stopPoint(
   let best: { position: number; listeners_stopped: number } | null = null;
   for (const [position, count] of furthest) {
     if (position >= Number(lastPosition)) continue;
-    if (!best || count > best.listeners_stopped || (count === best.listeners_stopped && position < best.position))
+    if (
+      !best ||
+      count > best.listeners_stopped ||
+      (count === best.listeners_stopped && position < best.position)
+    )
       best = { position, listeners_stopped: count };
   }
   return best && { ...best, listeners };

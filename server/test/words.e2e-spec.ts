@@ -152,6 +152,10 @@ describe('Saved words', () => {
     expect(page.body.data).toHaveLength(1);
     expect((await client.get<WordList>(`user/words?book_code=${code}&due=1`)).body.meta.total).toBe(3);
     expect((await client.get<WordList>('user/words?book_code=nope')).body.meta.total).toBe(0);
+    expect((await client.get('user/words/books')).body).toEqual({
+      data: [{ book_code: code, book_title: 'Le Petit Voyage', words: 3 }],
+    });
+    expect((await other.get('user/words/books')).body).toEqual({ data: [] });
     expect((await client.get<WordList>(`user/words?book_code=${code}&chapter_no=1`)).body.meta.total).toBe(3);
     expect((await client.get<WordList>(`user/words?book_code=${code}&chapter_no=2`)).body.meta.total).toBe(0);
     const search = async (q: string) =>

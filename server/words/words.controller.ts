@@ -32,6 +32,11 @@ export class WordsController {
   }
 
   /** Each format names its own type and file, so the CSV's headers never go out with the zip. */
+  @Get('books')
+  books(@CurrentUser() user: User) {
+    return this.words.books(user);
+  }
+
   @Get('export')
   export(@CurrentUser() user: User, @Query() { format }: WordsExportQuery) {
     return format === 'anki' ? this.anki.zip(user) : this.words.exportCsv(user).then(csvFile);

@@ -147,6 +147,24 @@ export class WordsService {
     ]);
   }
 
+  /** The books the member has saved words from, for the words page's filter. */
+  async books(user: User) {
+    const rows = await this.words
+      .createQueryBuilder('w')
+      .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
+      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+      .innerJoin(Book, 'b', 'b.id = c.bookId')
+      .select('b.bookCode', 'book_code')
+      .addSelect('b.title', 'book_title')
+      .addSelect('COUNT(*)', 'words')
+      .where('w.userId = :userId', { userId: user.id })
+      .groupBy('b.bookCode')
+      .addGroupBy('b.title')
+      .orderBy('b.title', 'ASC')
+      .getRawMany<{ book_code: string; book_title: string; words: number | string }>();
+    return { data: rows.map((row) => ({ ...row, words: Number(row.words) })) };
+  }
+
   async remove(user: User, id: number): Promise<{ message: string }> {
     const { affected } = await this.words.delete({ id, userId: user.id });
     // Another member's word is as unknown as a missing one.

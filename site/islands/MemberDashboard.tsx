@@ -10,6 +10,8 @@ import type { SubscriptionSummary } from '../lib/plan';
 import { useGuard } from '../lib/useGuard';
 import PlanSummary from './PlanSummary';
 import ContinueReading from './ContinueReading';
+import ProgressStats, { type Stats } from './ProgressStats';
+import { syncTimeZone } from '../lib/time-zone';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
 import type { ProgressResponse } from '../../server/reading/progress.dto';
 
@@ -17,11 +19,18 @@ export default function MemberDashboard() {
   const access = useGuard(membersOnly);
   const [plan, setPlan] = useState<SubscriptionSummary | undefined>();
   const [books, setBooks] = useState<ProgressResponse[] | undefined>();
+  const [stats, setStats] = useState<Stats | undefined>();
   useEffect(() => {
     if (access.status !== 'allowed') return;
     // The plan is the one thing here the stored user does not know; a failure just leaves it out.
-    api<{ data: { subscription: SubscriptionSummary } }>('user/profile')
-      .then(({ data }) => setPlan(data.subscription))
+    api<{ data: { subscription: SubscriptionSummary; time_zone: string | null } }>('user/profile')
+      .then(({ data }) => {
+        setPlan(data.subscription);
+        syncTimeZone(data.time_zone);
+      })
+      .catch(() => undefined);
+    api<{ data: Stats }>('user/stats')
+      .then(({ data }) => setStats(data))
       .catch(() => undefined);
     // A visitor's places in free chapters join the account first, then the list is read.
     carryOverPlaces()
@@ -45,6 +54,7 @@ export default function MemberDashboard() {
         </li>
       </ul>
       <ContinueReading books={books} />
+      <ProgressStats stats={stats} />
       {plan && <PlanSummary plan={plan} />}
     </>
   );

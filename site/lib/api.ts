@@ -32,11 +32,13 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** Lets the request outlive the page (a tab being closed), as sendBeacon would, but with the token. */
+  keepalive?: boolean;
 }
 
 export async function api<T>(
   path: string,
-  { method = 'GET', body, signal }: RequestOptions = {},
+  { method = 'GET', body, signal, keepalive }: RequestOptions = {},
 ): Promise<T> {
   const token = getToken();
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -52,6 +54,7 @@ export async function api<T>(
       credentials: 'same-origin',
       cache: 'no-store',
       signal,
+      keepalive,
     });
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -81,6 +84,35 @@ export function signOut(): void {
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError && [413, 422, 429].includes(error.status)) return error.message;
   return GENERIC_ERROR;
+}
+
+/**
+ * Downloads a file the server only gives with the token (a link cannot carry it): fetched here, then saved
+ * through a temporary object URL under the server's file name.
+ */
+export async function apiDownload(path: string, fallbackName: string): Promise<void> {
+  const token = getToken();
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}/${path.replace(/^\//, '')}`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, GENERIC_ERROR);
+  }
+  if (!response.ok) {
+    if (response.status === 401 && token) signOut();
+    throw toApiError(response.status, await readJson(response));
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name ?? fallbackName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export interface UploadOptions {

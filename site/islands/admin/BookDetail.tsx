@@ -1,10 +1,12 @@
 /**
  * /admin/book-detail/{book_code}: SPEC.md's placeholder made real: the book's data and its chapters with
- * their phrase counts and audio lengths, in two calls (the book, then its chapters by the book's id).
+ * their phrase counts and audio lengths, in two calls (the book, then its chapters by the book's id), and
+ * the Readers panel, which loads the book's insights itself.
  */
 import { adminRoutes, formatBookTime, formatDuration, type Book, type BookChapters } from '../../lib/admin';
 import { ErrorSummary } from '../shared/Form';
 import { ChapterHead, ChapterRow } from './ChapterRow';
+import ReadersPanel from './ReadersPanel';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { StatusRows, TableScroll } from './ui/Table';
@@ -84,6 +86,7 @@ function Detail({ bookCode }: { bookCode: string }) {
       <audio controls preload="none" src={book.sample_audio} aria-labelledby="sample-heading" />
       <p className="multiline">{book.sample_text}</p>
       <Chapters book={book} />
+      <ReadersPanel bookCode={book.book_code} />
     </>
   );
 }

@@ -8,9 +8,12 @@ import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/readin
 import { api, ApiError } from '../api';
 import { getToken } from '../session';
 import { ClipPlayer } from './clip-player';
+import { GlossaryMarks } from './glossary-marks';
+import { reportHeard } from './listening-reports';
 import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
 
 interface Item {
+  id: number;
   position: number;
   text: string;
   audio: string;
@@ -31,6 +34,7 @@ class ReaderApp extends HTMLElement {
   private speed = 1;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private retried = false;
+  private marks: GlossaryMarks | undefined;
 
   private get book(): string {
     return this.dataset.book ?? '';
@@ -52,11 +56,13 @@ class ReaderApp extends HTMLElement {
     this.player.onFailed = () => void this.refreshClips();
     this.wire();
     this.setSpeed(rememberedSpeed(this.book)?.speed ?? 1, false);
+    this.marks = new GlossaryMarks(this.el('[data-phrases]'), (message) => this.announce(message));
     void this.start();
   }
 
   private async start(): Promise<void> {
     if (!this.free && !(await this.loadLocked())) return;
+    void this.marks?.show(this.book, this.chapterNo);
     const fromHash = /^#p-(\d+)$/.exec(location.hash);
     const place = await loadPlace(this.book);
     // A member's speed follows them from device to device: the server's, unless this browser's is newer.
@@ -116,6 +122,8 @@ class ReaderApp extends HTMLElement {
     on('hide', () => this.toggleHidden());
     on('reveal-all', () => this.items.forEach((item) => item.li.classList.add('revealed')));
     this.el<HTMLOListElement>('[data-phrases]').addEventListener('click', (event) => {
+      // The glossary's Save toggles are buttons of their own.
+      if ((event.target as Element).closest('.save-word')) return;
       const li = (event.target as Element).closest('li');
       const i = this.items.findIndex((item) => item.li === li);
       if (i === -1) return;
@@ -247,6 +255,8 @@ class ReaderApp extends HTMLElement {
   }
 
   private ended(): void {
+    const item = this.items[this.index];
+    if (item) reportHeard(item.id, item.durationMs || this.player.element.duration * 1000);
     if (this.loop === 0 || --this.loopsLeft > 0) return void this.player.play(this.items[this.index].audio);
     const next = () => (this.playingAll ? this.advance() : undefined);
     if (this.shadow > 0) {
@@ -269,6 +279,7 @@ class ReaderApp extends HTMLElement {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(next))).data;
       this.render(chapter);
       this.showChapter(chapter);
+      void this.marks?.show(this.book, chapter.chapter_no);
       this.playAt(0);
     } catch {
       this.togglePlay(false);
@@ -330,6 +341,7 @@ class ReaderApp extends HTMLElement {
 
 function itemOf(li: HTMLLIElement): Item {
   return {
+    id: Number(li.dataset.id),
     position: Number(li.id.replace('p-', '')),
     text: li.querySelector('.phrase')?.textContent ?? '',
     audio: li.dataset.audio ?? '',

@@ -1,0 +1,174 @@
+/**
+ * The "Readers" panel of the admin book detail page: what authors learn from members' listening (issue 11),
+ * from GET admin/book/{book_code}/insights. Aggregates only: the answer names no member.
+ */
+import type { CSSProperties } from 'react';
+import type { BookInsights, ChapterInsight, ReplayedPhrase } from '../../../server/insights/insights.service';
+import { TableScroll } from './ui/Table';
+import { useLoad } from './ui/hooks';
+
+const members = (n: number) => `${n} ${n === 1 ? 'member' : 'members'}`;
+
+/** A share of those who started, as a whole percent; chapter 1 can be below 100 % when readers skip ahead. */
+const share = (reached: number, started: number) =>
+  started > 0 ? Math.min(100, Math.round((reached / started) * 100)) : 0;
+
+// No chart library and no stylesheet of its own: two boxes, the inner one as wide as the share.
+const track: CSSProperties = {
+  display: 'inline-block',
+  width: '10rem',
+  maxWidth: '100%',
+  height: '0.75rem',
+  marginRight: '0.5rem',
+  verticalAlign: 'middle',
+  background: 'var(--line)',
+  borderRadius: '999px',
+  overflow: 'hidden',
+};
+const fill: CSSProperties = { display: 'block', height: '100%', background: 'var(--brand)' };
+
+export default function ReadersPanel({ bookCode }: { bookCode: string }) {
+  const [loaded] = useLoad<BookInsights>(`admin/book/${encodeURIComponent(bookCode)}/insights`);
+  return (
+    <section aria-labelledby="readers-heading">
+      <h2 id="readers-heading">Readers</h2>
+      {loaded.status === 'loading' && <p role="status">Loading the readers' figures…</p>}
+      {loaded.status === 'failed' && <p>{loaded.message}</p>}
+      {loaded.status === 'ready' && <Insights insights={loaded.data} />}
+    </section>
+  );
+}
+
+function Insights({ insights }: { insights: BookInsights }) {
+  if (insights.started === 0) return <p>No one has listened to this book yet.</p>;
+  return (
+    <>
+      <p>
+        <strong>{members(insights.started)}</strong> started this book. Figures are totals only; no member is
+        named.
+      </p>
+      <Funnel chapters={insights.chapters} started={insights.started} />
+      <StopPoints chapters={insights.chapters} />
+      <MostReplayed phrases={insights.most_replayed} />
+    </>
+  );
+}
+
+function Funnel({ chapters, started }: { chapters: ChapterInsight[]; started: number }) {
+  return (
+    <>
+      <h3 id="funnel-heading">Chapters reached</h3>
+      <TableScroll label="Chapters reached">
+        <table className="admin-table" aria-labelledby="funnel-heading">
+          <thead>
+            <tr>
+              <th scope="col">Chapter</th>
+              <th scope="col">Members who reached it</th>
+              <th scope="col">Share of those who started</th>
+            </tr>
+          </thead>
+          <tbody>
+            {chapters.map((chapter) => {
+              const percent = share(chapter.reached, started);
+              return (
+                <tr key={chapter.chapter_no}>
+                  <th scope="row">
+                    {chapter.chapter_no}. {chapter.title}
+                  </th>
+                  <td>{chapter.reached}</td>
+                  <td>
+                    <span style={track} aria-hidden="true">
+                      <span style={{ ...fill, width: `${percent}%` }} />
+                    </span>
+                    {percent}%
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
+    </>
+  );
+}
+
+function StopPoints({ chapters }: { chapters: ChapterInsight[] }) {
+  return (
+    <>
+      <h3 id="stops-heading">Where listeners stopped</h3>
+      <p>
+        For each chapter, the phrase where most of the listeners who did not hear its last phrase got no
+        further.
+      </p>
+      <TableScroll label="Where listeners stopped">
+        <table className="admin-table" aria-labelledby="stops-heading">
+          <thead>
+            <tr>
+              <th scope="col">Chapter</th>
+              <th scope="col">Position</th>
+              <th scope="col">Phrase</th>
+              <th scope="col">Listeners who stopped there</th>
+            </tr>
+          </thead>
+          <tbody>
+            {chapters.map(({ chapter_no, title, stopped_at: stop }) => (
+              <tr key={chapter_no}>
+                <th scope="row">
+                  {chapter_no}. {title}
+                </th>
+                {stop ? (
+                  <>
+                    <td>{stop.position}</td>
+                    <td>{stop.text}</td>
+                    <td>
+                      {stop.listeners_stopped} of {stop.listeners}
+                    </td>
+                  </>
+                ) : (
+                  <td colSpan={3}>No listener stopped before the end.</td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </>
+  );
+}
+
+function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
+  return (
+    <>
+      <h3 id="replayed-heading">Most replayed phrases</h3>
+      <p>A replay is any play of a phrase after a listener's first; the ten phrases replayed most.</p>
+      {phrases.length === 0 ? (
+        <p>No phrase has been replayed yet.</p>
+      ) : (
+        <TableScroll label="Most replayed phrases">
+          <table className="admin-table" aria-labelledby="replayed-heading">
+            <thead>
+              <tr>
+                <th scope="col">Phrase</th>
+                <th scope="col">Chapter</th>
+                <th scope="col">Position</th>
+                <th scope="col">Replays</th>
+                <th scope="col">Listeners</th>
+              </tr>
+            </thead>
+            <tbody>
+              {phrases.map((phrase) => (
+                <tr key={phrase.phrase_id}>
+                  <th scope="row">{phrase.text}</th>
+                  <td>{phrase.chapter_no}</td>
+                  <td>{phrase.position}</td>
+                  <td>{phrase.replays}</td>
+                  <td>{phrase.listeners}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * /review: the member's due and new cards, one at a time. The front shows the term; "Show answer" (or
+ * Space) reveals the meaning and the phrase it came from, with the term marked, and plays the narrator's
+ * clip of that phrase. 1–4 answer, P plays the clip again, U takes back the last answer.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ReviewCard } from '../../../server/words/review.dto';
+import { api, ApiError, errorMessage } from '../../lib/api';
+import { signedIn } from '../../lib/guards';
+import { syncTimeZone } from '../../lib/time-zone';
+import { useGuard } from '../../lib/useGuard';
+import { HighlightedPhrase } from './HighlightedPhrase';
+
+interface Queue {
+  cards: ReviewCard[];
+  due_count: number;
+  new_count: number;
+  next_due_at: string | null;
+}
+
+const RATINGS = [
+  { rating: 1, key: 'again', label: 'Again' },
+  { rating: 2, key: 'hard', label: 'Hard' },
+  { rating: 3, key: 'good', label: 'Good' },
+  { rating: 4, key: 'easy', label: 'Easy' },
+] as const;
+
+const guard = signedIn('/review');
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { weekday: 'long', hour: 'numeric', minute: '2-digit' });
+
+export default function ReviewSession() {
+  const access = useGuard(guard);
+  const [queue, setQueue] = useState<Queue | null>(null);
+  const [revealed, setRevealed] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [answered, setAnswered] = useState(0);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const audio = useRef<HTMLAudioElement>(null);
+  const card = queue?.cards[0];
+
+  const load = useCallback(async () => {
+    try {
+      setQueue((await api<{ data: Queue }>('user/review')).data);
+      setRevealed(false);
+      setError(null);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  }, []);
+
+  useEffect(() => {
+    if (access.status !== 'allowed') return;
+    void load();
+    api<{ data: { time_zone: string | null } }>('user/profile')
+      .then(({ data }) => syncTimeZone(data.time_zone))
+      .catch(() => undefined);
+  }, [access.status, load]);
+
+  const play = useCallback(() => {
+    const element = audio.current;
+    if (!element || !card?.audio) return;
+    element.currentTime = 0;
+    element.play().catch(() => setStatus('The clip could not be played.'));
+  }, [card]);
+
+  const reveal = useCallback(() => {
+    if (!card || revealed) return;
+    setRevealed(true);
+    play();
+  }, [card, revealed, play]);
+
+  const answer = useCallback(
+    async (rating: number) => {
+      if (!card || !revealed || busy) return;
+      setBusy(true);
+      try {
+        await api(`user/review/${card.id}`, { method: 'POST', body: { rating, version: card.version } });
+        setAnswered((n) => n + 1);
+        const rest = queue!.cards.slice(1);
+        setStatus(`Answered “${card.term}”. ${rest.length} left.`);
+        // Cards answered Again come back today: an empty local queue asks the server for what is due now.
+        if (rest.length) {
+          setQueue({ ...queue!, cards: rest });
+          setRevealed(false);
+        } else await load();
+      } catch (failure) {
+        setStatus(
+          failure instanceof ApiError && failure.status === 409 ? failure.message : errorMessage(failure),
+        );
+        await load();
+      } finally {
+        setBusy(false);
+      }
+    },
+    [card, revealed, busy, queue, load],
+  );
+
+  const undo = useCallback(async () => {
+    if (busy || answered === 0) return;
+    setBusy(true);
+    try {
+      const { data } = await api<{ data: ReviewCard }>('user/review/undo', { method: 'POST' });
+      setQueue((q) => (q ? { ...q, cards: [data, ...q.cards.filter((c) => c.id !== data.id)] } : q));
+      setRevealed(false);
+      setAnswered((n) => n - 1);
+      setStatus(`Undone: “${data.term}” is back.`);
+    } catch (failure) {
+      setStatus(failure instanceof ApiError ? failure.message : errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }, [busy, answered]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))
+        return;
+      // Space on a focused button is that button's own.
+      if (event.key === ' ' && target.closest('button, a')) return;
+      const actions: Record<string, () => void> = {
+        ' ': reveal,
+        p: play,
+        P: play,
+        u: () => void undo(),
+        U: () => void undo(),
+        '1': () => void answer(1),
+        '2': () => void answer(2),
+        '3': () => void answer(3),
+        '4': () => void answer(4),
+      };
+      const action = actions[event.key];
+      if (!action || event.repeat) return;
+      event.preventDefault();
+      action();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [reveal, play, undo, answer]);
+
+  if (access.status !== 'allowed' || (!queue && !error)) return <p role="status">Loading your review…</p>;
+  if (!queue) return <p role="alert">{error}</p>;
+
+  const left = queue.cards.length;
+  return (
+    <div className="review">
+      <p className="review-count" aria-live="polite">
+        {left ? `${left} ${left === 1 ? 'card' : 'cards'} left` : 'Nothing to review now'}
+        {answered > 0 && ` · ${answered} answered`}
+      </p>
+      <p className="visually-hidden" role="status">
+        {status}
+      </p>
+      {card ? (
+        <section className="review-card" aria-labelledby="review-term">
+          <h2 id="review-term" className="review-term">
+            {card.term}
+          </h2>
+          <p className="review-source">
+            {card.book_title}, chapter {card.chapter_no}
+          </p>
+          {card.audio ? (
+            <>
+              <audio ref={audio} src={card.audio} preload="auto" data-review-audio />
+              <button type="button" onClick={play}>
+                Play the phrase <kbd>P</kbd>
+              </button>
+            </>
+          ) : (
+            <p className="muted">This clip is part of Premium Plus.</p>
+          )}
+          {revealed ? (
+            <div className="review-back">
+              <p className="review-meaning">{card.meaning}</p>
+              <p className="review-phrase">
+                <HighlightedPhrase phrase={card.phrase} term={card.term} />
+              </p>
+              <div className="review-answers" role="group" aria-label="How well did you know it?">
+                {RATINGS.map(({ rating, key, label }) => (
+                  <button type="button" key={key} disabled={busy} onClick={() => void answer(rating)}>
+                    <span>{label}</span> <small>{card.next[key].label}</small> <kbd>{rating}</kbd>
+                  </button>
+                ))}
+              </div>
+            </div>
+          ) : (
+            <button type="button" className="button" onClick={reveal}>
+              Show answer <kbd>Space</kbd>
+            </button>
+          )}
+        </section>
+      ) : (
+        <p className="review-done">
+          {queue.next_due_at
+            ? `All done for now. The next card is due ${when(queue.next_due_at)}.`
+            : 'You have no words to review yet. Save words from a book’s glossary while you read.'}{' '}
+          <a href="/words">Your words</a>
+        </p>
+      )}
+      <p className="keys">
+        Keys: Space shows the answer, 1–4 answer, P plays the phrase, U undoes the last answer.
+        {answered > 0 && (
+          <>
+            {' '}
+            <button type="button" className="link-button" onClick={() => void undo()} disabled={busy}>
+              Undo the last answer
+            </button>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * /words: the member's saved words, newest first, with a search box, a book filter, each word's clip and
+ * next due date, delete, and the two exports (a CSV for spreadsheets, a zip for Anki).
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { WordResponse } from '../../../server/words/words.dto';
+import { api, apiDownload, errorMessage } from '../../lib/api';
+import { signedIn } from '../../lib/guards';
+import { useGuard } from '../../lib/useGuard';
+import { HighlightedPhrase } from './HighlightedPhrase';
+
+const PER_PAGE = 50;
+const guard = signedIn('/words');
+
+interface Page {
+  data: WordResponse[];
+  meta: { total: number; page: number; per_page: number };
+}
+interface BookOption {
+  book_code: string;
+  book_title: string;
+  words: number;
+}
+
+const dueLabel = (iso: string) => {
+  const due = new Date(iso);
+  return due.getTime() <= Date.now()
+    ? 'Due now'
+    : `Due ${due.toLocaleDateString(undefined, { dateStyle: 'medium' })}`;
+};
+
+export default function WordsList() {
+  const access = useGuard(guard);
+  const [search, setSearch] = useState('');
+  const [book, setBook] = useState('');
+  const [page, setPage] = useState(1);
+  const [words, setWords] = useState<Page | null>(null);
+  const [books, setBooks] = useState<BookOption[]>([]);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [reload, setReload] = useState(0);
+  const audio = useRef<HTMLAudioElement>(null);
+
+  useEffect(() => {
+    if (access.status !== 'allowed') return;
+    api<{ data: BookOption[] }>('user/words/books')
+      .then(({ data }) => setBooks(data))
+      .catch(() => undefined);
+  }, [access.status, reload]);
+
+  useEffect(() => {
+    if (access.status !== 'allowed') return;
+    const abort = new AbortController();
+    // Typing waits a moment, so a word is one request rather than one a letter.
+    const timer = setTimeout(() => {
+      const query = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
+      if (search.trim()) query.set('q', search.trim());
+      if (book) query.set('book_code', book);
+      api<Page>(`user/words?${query}`, { signal: abort.signal })
+        .then((answer) => {
+          setWords(answer);
+          setError(null);
+        })
+        .catch((failure: unknown) => !abort.signal.aborted && setError(errorMessage(failure)));
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [access.status, search, book, page, reload]);
+
+  const play = (src: string) => {
+    const element = audio.current;
+    if (!element) return;
+    element.src = src;
+    element.play().catch(() => setStatus('The clip could not be played.'));
+  };
+
+  const remove = async (word: WordResponse) => {
+    try {
+      await api(`user/words/${word.id}`, { method: 'DELETE' });
+      setStatus(`“${word.term}” has been removed.`);
+      setReload((n) => n + 1);
+    } catch (failure) {
+      setStatus(errorMessage(failure));
+    }
+  };
+
+  const download = async (format: 'csv' | 'anki') => {
+    setExporting(true);
+    try {
+      await apiDownload(
+        `user/words/export?format=${format}`,
+        format === 'csv' ? 'lingonovel-words.csv' : 'lingonovel-words-anki.zip',
+      );
+    } catch (failure) {
+      setStatus(errorMessage(failure));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  if (access.status !== 'allowed') return <p role="status">Loading your words…</p>;
+  const pages = words ? Math.max(1, Math.ceil(words.meta.total / PER_PAGE)) : 1;
+  return (
+    <div className="words">
+      <div className="words-tools">
+        <label>
+          Search
+          <input
+            type="search"
+            value={search}
+            maxLength={200}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+          />
+        </label>
+        <label>
+          Book
+          <select
+            value={book}
+            onChange={(e) => {
+              setBook(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">All books</option>
+            {books.map((b) => (
+              <option key={b.book_code} value={b.book_code}>
+                {b.book_title} ({b.words})
+              </option>
+            ))}
+          </select>
+        </label>
+        <a className="button" href="/review">
+          Review
+        </a>
+        <button type="button" onClick={() => void download('csv')} disabled={exporting}>
+          Export CSV
+        </button>
+        <button type="button" onClick={() => void download('anki')} disabled={exporting}>
+          Export for Anki
+        </button>
+      </div>
+      <p role="status" className="words-status">
+        {status}
+      </p>
+      <audio ref={audio} preload="none" />
+      {error && <p role="alert">{error}</p>}
+      {!words ? (
+        <p>Loading…</p>
+      ) : words.data.length === 0 ? (
+        <p>
+          {search || book
+            ? 'No saved word matches.'
+            : 'You have not saved any words yet. While you read, press “Save” beside a glossary entry.'}
+        </p>
+      ) : (
+        <>
+          <p>
+            {words.meta.total} {words.meta.total === 1 ? 'word' : 'words'}
+          </p>
+          <ul className="word-list">
+            {words.data.map((word) => (
+              <li key={word.id}>
+                <p className="word-term">
+                  <strong>{word.term}</strong> <span lang="en">{word.meaning}</span>
+                </p>
+                <p className="word-phrase">
+                  <HighlightedPhrase phrase={word.phrase} term={word.term} />
+                </p>
+                <p className="word-meta">
+                  <a href={`/read/${word.book_code}/${word.chapter_no}#p-${word.position}`}>
+                    {word.book_title}, chapter {word.chapter_no}
+                  </a>{' '}
+                  · {dueLabel(word.due_at)}
+                </p>
+                <div className="word-actions">
+                  {word.audio ? (
+                    <button
+                      type="button"
+                      onClick={() => play(word.audio!)}
+                      aria-label={`Play the phrase of “${word.term}”`}
+                    >
+                      Play
+                    </button>
+                  ) : (
+                    <span className="muted">Clip in Premium Plus</span>
+                  )}
+                  <button
+                    type="button"
+                    onClick={() => void remove(word)}
+                    aria-label={`Delete “${word.term}”`}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages">
+              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </button>
+              <span>
+                Page {page} of {pages}
+              </span>
+              <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * Tells the server which phrases a member heard to their end, for their stats and the authors' insights.
+ * Events wait in a small queue and go in batches: after a few phrases, after a short while, and when the
+ * page is hidden or closed. `sendBeacon` cannot carry the token, so batches use fetch with `keepalive`,
+ * which outlives the tab. Each event has its own UUID: a batch sent twice counts once, so a failed batch
+ * is simply sent again with the next one.
+ */
+import { api, ApiError } from '../api';
+import { getToken } from '../session';
+
+interface ListeningEvent {
+  id: string;
+  phrase_id: number;
+  ms: number;
+  at: string;
+}
+
+/** Sent when this many are waiting: a lost batch (a crash, no network) costs at most a few phrases. */
+const BATCH = 5;
+const DELAY_MS = 15_000;
+/** What the server takes at once. */
+const MAX_EVENTS = 200;
+
+const queue: ListeningEvent[] = [];
+let timer: ReturnType<typeof setTimeout> | undefined;
+let sending = false;
+let listening = false;
+
+/** Records one phrase heard to its end (visitors' plays are not reported: they have no account). */
+export function reportHeard(phraseId: number, ms: number): void {
+  if (!getToken() || !phraseId) return;
+  listenForExit();
+  queue.push({
+    id: crypto.randomUUID(),
+    phrase_id: phraseId,
+    ms: Math.round(ms),
+    at: new Date().toISOString(),
+  });
+  if (queue.length >= BATCH) void flush();
+  else {
+    clearTimeout(timer);
+    timer = setTimeout(() => void flush(), DELAY_MS);
+  }
+}
+
+async function flush(): Promise<void> {
+  clearTimeout(timer);
+  if (sending || queue.length === 0 || !getToken()) return;
+  sending = true;
+  const batch = queue.slice(0, MAX_EVENTS);
+  try {
+    await api('user/listening', { method: 'POST', body: { events: batch }, keepalive: true });
+    queue.splice(0, batch.length);
+  } catch (error) {
+    // The server refused these events for good (a 4xx other than a rate limit): drop them. Otherwise
+    // they stay queued and go with the next batch; their ids keep them from counting twice.
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429)
+      queue.splice(0, batch.length);
+  } finally {
+    sending = false;
+  }
+}
+
+function listenForExit(): void {
+  if (listening) return;
+  listening = true;
+  const leave = () => void flush();
+  addEventListener('pagehide', leave);
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && leave());
+}
