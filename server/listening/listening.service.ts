@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { firstChapterNo } from '../reading/first-chapter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Chapter } from '../chapters/chapter.entity';
@@ -85,10 +86,7 @@ export class ListeningService {
       .addSelect('c.id', 'chapter_id')
       .addSelect('c.bookId', 'book_id')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(
-        (sub) => sub.select('MIN(c1.chapterNo)').from(Chapter, 'c1').where('c1.bookId = c.bookId'),
-        'first_chapter_no',
-      )
+      .addSelect(firstChapterNo, 'first_chapter_no')
       .where('p.id IN (:...ids)', { ids })
       .getRawMany<PhraseRow>();
     const isFree = (row: PhraseRow) => Number(row.chapter_no) === Number(row.first_chapter_no);

@@ -27,3 +27,15 @@ export async function makeBook(admin: ApiClient) {
   }
   return { code: book.body.data.book_code, chapterIds };
 }
+
+/** The phrase ids of each chapter, in order: ids[chapter index][position - 1]. */
+export async function phraseIdsOf(admin: ApiClient, chapterIds: number[]): Promise<number[][]> {
+  const ids: number[][] = [];
+  for (const id of chapterIds) {
+    const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+      `admin/phrase?chapter_id=${id}`,
+    );
+    ids.push(list.body.data.phrases.map((p) => p.id));
+  }
+  return ids;
+}

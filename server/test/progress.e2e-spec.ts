@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { SavedWord } from '../words/saved-word.entity';
 import { newCard } from '../words/scheduler';
 import { ApiClient, newAdmin, newMember } from './api-client';
-import { makeBook } from './books';
+import { makeBook, phraseIdsOf } from './books';
 import { controlClock, MINUTE } from './clock';
 import { startServer, type TestServer } from './harness';
 
@@ -39,12 +39,7 @@ describe('Learner progress', () => {
     server = await startServer(undefined, { REVIEW_FUZZ: 'false' });
     admin = (await newAdmin(server)).client;
     const { chapterIds } = await makeBook(admin);
-    for (const id of chapterIds) {
-      const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
-        `admin/phrase?chapter_id=${id}`,
-      );
-      phrases.push(list.body.data.phrases.map((p) => p.id));
-    }
+    phrases.push(...(await phraseIdsOf(admin, chapterIds)));
   });
   afterAll(() => server.close());
 

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { ApiClient, newAdmin, newMember } from './api-client';
-import { makeBook } from './books';
+import { makeBook, phraseIdsOf } from './books';
 import { fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
@@ -137,12 +137,7 @@ describe('Anki export of saved words', () => {
     server = await startServer(undefined, stripeEnv(await standIn.start()));
     admin = (await newAdmin(server)).client;
     ({ chapterIds } = await makeBook(admin));
-    for (const id of chapterIds) {
-      const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
-        `admin/phrase?chapter_id=${id}`,
-      );
-      phraseIds.push(list.body.data.phrases.map((p) => p.id));
-    }
+    phraseIds.push(...(await phraseIdsOf(admin, chapterIds)));
   });
   afterAll(async () => {
     await server.close();

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
-import { makeBook } from './books';
+import { makeBook, phraseIdsOf } from './books';
 import { fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
@@ -66,12 +66,7 @@ describe('Saved words', () => {
     server = await startServer(undefined, stripeEnv(await standIn.start()));
     admin = (await newAdmin(server)).client;
     ({ code, chapterIds } = await makeBook(admin));
-    for (const id of chapterIds) {
-      const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
-        `admin/phrase?chapter_id=${id}`,
-      );
-      phraseIds.push(list.body.data.phrases.map((p) => p.id));
-    }
+    phraseIds.push(...(await phraseIdsOf(admin, chapterIds)));
   });
   afterAll(async () => {
     await server.close();
@@ -256,10 +251,7 @@ describe('Review with FSRS', () => {
     server = await startServer(undefined, { REVIEW_FUZZ: 'false' });
     const admin = (await newAdmin(server)).client;
     const { chapterIds } = await makeBook(admin);
-    const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
-      `admin/phrase?chapter_id=${chapterIds[0]}`,
-    );
-    phraseId = list.body.data.phrases[0].id;
+    phraseId = (await phraseIdsOf(admin, chapterIds))[0][0];
   });
   afterAll(() => server.close());
 

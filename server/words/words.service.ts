@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../database/db-errors';
+import { firstChapterNo } from '../reading/first-chapter';
 import { dateFromDb } from '../database/db-dates';
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -60,10 +61,7 @@ export class WordsService {
       .select('p.id', 'id')
       .addSelect('p.dictionary', 'dictionary')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(
-        (sub) => sub.select('MIN(c1.chapterNo)').from(Chapter, 'c1').where('c1.bookId = c.bookId'),
-        'first',
-      )
+      .addSelect(firstChapterNo, 'first')
       .where('p.id = :id', { id: dto.phrase_id })
       .getRawOne<{ id: number; dictionary: string; chapter_no: number | string; first: number | string }>();
     if (!found) throw new NotFoundException('Phrase not found.');
@@ -149,15 +147,10 @@ export class WordsService {
 
   /** The books the member has saved words from, for the words page's filter. */
   async books(user: User) {
-    const rows = await this.words
-      .createQueryBuilder('w')
-      .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
-      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
-      .innerJoin(Book, 'b', 'b.id = c.bookId')
+    const rows = await this.joined(user)
       .select('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
       .addSelect('COUNT(*)', 'words')
-      .where('w.userId = :userId', { userId: user.id })
       .groupBy('b.bookCode')
       .addGroupBy('b.title')
       .orderBy('b.title', 'ASC')
@@ -184,11 +177,7 @@ export class WordsService {
 
   /** A member's words with what the answers show of their phrase, chapter and book: one query. */
   query(user: User) {
-    return this.words
-      .createQueryBuilder('w')
-      .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
-      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
-      .innerJoin(Book, 'b', 'b.id = c.bookId')
+    return this.joined(user)
       .select('w.id', 'id')
       .addSelect('w.phraseId', 'phrase_id')
       .addSelect('w.term', 'term')
@@ -198,16 +187,22 @@ export class WordsService {
       .addSelect('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(
-        (sub) => sub.select('MIN(c1.chapterNo)').from(Chapter, 'c1').where('c1.bookId = c.bookId'),
-        'first_chapter_no',
-      )
+      .addSelect(firstChapterNo, 'first_chapter_no')
       .addSelect('p.position', 'position')
       .addSelect('w.due', 'due')
       .addSelect('w.state', 'state')
       .addSelect('w.reps', 'reps')
       .addSelect('w.lapses', 'lapses')
-      .addSelect('w.createdAt', 'created_at')
+      .addSelect('w.createdAt', 'created_at');
+  }
+
+  /** A member's words joined to their phrase (p), chapter (c) and book (b). */
+  private joined(user: User) {
+    return this.words
+      .createQueryBuilder('w')
+      .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
+      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+      .innerJoin(Book, 'b', 'b.id = c.bookId')
       .where('w.userId = :userId', { userId: user.id });
   }
 
