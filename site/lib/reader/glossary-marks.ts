@@ -38,7 +38,8 @@ export class GlossaryMarks {
       });
       button.setAttribute('aria-label', `Save “${term}”`);
       button.setAttribute('aria-pressed', 'false');
-      row.append(button);
+      // Inside the <dd>: a <dl>'s groups may hold only terms and descriptions.
+      (row.querySelector('dd') ?? row).append(' ', button);
     }
     this.saved.clear();
     if (getToken()) {
