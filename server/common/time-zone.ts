@@ -86,3 +86,12 @@ export function startOfDate(date: string, timeZone: string | null): Date {
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** 15 minutes: every time zone's offset is a whole number of these, so a day is a run of whole periods. */
+export const QUARTER_MS = 15 * 60_000;
+
+/** The 15-minute period since 1970 an instant falls in. */
+export const quarterOf = (instant: Date): number => Math.floor(instant.getTime() / QUARTER_MS);
+
+/** The first instant of a 15-minute period. */
+export const quarterStart = (quarter: number): Date => new Date(quarter * QUARTER_MS);

@@ -27,6 +27,10 @@ export class ListeningEvent {
   @Column({ name: 'heard_at', type: Date })
   heardAt: Date;
 
+  /** The 15-minute period heardAt falls in (see the migration). */
+  @Column({ name: 'heard_quarter', type: 'integer' })
+  heardQuarter: number;
+
   @Column({ name: 'received_at', type: Date })
   receivedAt: Date;
 }

@@ -5,6 +5,9 @@ import {
   IsInt,
   IsISO8601,
   IsNotEmpty,
+  IsObject,
+  IsString,
+  Matches,
   IsUUID,
   Max,
   Min,
@@ -14,6 +17,8 @@ import { Field } from '../common/field';
 
 /** At most this many events a call: a player sends a few at a time, and a backlog in several calls. */
 export const MAX_EVENTS = 200;
+const AT_MESSAGE = 'The time heard must be a date and time such as 2026-11-22T09:30:00Z.';
+const RFC_3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/i;
 /** No clip lasts an hour; a longer duration is a client's mistake. */
 const MAX_MS = 3_600_000;
 
@@ -42,7 +47,10 @@ export class ListeningEventDto {
 
   @Field(
     IsNotEmpty({ message: 'Each event needs the time it was heard.' }),
-    IsISO8601({ strict: true }, { message: 'The time heard must be an ISO 8601 date and time.' }),
+    IsString({ message: AT_MESSAGE }),
+    // RFC 3339, which Date reads the same everywhere (ISO 8601's week dates and the like it does not).
+    Matches(RFC_3339, { message: AT_MESSAGE }),
+    IsISO8601({ strict: true }, { message: AT_MESSAGE }),
   )
   at: string;
 }
@@ -51,6 +59,7 @@ export class ListeningDto {
   @Field(
     IsNotEmpty({ message: 'The events field is required.' }),
     IsArray({ message: 'The events must be a list.' }),
+    IsObject({ each: true, message: 'Each event must be an object.' }),
     ArrayMaxSize(MAX_EVENTS, { message: `At most ${MAX_EVENTS} events can be sent at once.` }),
     ValidateNested({ each: true }),
     Type(() => ListeningEventDto),

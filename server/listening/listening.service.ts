@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Chapter } from '../chapters/chapter.entity';
 import { Clock } from '../common/clock';
+import { quarterOf } from '../common/time-zone';
 import { Phrase } from '../phrases/phrase.entity';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
@@ -12,6 +13,11 @@ import type { ListeningEventDto } from './listening.dto';
 
 /** How far a client's clock may run ahead before its times are taken as now. */
 const CLOCK_SKEW_MS = 5 * 60_000;
+/**
+ * Older reports are skipped: the player sends within seconds, and keeps nothing across visits, so an old
+ * date is a wrong clock or a made-up streak.
+ */
+const MAX_AGE_MS = 2 * 86_400_000;
 
 interface PhraseRow {
   id: number | string;
@@ -33,8 +39,8 @@ export class ListeningService {
 
   /**
    * Records a batch. An id already received (a retried batch) is ignored, so nothing counts twice; a
-   * phrase that does not exist or that the member may not read is skipped. The answer says how many of
-   * each.
+   * phrase that does not exist or that the member may not read, or a report more than two days old, is
+   * skipped. The answer says how many of each.
    */
   async record(user: User, batch: ListeningEventDto[]) {
     const now = this.clock.now();
@@ -52,11 +58,12 @@ export class ListeningService {
     for (const [id, event] of unique) {
       if (seen.has(id)) continue;
       const phrase = readable.get(event.phrase_id);
-      if (!phrase) {
+      const reported = new Date(event.at);
+      if (!phrase || reported.getTime() < now.getTime() - MAX_AGE_MS) {
         skipped++;
         continue;
       }
-      const at = new Date(event.at);
+      const at = reported.getTime() > now.getTime() + CLOCK_SKEW_MS ? now : reported;
       rows.push({
         userId: user.id,
         eventId: id,
@@ -64,7 +71,8 @@ export class ListeningService {
         bookId: Number(phrase.book_id),
         chapterId: Number(phrase.chapter_id),
         ms: event.ms,
-        heardAt: at.getTime() > now.getTime() + CLOCK_SKEW_MS ? now : at,
+        heardAt: at,
+        heardQuarter: quarterOf(at),
         receivedAt: now,
       });
     }

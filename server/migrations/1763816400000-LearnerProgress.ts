@@ -1,4 +1,6 @@
-import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { dateFromDb } from '../database/db-dates';
+import { quarterOf } from '../common/time-zone';
 
 /**
  * What a learner's progress needs: a time zone per member (days are the member's days), one row per phrase
@@ -21,8 +23,36 @@ export class LearnerProgress1763816400000 implements MigrationInterface {
       `"lapses" integer NOT NULL DEFAULT 0`,
       `"last_review" ${time}`,
       `"version" integer NOT NULL DEFAULT 0`,
+      // The 15-minute period of the answer since 1970 (see heard_quarter below).
+      `"reviewed_quarter" integer NOT NULL DEFAULT 0`,
     ])
       await db.query(`ALTER TABLE "review_logs" ADD COLUMN ${column}`);
+    // Answers given before this migration get their period, computed here (date arithmetic differs
+    // between the two databases); the query builder writes each one's placeholders.
+    const answers = (await db.query(`SELECT "id", "reviewed_at" FROM "review_logs"`)) as Array<{
+      id: number;
+      reviewed_at: Date | string;
+    }>;
+    for (const answer of answers)
+      await db.manager
+        .createQueryBuilder()
+        .update('review_logs')
+        .set({ reviewed_quarter: quarterOf(dateFromDb(answer.reviewed_at)) })
+        .where('id = :id', { id: answer.id })
+        .execute();
+    // The cascades from a deleted phrase or word, and the stats by period, each use an index.
+    await db.createIndex(
+      'review_logs',
+      new TableIndex({ name: 'IDX_review_logs_word', columnNames: ['word_id'] }),
+    );
+    await db.createIndex(
+      'review_logs',
+      new TableIndex({ name: 'IDX_review_logs_user_quarter', columnNames: ['user_id', 'reviewed_quarter'] }),
+    );
+    await db.createIndex(
+      'saved_words',
+      new TableIndex({ name: 'IDX_saved_words_phrase', columnNames: ['phrase_id'] }),
+    );
     await db.createTable(
       new Table({
         name: 'listening_events',
@@ -43,12 +73,18 @@ export class LearnerProgress1763816400000 implements MigrationInterface {
           { name: 'chapter_id', type: 'integer' },
           { name: 'ms', type: 'integer' },
           { name: 'heard_at', type: time },
+          // The 15-minute period since 1970 the phrase was heard in. Every time zone's midnight falls on
+          // such a boundary, so stats sum these periods in SQL (portably) and the member's days are made
+          // of whole periods.
+          { name: 'heard_quarter', type: 'integer' },
           { name: 'received_at', type: time },
         ],
         uniques: [{ name: 'UQ_listening_events_user_event', columnNames: ['user_id', 'event_id'] }],
         indices: [
-          { name: 'IDX_listening_events_user_heard', columnNames: ['user_id', 'heard_at'] },
+          { name: 'IDX_listening_events_user_quarter', columnNames: ['user_id', 'heard_quarter'] },
           { name: 'IDX_listening_events_book', columnNames: ['book_id', 'user_id'] },
+          { name: 'IDX_listening_events_phrase', columnNames: ['phrase_id'] },
+          { name: 'IDX_listening_events_chapter', columnNames: ['chapter_id'] },
         ],
         foreignKeys: ['user', 'phrase', 'book', 'chapter'].map((name) => ({
           columnNames: [`${name}_id`],
@@ -62,6 +98,9 @@ export class LearnerProgress1763816400000 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await db.dropTable('listening_events');
+    await db.dropIndex('saved_words', 'IDX_saved_words_phrase');
+    await db.dropIndex('review_logs', 'IDX_review_logs_user_quarter');
+    await db.dropIndex('review_logs', 'IDX_review_logs_word');
     for (const column of [
       'stability',
       'difficulty',
@@ -70,6 +109,7 @@ export class LearnerProgress1763816400000 implements MigrationInterface {
       'lapses',
       'last_review',
       'version',
+      'reviewed_quarter',
     ])
       await db.query(`ALTER TABLE "review_logs" DROP COLUMN "${column}"`);
     await db.query(`ALTER TABLE "users" DROP COLUMN "time_zone"`);

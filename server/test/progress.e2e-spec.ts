@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { Chapter } from '../chapters/chapter.entity';
+import { quarterOf } from '../common/time-zone';
+import { ListeningEvent } from '../listening/listening-event.entity';
+import { Phrase } from '../phrases/phrase.entity';
 import { SavedWord } from '../words/saved-word.entity';
 import { newCard } from '../words/scheduler';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -42,6 +46,31 @@ describe('Learner progress', () => {
     phrases.push(...(await phraseIdsOf(admin, chapterIds)));
   });
   afterAll(() => server.close());
+
+  /** Listening from days the player no longer reports (it sends within seconds), for stats tests. */
+  async function heardEarlier(userId: number, phraseId: number, instants: Date[], ms: number) {
+    const phrase = await server.app.get(DataSource).getRepository(Phrase).findOneByOrFail({ id: phraseId });
+    const chapter = await server.app
+      .get(DataSource)
+      .getRepository(Chapter)
+      .findOneByOrFail({ id: phrase.chapterId });
+    await server.app
+      .get(DataSource)
+      .getRepository(ListeningEvent)
+      .insert(
+        instants.map((at) => ({
+          userId,
+          eventId: randomUUID(),
+          phraseId,
+          bookId: chapter.bookId,
+          chapterId: chapter.id,
+          ms,
+          heardAt: at,
+          heardQuarter: quarterOf(at),
+          receivedAt: at,
+        })),
+      );
+  }
 
   describe('time zone', () => {
     it('takes an IANA name on the profile, alone or with the name, and refuses anything else', async () => {
@@ -113,6 +142,12 @@ describe('Learner progress', () => {
         [{ events: [{ ...good, ms: -1 }] }, 'events.0.ms'],
         [{ events: [{ ...good, ms: 1e12 }] }, 'events.0.ms'],
         [{ events: [{ ...good, at: 'yesterday' }] }, 'events.0.at'],
+        // ISO 8601 forms that Date cannot read.
+        [{ events: [{ ...good, at: '2026-W01-1' }] }, 'events.0.at'],
+        [{ events: [{ ...good, at: '2026-01-01T10' }] }, 'events.0.at'],
+        [{ events: [{ ...good, at: '20260101T101010Z' }] }, 'events.0.at'],
+        [{ events: [[]] }, 'events'],
+        [{ events: ['x'] }, 'events'],
         [{ events: [{ ...good, phrase_id: 'x' }] }, 'events.0.phrase_id'],
         [{ events: 'all of them' }, 'events'],
         [{}, 'events'],
@@ -130,7 +165,8 @@ describe('Learner progress', () => {
 
   describe('stats', () => {
     it("counts minutes, reviews and the streak by the member's days", async () => {
-      const { client } = await newMember(server);
+      const member = await newMember(server);
+      const { client } = member;
       await client.put('user/profile', { time_zone: 'Asia/Tokyo' });
       // Tokyo is UTC+9, so its days begin at 15:00 UTC: these instants fall on other UTC dates.
       const tokyoToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date());
@@ -141,11 +177,10 @@ describe('Learner progress', () => {
       const heard = [
         event(phrases[0][0], tokyo(0, 0.01), 60_000), // today, just after Tokyo's midnight
         event(phrases[0][1], tokyo(1, 23.99), 90_000), // yesterday, just before it
-        event(phrases[0][0], tokyo(2, 12), 30_000),
-        event(phrases[0][0], tokyo(4, 12), 30_000), // nothing on day 3: the streak stops there
-        event(phrases[0][0], tokyo(40, 12), 30_000), // before the chart
       ];
-      expect((await client.post<Recorded>('user/listening', { events: heard })).body.data.accepted).toBe(5);
+      expect((await client.post<Recorded>('user/listening', { events: heard })).body.data.accepted).toBe(2);
+      // Older listening is older than the player ever reports: written straight to the table.
+      await heardEarlier(member.id, phrases[0][0], [tokyo(2, 12), tokyo(4, 12), tokyo(40, 12)], 30_000);
       await client.post('user/words', { phrase_id: phrases[0][0], term: 'bonjour' });
       const [card] = (await client.get<Queue>('user/review')).body.data.cards;
       await client.post(`user/review/${card.id}`, { rating: 3 });
@@ -168,6 +203,22 @@ describe('Learner progress', () => {
         reviews_done: 1,
         books_finished: 0,
       });
+    });
+
+    it('counts a streak longer than one look back, and skips reports more than two days old', async () => {
+      const member = await newMember(server);
+      const day = 86_400_000;
+      const noon = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+      // 150 days in a row, ending yesterday: the streak stands until today is over.
+      const days = Array.from({ length: 150 }, (_, i) => new Date(noon - (i + 1) * day));
+      await heardEarlier(member.id, phrases[0][0], days, 1000);
+      expect((await member.client.get<Stats>('user/stats')).body.data.streak_days).toBe(150);
+      const old = await member.client.post<Recorded>('user/listening', {
+        events: [event(phrases[0][0], new Date(Date.now() - 3 * day))],
+      });
+      expect(old.body.data).toEqual({ accepted: 0, duplicates: 0, skipped: 1 });
+      await member.client.post('user/listening', { events: [event(phrases[0][0], new Date())] });
+      expect((await member.client.get<Stats>('user/stats')).body.data.streak_days).toBe(151);
     });
 
     it('finishes a book when every phrase of its last chapter has been heard', async () => {
@@ -256,6 +307,13 @@ describe('Learner progress', () => {
       const back = (await member.client.get<Queue>('user/review')).body.data;
       expect(back).toMatchObject({ due_count: 0, new_count: 2 });
       expect((await member.client.get<Stats>('user/stats')).body.data.reviews_done).toBe(0);
+      // Undo goes back through several answers to one card.
+      const [card] = (await member.client.get<Queue>('user/review')).body.data.cards;
+      await member.client.post(`user/review/${card.id}`, { rating: 1 });
+      await member.client.post(`user/review/${card.id}`, { rating: 3 });
+      expect((await member.client.post('user/review/undo')).status).toBe(200);
+      expect((await member.client.post('user/review/undo')).status).toBe(200);
+      expect((await member.client.get<Queue>('user/review')).body.data).toMatchObject({ new_count: 2 });
       const none = await member.client.post('user/review/undo');
       expect(none.status).toBe(404);
       expect(none.body).toEqual({ message: 'There is no answer to undo.' });

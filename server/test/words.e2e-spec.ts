@@ -160,6 +160,8 @@ describe('Saved words', () => {
     expect(await search('%')).toEqual([]);
     expect(await search('_')).toEqual([]);
     for (const bad of [
+      'q=%00',
+      'book_code=a%00b',
       'per_page=201',
       'per_page=0',
       'page=0',
@@ -316,5 +318,8 @@ describe('Review with FSRS', () => {
     }
     const other = (await newMember(server)).client;
     expect((await other.post(`user/review/${saved.body.data.id}`, { rating: 3 })).status).toBe(404);
+    // Beyond a 32-bit id (which PostgreSQL would refuse): unknown, not an error.
+    expect((await client.post('user/review/99999999999', { rating: 3 })).status).toBe(404);
+    expect((await client.delete('user/words/99999999999')).status).toBe(404);
   });
 });

@@ -33,6 +33,10 @@ export class ReviewLog {
   @Column({ name: 'reviewed_at', type: Date })
   reviewedAt: Date;
 
+  /** The 15-minute period reviewedAt falls in, for the stats (see the LearnerProgress migration). */
+  @Column({ name: 'reviewed_quarter', type: 'integer', default: 0 })
+  reviewedQuarter: number;
+
   // The rest of the card before this answer, so that undo puts it back exactly.
   @Column({ type: 'real', default: 0 })
   stability: number;

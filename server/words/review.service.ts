@@ -9,11 +9,13 @@ import { ReviewLog } from './review-log.entity';
 import type { NextDue, ReviewCard } from './review.dto';
 import { SavedWord } from './saved-word.entity';
 import { cardOf, formatInterval, Scheduler } from './scheduler';
-import { addDays, localDate, startOfDate } from '../common/time-zone';
+import { addDays, localDate, quarterOf, startOfDate } from '../common/time-zone';
 import { WordsService, type WordRow } from './words.service';
 
 /** New cards a member meets in a day, at most (Anki's default). */
 export const NEW_PER_DAY = 20;
+/** Due cards in one answer, at most (Anki's daily review limit); `due_count` says how many are due in all. */
+export const MAX_DUE = 200;
 const NEW = 0;
 const ANSWERED = 'This card was just answered elsewhere. Reload to go on.';
 
@@ -33,8 +35,8 @@ export class ReviewService {
   }
 
   /**
-   * The cards to review now: every due card already learnt, oldest due first, then new cards up to the
-   * day's allowance. Days are the member's days (UTC without a time zone).
+   * The cards to review now: the due cards already learnt, oldest due first (at most MAX_DUE of them),
+   * then new cards up to the day's allowance. Days are the member's days (UTC without a time zone).
    */
   async queue(user: User): Promise<{
     data: { cards: ReviewCard[]; due_count: number; new_count: number; next_due_at: string | null };
@@ -52,12 +54,13 @@ export class ReviewService {
       .select('COUNT(DISTINCT l.wordId)', 'count')
       .getRawOne<{ count: number | string }>();
     const allowance = Math.max(0, NEW_PER_DAY - Number(newToday?.count ?? 0));
-    const due = await this.wordsService
+    const dueQuery = this.wordsService
       .query(user)
-      .andWhere('w.state <> :new AND w.due <= :now', { new: NEW, now })
-      .orderBy('w.due', 'ASC')
-      .addOrderBy('w.id', 'ASC')
-      .getRawMany<WordRow>();
+      .andWhere('w.state <> :new AND w.due <= :now', { new: NEW, now });
+    const [due, dueCount] = await Promise.all([
+      dueQuery.clone().orderBy('w.due', 'ASC').addOrderBy('w.id', 'ASC').limit(MAX_DUE).getRawMany<WordRow>(),
+      dueQuery.clone().getCount(),
+    ]);
     const fresh = allowance
       ? await this.wordsService
           .query(user)
@@ -70,7 +73,7 @@ export class ReviewService {
     return {
       data: {
         cards: await this.cards(user, [...due, ...fresh], now),
-        due_count: due.length,
+        due_count: dueCount,
         new_count: fresh.length,
         next_due_at: due.length || fresh.length ? null : await this.nextDue(user, now, startOfDay),
       },
@@ -131,6 +134,7 @@ export class ReviewService {
         ...cardOf(word),
         version: word.version,
         reviewedAt: now,
+        reviewedQuarter: quarterOf(now),
       });
     });
     return {
@@ -156,12 +160,12 @@ export class ReviewService {
       .findOne({ where: { userId: user.id }, order: { reviewedAt: 'DESC', id: 'DESC' } });
     if (!log) throw new NotFoundException('There is no answer to undo.');
     await this.db.transaction(async (tx) => {
-      const { affected } = await tx
-        .getRepository(SavedWord)
-        .update(
-          { id: log.wordId, userId: user.id, version: log.version + 1 },
-          { ...cardOf(log), version: log.version + 2 },
-        );
+      const { affected } = await tx.getRepository(SavedWord).update(
+        { id: log.wordId, userId: user.id, version: log.version + 1 },
+        // Back to the version it had: that answer's own log before this one then matches again, so
+        // undo can go on back through the same card's answers.
+        { ...cardOf(log), version: log.version },
+      );
       if (!affected) throw new ConflictException('That card has changed since. Reload to see it.');
       await tx.getRepository(ReviewLog).delete({ id: log.id });
     });

@@ -23,13 +23,14 @@ export default function MemberDashboard() {
   useEffect(() => {
     if (access.status !== 'allowed') return;
     // The plan is the one thing here the stored user does not know; a failure just leaves it out.
+    // The stats come after the time zone is settled: they are counted in the member's days.
     api<{ data: { subscription: SubscriptionSummary; time_zone: string | null } }>('user/profile')
       .then(({ data }) => {
         setPlan(data.subscription);
-        syncTimeZone(data.time_zone);
+        return syncTimeZone(data.time_zone);
       })
-      .catch(() => undefined);
-    api<{ data: Stats }>('user/stats')
+      .catch(() => undefined)
+      .then(() => api<{ data: Stats }>('user/stats'))
       .then(({ data }) => setStats(data))
       .catch(() => undefined);
     // A visitor's places in free chapters join the account first, then the list is read.

@@ -9,6 +9,8 @@ import { ValidationFailed } from '../../common/api-error';
  */
 // With the u flag, a well-formed pair is one code point; only a lone surrogate is in category Cs.
 const LONE_SURROGATE = /\p{Cs}/u;
+// PostgreSQL's text cannot hold NUL at all: refused here, it is a 422 rather than the database's error.
+const NUL = '\0';
 
 export function checkBodyShape(body: unknown): void {
   const stack: { value: unknown; depth: number; field: string }[] = [{ value: body, depth: 0, field: '' }];
@@ -17,6 +19,12 @@ export function checkBodyShape(body: unknown): void {
     if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) {
         throw ValidationFailed.field(field || 'body', 'This field contains text that is not valid Unicode.');
+      }
+      if (value.includes(NUL)) {
+        throw ValidationFailed.field(
+          field || 'body',
+          'This field contains a NUL character, which text cannot hold.',
+        );
       }
       continue;
     }
@@ -28,7 +36,7 @@ export function checkBodyShape(body: unknown): void {
     }
     for (const [key, child] of Object.entries(value)) {
       const name = field || key;
-      if (LONE_SURROGATE.test(key)) {
+      if (LONE_SURROGATE.test(key) || key.includes(NUL)) {
         throw ValidationFailed.field('body', 'A field name contains text that is not valid Unicode.');
       }
       stack.push({ value: child, depth: depth + 1, field: name });

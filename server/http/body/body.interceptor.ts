@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  NotFoundException,
   HttpException,
   HttpStatus,
   Injectable,
@@ -68,6 +69,10 @@ export class BodyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const req = context.switchToHttp().getRequest<Request & { rawBody?: Buffer }>();
     req.body ??= {};
+    // The query and the path are checked like bodies: a NUL or a lone surrogate reaches no query.
+    if (Object.values(req.params ?? {}).some((value) => /\0|\p{Cs}/u.test(String(value))))
+      throw new NotFoundException('Not found.');
+    checkBodyShape(req.query);
     if (!req.is(['application/json', 'application/x-www-form-urlencoded'])) return next.handle();
     const charset = charsetOf(req);
     if (charset !== 'utf-8' && charset !== 'utf8') {

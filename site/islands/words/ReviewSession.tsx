@@ -27,8 +27,17 @@ const RATINGS = [
 
 const guard = signedIn('/review');
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { weekday: 'long', hour: 'numeric', minute: '2-digit' });
+/** "Tuesday 9:00" within the week, a date beyond it. */
+const when = (iso: string) => {
+  const date = new Date(iso);
+  const withinWeek = date.getTime() - Date.now() < 6 * 86_400_000;
+  return date.toLocaleString(
+    undefined,
+    withinWeek
+      ? { weekday: 'long', hour: 'numeric', minute: '2-digit' }
+      : { dateStyle: 'long', timeStyle: 'short' },
+  );
+};
 
 export default function ReviewSession() {
   const access = useGuard(guard);
@@ -53,10 +62,11 @@ export default function ReviewSession() {
 
   useEffect(() => {
     if (access.status !== 'allowed') return;
-    void load();
+    // The day's new cards are counted in the member's days: the time zone is settled first.
     api<{ data: { time_zone: string | null } }>('user/profile')
       .then(({ data }) => syncTimeZone(data.time_zone))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .then(load);
   }, [access.status, load]);
 
   const play = useCallback(() => {

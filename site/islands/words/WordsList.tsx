@@ -59,6 +59,9 @@ export default function WordsList() {
       if (book) query.set('book_code', book);
       api<Page>(`user/words?${query}`, { signal: abort.signal })
         .then((answer) => {
+          // The last word of the last page deleted: show the page before.
+          const last = Math.max(1, Math.ceil(answer.meta.total / PER_PAGE));
+          if (page > last) return setPage(last);
           setWords(answer);
           setError(null);
         })

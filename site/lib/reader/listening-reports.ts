@@ -6,7 +6,7 @@
  * is simply sent again with the next one.
  */
 import { api, ApiError } from '../api';
-import { getToken } from '../session';
+import { getToken, getUser } from '../session';
 
 interface ListeningEvent {
   id: string;
@@ -22,14 +22,19 @@ const DELAY_MS = 15_000;
 const MAX_EVENTS = 200;
 
 const queue: ListeningEvent[] = [];
+/** Whose events the queue holds: after a switch of account in another tab they are not sent as the other's. */
+let owner: number | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let sending = false;
 let listening = false;
 
 /** Records one phrase heard to its end (visitors' plays are not reported: they have no account). */
 export function reportHeard(phraseId: number, ms: number): void {
-  if (!getToken() || !phraseId) return;
+  const user = getUser();
+  if (!getToken() || !user || !phraseId || !Number.isFinite(ms) || ms < 0) return;
   listenForExit();
+  if (owner !== user.id) queue.length = 0;
+  owner = user.id;
   queue.push({
     id: crypto.randomUUID(),
     phrase_id: phraseId,
@@ -46,6 +51,10 @@ export function reportHeard(phraseId: number, ms: number): void {
 async function flush(): Promise<void> {
   clearTimeout(timer);
   if (sending || queue.length === 0 || !getToken()) return;
+  if (getUser()?.id !== owner) {
+    queue.length = 0;
+    return;
+  }
   sending = true;
   const batch = queue.slice(0, MAX_EVENTS);
   try {
@@ -58,6 +67,8 @@ async function flush(): Promise<void> {
       queue.splice(0, batch.length);
   } finally {
     sending = false;
+    // Events heard while this batch was on its way wait for the next one.
+    if (queue.length) timer = setTimeout(() => void flush(), DELAY_MS);
   }
 }
 
