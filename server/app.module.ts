@@ -19,6 +19,7 @@ import { BillingModule } from './billing/billing.module';
 import { ReadingModule } from './reading/reading.module';
 import { WordsModule } from './words/words.module';
 import { ListeningModule } from './listening/listening.module';
+import { ImportsModule } from './imports/imports.module';
 import { InsightsModule } from './insights/insights.module';
 import { AuthGuard } from './common/auth.guard';
 import { RateLimitGuard } from './common/rate-limit';
@@ -45,6 +46,7 @@ export class AppModule {
         ReadingModule,
         WordsModule,
         ListeningModule,
+        ImportsModule,
         InsightsModule,
         SeedModule,
       ],

@@ -1,4 +1,5 @@
 import {
+  applyDecorators,
   BadRequestException,
   Injectable,
   PayloadTooLargeException,
@@ -26,8 +27,19 @@ import { forgetUploaded, markUploaded } from './uploaded-file.validator';
 /** Which file fields a route accepts, and the most bytes each may have. */
 export type UploadLimits = Record<string, number>;
 
+/**
+ * A route that takes several files in one field (an import's clips) says how many, and the most bytes
+ * the whole body may carry; by default each field takes one file and the body the sum of the limits.
+ */
+export interface UploadOptions {
+  counts?: Record<string, number>;
+  total?: number;
+}
+
 const UPLOADS = 'lingonovel:uploads';
-export const Uploads = (limits: UploadLimits) => SetMetadata(UPLOADS, limits);
+const UPLOAD_OPTIONS = 'lingonovel:upload-options';
+export const Uploads = (limits: UploadLimits, options: UploadOptions = {}) =>
+  applyDecorators(SetMetadata(UPLOADS, limits), SetMetadata(UPLOAD_OPTIONS, options));
 
 export { MB };
 
@@ -135,8 +147,10 @@ export class MultipartInterceptor implements NestInterceptor {
     if (!req.is('multipart/form-data')) return next.handle();
 
     const limits = this.reflector.get<UploadLimits>(UPLOADS, context.getHandler()) ?? {};
+    const options = this.reflector.get<UploadOptions>(UPLOAD_OPTIONS, context.getHandler()) ?? {};
+    const counts = Object.fromEntries(Object.keys(limits).map((name) => [name, options.counts?.[name] ?? 1]));
     const fieldBytes = this.fieldBytes(limits);
-    const total = multipartLimit(limits);
+    const total = options.total ?? multipartLimit(limits);
     refuseDeclaredOver(req, total);
 
     let abort: (error: unknown) => void = () => undefined;
@@ -162,7 +176,7 @@ export class MultipartInterceptor implements NestInterceptor {
       storage,
       limits: {
         fileSize: Math.max(1, ...Object.values(limits)),
-        files: 10,
+        files: Math.max(10, ...Object.values(counts)),
         fields: 50,
         fieldSize: fieldBytes,
       },
@@ -170,9 +184,9 @@ export class MultipartInterceptor implements NestInterceptor {
         parser = busboy;
         budget = new PartBudget(total, fieldBytes, Object.keys(limits).length, stop);
         request.pipe(budget).pipe(busboy);
-        watchParts(busboy, limits, budget, stop);
+        watchParts(busboy, counts, budget, stop);
       },
-    } as multer.Options).fields(Object.keys(limits).map((name) => ({ name, maxCount: 1 })));
+    } as multer.Options).fields(Object.keys(limits).map((name) => ({ name, maxCount: counts[name] })));
 
     // A fallback for a client that hangs up mid-request; normally the cleanup below runs first.
     res.on('close', () => void removeUploads(req));
@@ -185,7 +199,7 @@ export class MultipartInterceptor implements NestInterceptor {
       ),
       aborted,
     ]).catch((error: unknown) => {
-      throw this.translate(error, limits);
+      throw this.translate(error, limits, (field) => counts[field] ?? 1);
     });
     checkBodyShape(req.body);
     // File fields join the body, so that DTOs validate "required" for files and fields alike.
@@ -193,9 +207,10 @@ export class MultipartInterceptor implements NestInterceptor {
     const body = req.body as Record<string, unknown>;
     // A text field may not pose as a file: only the parts multer stored become file fields.
     for (const field of Object.keys(limits)) delete body[field];
-    for (const [field, [file]] of Object.entries(files)) {
-      markUploaded(file);
-      body[field] = file;
+    for (const [field, list] of Object.entries(files)) {
+      list.forEach(markUploaded);
+      // A field that takes several files is always a list, even of one.
+      body[field] = counts[field] > 1 ? list : list[0];
     }
     // Whatever the handler did not move into media/ is deleted before the answer goes out.
     return next.handle().pipe(
@@ -208,7 +223,7 @@ export class MultipartInterceptor implements NestInterceptor {
     return Object.keys(limits).length > 0 ? UPLOAD_FIELDS_LIMIT : BODY_LIMIT;
   }
 
-  private translate(error: unknown, limits: UploadLimits): unknown {
+  private translate(error: unknown, limits: UploadLimits, counts: (field: string) => number): unknown {
     if (error instanceof FieldTooLarge) return tooLarge(error.field, error.limit);
     if (error instanceof BodyTooLarge) return bodyTooLarge(error.limit);
     if (error instanceof FieldsTooLarge) {
@@ -222,7 +237,9 @@ export class MultipartInterceptor implements NestInterceptor {
         return ValidationFailed.field(
           field,
           field in limits
-            ? `Send only one ${fieldLabel(field)} file.`
+            ? counts(field) > 1
+              ? `Send at most ${counts(field)} ${fieldLabel(field)} files.`
+              : `Send only one ${fieldLabel(field)} file.`
             : `The ${fieldLabel(field)} field does not accept a file.`,
         );
       }

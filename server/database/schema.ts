@@ -18,6 +18,8 @@ import { ReadingProgress1763805600000 } from '../migrations/1763805600000-Readin
 import { StripeEvent } from '../billing/stripe-event.entity';
 import { ListeningEvent } from '../listening/listening-event.entity';
 import { LearnerProgress1763816400000 } from '../migrations/1763816400000-LearnerProgress';
+import { Imports1763820000000 } from '../migrations/1763820000000-Imports';
+import { StagedImport } from '../imports/staged-import.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -33,6 +35,7 @@ export const ENTITIES = [
   SavedWord,
   ReviewLog,
   ListeningEvent,
+  StagedImport,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -43,4 +46,5 @@ export const MIGRATIONS = [
   SavedWords1763809200000,
   ReviewLogs1763812800000,
   LearnerProgress1763816400000,
+  Imports1763820000000,
 ];

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { parseFile } from 'music-metadata';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { COVER_RATIO, COVER_WIDTHS, coverFile } from './media-urls';
-import { AUDIO_EXTENSIONS, isAudio, isImage, sniffFile } from './sniff';
+import { AUDIO_EXTENSIONS, isAudio, isImage, sniffFile, type AudioType } from './sniff';
 
 export type AudioKind = 'samples' | 'lines';
 
@@ -96,21 +96,28 @@ export class MediaService {
   async storeAudio(tempFile: string, kind: AudioKind): Promise<StoredAudio> {
     this.assertTemp(tempFile);
     try {
-      const type = await sniffFile(tempFile);
-      if (!isAudio(type)) throw new MediaRejectedError('The audio must be an MP3, M4A/AAC, OGG or WAV file.');
-      let durationMs: number | null = null;
-      try {
-        const metadata = await parseFile(tempFile, { duration: true, skipCovers: true });
-        const seconds = metadata.format.duration;
-        durationMs = seconds && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null;
-      } catch {
-        throw new MediaRejectedError('The audio file is damaged or not a supported format.');
-      }
+      const { type, durationMs } = await this.probeAudio(tempFile);
       const path = `${kind}/${randomName()}.${AUDIO_EXTENSIONS[type]}`;
       await rename(tempFile, join(this.mediaDir, path));
       return { path, durationMs };
     } finally {
       await rm(tempFile, { force: true });
+    }
+  }
+
+  /**
+   * What an audio file is, by its content, and how long it lasts; a file that is not audio, or that the
+   * metadata reader cannot make sense of, is refused with a message an uploader understands.
+   */
+  async probeAudio(file: string): Promise<{ type: AudioType; durationMs: number | null }> {
+    const type = await sniffFile(file);
+    if (!isAudio(type)) throw new MediaRejectedError('The audio must be an MP3, M4A/AAC, OGG or WAV file.');
+    try {
+      const metadata = await parseFile(file, { duration: true, skipCovers: true });
+      const seconds = metadata.format.duration;
+      return { type, durationMs: seconds && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null };
+    } catch {
+      throw new MediaRejectedError('The audio file is damaged or not a supported format.');
     }
   }
 

@@ -88,6 +88,7 @@ describe('Foundation API', () => {
         'app_meta',
         'books',
         'chapters',
+        'imports',
         'listening_events',
         'migrations',
         'password_reset_tokens',

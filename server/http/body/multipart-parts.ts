@@ -66,14 +66,16 @@ export class PartBudget extends Transform {
  */
 export function watchParts(
   parser: Writable,
-  limits: Record<string, number>,
+  /** How many files each file field takes. */
+  counts: Record<string, number>,
   budget: PartBudget,
   stop: (error: Error) => void,
 ): void {
   const files: Record<string, number> = {};
   parser.on('file', (name: string, stream: Readable) => {
     files[name] = (files[name] ?? 0) + 1;
-    if (!(name in limits) || files[name] > 1) return stop(new MulterError('LIMIT_UNEXPECTED_FILE', name));
+    if (!(name in counts) || files[name] > counts[name])
+      return stop(new MulterError('LIMIT_UNEXPECTED_FILE', name));
     budget.openFiles++;
     stream.once('close', () => budget.openFiles--);
   });

@@ -1,0 +1,274 @@
+import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { copyFile, open, readFile } from 'node:fs/promises';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { Chapter } from '../chapters/chapter.entity';
+import { ValidationFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import type { UploadedFile } from '../common/uploaded-file.validator';
+import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
+import { Phrase } from '../phrases/phrase.entity';
+import type { AudioType } from '../media/sniff';
+import type { User } from '../users/user.entity';
+import { baseName, matchClips, type MatchedRow, type StagedClip } from './clip-matching';
+import { ImportStage } from './import-stage';
+import { MAX_CLIPS, type ChapterImportDto, type ImportRowResponse } from './imports.dto';
+import { PreviewUrls } from './preview-urls';
+import { StagedImport, type ImportMode } from './staged-import.entity';
+import { parseImportText, TextRejected } from './text-formats';
+import { extractZip, isJunk, ZipRejected } from './zip-entries';
+
+export interface ChapterRow extends MatchedRow {
+  duration_ms: number | null;
+  /** The clip's audio type, by its content. */
+  type?: AudioType;
+}
+
+export interface ChapterManifest {
+  format: string;
+  rows: ChapterRow[];
+  errors: string[];
+}
+
+/** Clips probed at once: enough to keep the disk busy, few enough to keep memory flat. */
+const PROBES_AT_ONCE = 8;
+
+async function looksLikeZip(file: UploadedFile): Promise<boolean> {
+  if (file.originalname.toLowerCase().endsWith('.zip')) return true;
+  const handle = await open(file.path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    return head.toString('latin1', 0, 2) === 'PK';
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Importing a chapter in one step: a text file plus its clips (many files, or one zip) is staged and
+ * previewed row by row; nothing reaches the chapter until the commit, which adds every row in one
+ * transaction or none.
+ */
+@Injectable()
+export class ChapterImportService {
+  constructor(
+    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
+    private readonly db: DataSource,
+    private readonly stage: ImportStage,
+    private readonly media: MediaService,
+    private readonly previews: PreviewUrls,
+    private readonly events: CatalogueEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  async stageChapter(user: User, chapterId: number, dto: ChapterImportDto) {
+    const chapter = await this.chapters.findOne({ where: { id: chapterId }, relations: { book: true } });
+    if (!chapter) throw new NotFoundException('Chapter not found.');
+    const id = randomUUID();
+    await this.stage.create(id);
+    try {
+      let text;
+      try {
+        text = parseImportText(await readFile(dto.text.path));
+      } catch (error) {
+        if (error instanceof TextRejected) throw ValidationFailed.field('text', error.message);
+        throw error;
+      }
+      if (text.rows.length > MAX_CLIPS)
+        throw ValidationFailed.field(
+          'text',
+          `The text has ${text.rows.length} phrases; the most is ${MAX_CLIPS}.`,
+        );
+      const clips = await this.gatherClips(id, dto.clips ?? []);
+      const matched = matchClips(text, clips);
+      const manifest: ChapterManifest = {
+        format: text.format,
+        rows: await this.probe(id, matched.rows),
+        errors: matched.errors,
+      };
+      const now = this.clock.now();
+      const staged = await this.imports.save({
+        id,
+        kind: 'chapter',
+        status: 'staged',
+        chapterId: chapter.id,
+        mode: (dto.mode ?? 'append') as ImportMode,
+        createdBy: user.id,
+        createdAt: now,
+        updatedAt: now,
+        manifest: JSON.stringify(manifest),
+      });
+      return { data: this.preview(staged) };
+    } catch (error) {
+      await this.stage.remove(id);
+      throw error;
+    }
+  }
+
+  /** The answer of the staging call and of a later look at the same import. */
+  preview(staged: StagedImport) {
+    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const rows: ImportRowResponse[] = manifest.rows.map((row) => ({
+      n: row.n,
+      phrase: row.phrase,
+      dictionary: row.dictionary,
+      clip: row.clip,
+      duration_ms: row.duration_ms,
+      audio: row.file && !row.error ? this.previews.url(staged.id, row.n) : null,
+      error: row.error,
+    }));
+    return {
+      import_id: staged.id,
+      kind: staged.kind,
+      mode: staged.mode,
+      chapter_id: staged.chapterId,
+      format: manifest.format,
+      rows,
+      errors: [
+        ...manifest.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
+        ...manifest.errors,
+      ],
+      expires_at: new Date(staged.createdAt.getTime() + 24 * 3_600_000).toISOString(),
+    };
+  }
+
+  /** The staged file of row `n`, for the preview's player. */
+  clipFile(staged: StagedImport, n: number): { path: string; type: AudioType } | null {
+    const row = (JSON.parse(staged.manifest) as ChapterManifest).rows.find((r) => r.n === n);
+    return row?.file && row.type && !row.error
+      ? { path: this.stage.file(staged.id, row.file), type: row.type }
+      : null;
+  }
+
+  /**
+   * Adds every row to the chapter (or, in replace mode, puts them in place of its phrases) in one
+   * transaction. The clips are stored first, through the same checks as any upload; if anything fails,
+   * they are removed again and the chapter is as it was.
+   */
+  async commit(staged: StagedImport): Promise<{ added: number; bookCode: string }> {
+    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const stored: StoredAudio[] = [];
+    let replaced: string[] = [];
+    let bookCode = '';
+    try {
+      for (const row of manifest.rows) {
+        const temp = this.media.tempPath();
+        await copyFile(this.stage.file(staged.id, row.file!), temp);
+        stored.push(await this.media.storeAudio(temp, 'lines'));
+      }
+      await this.db.transaction(async (tx) => {
+        const chapter = await tx.findOne(Chapter, {
+          where: { id: staged.chapterId! },
+          relations: { book: true },
+        });
+        if (!chapter) throw new NotFoundException('The chapter of this import no longer exists.');
+        bookCode = chapter.book!.bookCode;
+        if (staged.mode === 'replace') {
+          const old = await tx.find(Phrase, { where: { chapterId: chapter.id } });
+          replaced = old.map((phrase) => phrase.audioPath);
+          await tx.delete(Phrase, { chapterId: chapter.id });
+        }
+        const last = await tx
+          .getRepository(Phrase)
+          .createQueryBuilder('p')
+          .select('COALESCE(MAX(p.position), 0)', 'last')
+          .where('p.chapterId = :id', { id: chapter.id })
+          .getRawOne<{ last: number | string }>();
+        let position = Number(last?.last ?? 0);
+        for (const [i, row] of manifest.rows.entries())
+          await this.insertPhrase(tx, {
+            chapterId: chapter.id,
+            position: ++position,
+            phrase: row.phrase,
+            dictionary: row.dictionary,
+            audioPath: stored[i].path,
+            audioMs: stored[i].durationMs,
+          });
+        await tx.delete(StagedImport, { id: staged.id });
+      });
+    } catch (error) {
+      await this.media.remove(stored.map((audio) => audio.path));
+      if (error instanceof MediaRejectedError) throw ValidationFailed.field('clips', error.message);
+      throw error;
+    }
+    await this.media.remove(replaced);
+    await this.stage.remove(staged.id);
+    await this.events.changed(bookCode);
+    return { added: manifest.rows.length, bookCode };
+  }
+
+  /** One phrase row; a method of its own so that a test can make the commit fail halfway. */
+  protected insertPhrase(tx: EntityManager, phrase: Partial<Phrase>): Promise<unknown> {
+    return tx.insert(Phrase, phrase);
+  }
+
+  /**
+   * The uploaded clips, moved into the import's folder under numbered names: one zip is extracted there
+   * (with every bomb and path check), several files are taken as they are. Junk from macOS is left out.
+   */
+  private async gatherClips(id: string, files: UploadedFile[]): Promise<StagedClip[]> {
+    const dir = this.stage.dir(id);
+    let clips: StagedClip[];
+    if (files.length === 1 && (await looksLikeZip(files[0]))) {
+      try {
+        clips = (await extractZip(files[0].path, dir)).map((entry) => ({
+          name: baseName(entry.name),
+          file: baseName(entry.file),
+        }));
+      } catch (error) {
+        if (!(error instanceof ZipRejected)) throw error;
+        if (error.status === 413) throw new PayloadTooLargeException(error.message);
+        throw ValidationFailed.field('clips', error.message);
+      }
+    } else {
+      clips = [];
+      for (const [i, file] of files.entries()) {
+        const name = baseName(file.originalname);
+        if (isJunk(name)) continue;
+        await this.stage.adopt(id, file.path, `${i + 1}.clip`);
+        clips.push({ name, file: `${i + 1}.clip` });
+      }
+    }
+    if (clips.length > MAX_CLIPS)
+      throw ValidationFailed.field(
+        'clips',
+        `The upload holds ${clips.length} clips; the most is ${MAX_CLIPS}.`,
+      );
+    const seen = new Set<string>();
+    for (const clip of clips) {
+      if (seen.has(clip.name.toLowerCase()))
+        throw ValidationFailed.field(
+          'clips',
+          `Two clips are named "${clip.name}": give each clip its own name.`,
+        );
+      seen.add(clip.name.toLowerCase());
+    }
+    return clips;
+  }
+
+  /** Each row's clip checked by content, with its duration; a few at a time. */
+  private async probe(id: string, rows: MatchedRow[]): Promise<ChapterRow[]> {
+    const result: ChapterRow[] = rows.map((row) => ({ ...row, duration_ms: null }));
+    let next = 0;
+    const worker = async () => {
+      while (next < result.length) {
+        const row = result[next++];
+        if (!row.file) continue;
+        try {
+          const { durationMs, type } = await this.media.probeAudio(this.stage.file(id, row.file));
+          row.duration_ms = durationMs;
+          row.type = type;
+        } catch (error) {
+          if (!(error instanceof MediaRejectedError)) throw error;
+          row.error ??= `The clip "${row.clip}" is not usable: ${error.message}`;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PROBES_AT_ONCE }, worker));
+    return result;
+  }
+}

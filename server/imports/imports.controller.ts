@@ -1,0 +1,92 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { CurrentUser, Public, Roles } from '../common/auth.decorators';
+import { IdParam } from '../common/id-param';
+import { Uploads } from '../common/multipart.interceptor';
+import { UserType, type User } from '../users/user.entity';
+import { ChapterImportService } from './chapter-import.service';
+import { CHAPTER_IMPORT_OPTIONS, CHAPTER_IMPORT_UPLOADS, ChapterImportDto } from './imports.dto';
+import { ImportsService } from './imports.service';
+import { PreviewUrls } from './preview-urls';
+
+const AUDIO_TYPES = {
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+};
+
+/** Importing a chapter's phrases in one step: stage and preview, then commit or discard. */
+@Roles(UserType.Admin)
+@Controller('admin')
+export class ImportsController {
+  constructor(
+    private readonly chapters: ChapterImportService,
+    private readonly imports: ImportsService,
+  ) {}
+
+  @Post('chapter/:id/import')
+  @HttpCode(200)
+  @Uploads(CHAPTER_IMPORT_UPLOADS, CHAPTER_IMPORT_OPTIONS)
+  stageChapter(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ChapterImportDto) {
+    return this.chapters.stageChapter(user, id, dto);
+  }
+
+  @Get('import/:importId')
+  get(@Param('importId') id: string) {
+    return this.imports.get(id);
+  }
+
+  @Post('import/:importId/commit')
+  @HttpCode(200)
+  commit(@Param('importId') id: string) {
+    return this.imports.commit(id);
+  }
+
+  @Delete('import/:importId')
+  discard(@Param('importId') id: string) {
+    return this.imports.discard(id);
+  }
+}
+
+/**
+ * A staged clip for the preview's <audio>, which cannot send a token: the signed URL is the permission.
+ * Staged files are not media: never cached by anyone but the browser, and gone with the import.
+ */
+@Public()
+@Controller('import-preview')
+export class ImportPreviewController {
+  constructor(
+    private readonly chapters: ChapterImportService,
+    private readonly imports: ImportsService,
+    private readonly urls: PreviewUrls,
+  ) {}
+
+  @Get(':importId/:n')
+  async clip(
+    @Param('importId') id: string,
+    @IdParam('n') n: number,
+    @Query('exp') exp: unknown,
+    @Query('sig') sig: unknown,
+    @Res() res: Response,
+  ) {
+    if (!this.urls.verify(id, n, exp, sig)) throw new NotFoundException('This preview link has expired.');
+    const clip = this.chapters.clipFile(await this.imports.find(id), n);
+    if (!clip) throw new NotFoundException('Clip not found.');
+    res.sendFile(clip.path, {
+      headers: { 'Cache-Control': 'private, no-store', 'Content-Type': AUDIO_TYPES[clip.type] },
+    });
+  }
+}

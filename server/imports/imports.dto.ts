@@ -1,0 +1,42 @@
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional } from 'class-validator';
+import { MB } from '../common/body-limits';
+import { Field } from '../common/field';
+import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
+
+/** The most clips one chapter import takes, as files or as zip entries. */
+export const MAX_CLIPS = 2000;
+
+/** A chapter import's files: the text (a few MB at most) and the clips, many files or one zip. */
+export const CHAPTER_IMPORT_UPLOADS = { text: 5 * MB, clips: 500 * MB };
+export const CHAPTER_IMPORT_OPTIONS = { counts: { clips: MAX_CLIPS }, total: 505 * MB + 2 * MB };
+
+export class ChapterImportDto {
+  @Field(
+    IsNotEmpty({ message: 'Choose the text file of the chapter.' }),
+    IsUploadedFile({ message: 'The text must be an uploaded file.' }),
+  )
+  text: UploadedFile;
+
+  @Field(
+    IsOptional(),
+    IsArray({ message: 'The clips must be uploaded files.' }),
+    ArrayMaxSize(MAX_CLIPS, { message: `At most ${MAX_CLIPS} clips can be imported at once.` }),
+    IsUploadedFile({ each: true, message: 'The clips must be uploaded files.' }),
+  )
+  clips?: UploadedFile[];
+
+  @Field(IsOptional(), IsIn(['append', 'replace'], { message: 'The mode must be append or replace.' }))
+  mode?: 'append' | 'replace';
+}
+
+/** A row of a chapter import's preview, as the API answers it. */
+export interface ImportRowResponse {
+  n: number;
+  phrase: string;
+  dictionary: string;
+  clip: string | null;
+  duration_ms: number | null;
+  /** A short-lived signed URL the preview's <audio> plays (it cannot send the token). */
+  audio: string | null;
+  error: string | null;
+}

@@ -1,0 +1,116 @@
+import {
+  ConflictException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, type Repository } from 'typeorm';
+import { RuleFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { ChapterImportService, type ChapterManifest } from './chapter-import.service';
+import { ImportStage, STAGE_HOURS } from './import-stage';
+import { StagedImport } from './staged-import.entity';
+
+const HOUR = 3_600_000;
+/** A commit that has said nothing for this long died with its process: the import is staged again. */
+const STUCK_COMMIT_MS = 15 * 60_000;
+const NOT_FOUND =
+  'Import not found. It may have been committed or discarded, or have expired after 24 hours.';
+
+/** Staged imports: looking at one, committing or discarding it, and sweeping the expired ones. */
+@Injectable()
+export class ImportsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ImportsService.name);
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly chapters: ChapterImportService,
+    private readonly stage: ImportStage,
+    private readonly clock: Clock,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.sweep();
+    this.timer = setInterval(() => void this.sweep().catch((e) => this.logger.error(e)), HOUR);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async find(id: string): Promise<StagedImport> {
+    const staged = /^[0-9a-f-]{36}$/.test(id) ? await this.imports.findOneBy({ id }) : null;
+    if (!staged) throw new NotFoundException(NOT_FOUND);
+    return staged;
+  }
+
+  async get(id: string) {
+    return { data: this.chapters.preview(await this.find(id)) };
+  }
+
+  /**
+   * Commits once: the import is taken (staged → committing) by a conditional update, so a second commit
+   * sent at the same moment finds it taken and adds nothing. A failed commit leaves it staged.
+   */
+  async commit(id: string) {
+    const staged = await this.find(id);
+    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const bad = manifest.rows.filter((row) => row.error).map((row) => row.n);
+    if (bad.length)
+      throw new RuleFailed(
+        `${bad.length === 1 ? 'Row' : 'Rows'} ${bad.slice(0, 20).join(', ')}${bad.length > 20 ? '…' : ''} ${bad.length === 1 ? 'has a problem' : 'have problems'}: fix the files and import again.`,
+      );
+    if (manifest.errors.length) throw new RuleFailed(`The import has problems: ${manifest.errors.join(' ')}`);
+    const { affected } = await this.imports.update(
+      { id, status: 'staged' },
+      { status: 'committing', updatedAt: this.clock.now() },
+    );
+    if (!affected) throw new ConflictException('This import is already being committed.');
+    try {
+      const { added } = await this.chapters.commit(staged);
+      return {
+        message: `${added} ${added === 1 ? 'phrase has' : 'phrases have'} been added to the chapter.`,
+        data: { added },
+      };
+    } catch (error) {
+      await this.imports.update({ id }, { status: 'staged', updatedAt: this.clock.now() });
+      throw error;
+    }
+  }
+
+  async discard(id: string) {
+    const staged = await this.find(id);
+    const { affected } = await this.imports.delete({ id: staged.id, status: 'staged' });
+    if (!affected)
+      throw new ConflictException('This import is being committed and can no longer be discarded.');
+    await this.stage.remove(staged.id);
+    return { message: 'The import has been discarded.' };
+  }
+
+  /**
+   * Removes imports staged more than 24 hours ago, with their files, and folders that no import row
+   * owns (an upload cut short by a crash) once they are as old. Nothing younger is touched. A commit
+   * stuck in 'committing' (its process died) becomes staged again: its transaction was rolled back.
+   */
+  async sweep(): Promise<void> {
+    const now = this.clock.now().getTime();
+    const expired = new Date(now - STAGE_HOURS * HOUR);
+    await this.imports.update(
+      { status: 'committing', updatedAt: LessThan(new Date(now - STUCK_COMMIT_MS)) },
+      { status: 'staged' },
+    );
+    const old = await this.imports.find({ select: { id: true }, where: { createdAt: LessThan(expired) } });
+    for (const { id } of old) {
+      await this.imports.delete({ id, status: 'staged' });
+      await this.stage.remove(id);
+    }
+    const live = await this.imports.find({ select: { id: true } });
+    const removed = await this.stage.sweep(expired, new Set(live.map((row) => row.id)));
+    if (old.length || removed) this.logger.log(`Swept ${old.length + removed} expired import(s)`);
+  }
+}

@@ -1,0 +1,62 @@
+import { decodeText, glossaryLines, naturalOrder, parseImportText, TextRejected } from './text-formats';
+
+const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+describe('import text formats', () => {
+  it('reads a TSV with a header, RFC 4180 quotes, and glossaries split by " | " or newlines', () => {
+    const tsv =
+      'phrase\tdictionary\taudio\n' +
+      'Bonjour.\tbonjour — hello | tout — all\t1.mp3\n' +
+      '"Il a dit ""oui""."\t"dire — to say\noui — yes"\t2.mp3\n';
+    expect(parseImportText(Buffer.from(tsv))).toEqual({
+      format: 'tsv',
+      rows: [
+        { n: 1, phrase: 'Bonjour.', dictionary: 'bonjour — hello\ntout — all', audio: '1.mp3' },
+        { n: 2, phrase: 'Il a dit "oui".', dictionary: 'dire — to say\noui — yes', audio: '2.mp3' },
+      ],
+    });
+  });
+
+  it('reads a CSV with a BOM, CRLF, commas inside quotes and columns in any order', () => {
+    const csv = '\uFEFFaudio,phrase,dictionary\r\na.mp3,"Oui, merci.",merci — thanks\r\n\r\nb.mp3,Non.,\r\n';
+    expect(parseImportText(Buffer.from(csv)).rows).toEqual([
+      { n: 1, phrase: 'Oui, merci.', dictionary: 'merci — thanks', audio: 'a.mp3' },
+      { n: 2, phrase: 'Non.', dictionary: '', audio: 'b.mp3' },
+    ]);
+  });
+
+  it('reads the UTF-16 that spreadsheets save, with or without a BOM', () => {
+    const tsv = 'phrase\tdictionary\taudio\nGrüß Gott.\tgrüßen — to greet\t1.mp3\n';
+    expect(parseImportText(utf16le(tsv)).rows[0].phrase).toBe('Grüß Gott.');
+    expect(parseImportText(Buffer.from(tsv, 'utf16le')).rows[0].dictionary).toBe('grüßen — to greet');
+    expect(
+      decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('Ça', 'utf16le').swap16()])),
+    ).toBe('Ça');
+  });
+
+  it('reads plain blocks: the phrase, then its glossary lines', () => {
+    const text = 'Il pleut.\npleuvoir — to rain\n\n\nIl fait froid.\nfroid — cold\nfaire — to do\n\nFin.\n';
+    expect(parseImportText(Buffer.from(text))).toEqual({
+      format: 'blocks',
+      rows: [
+        { n: 1, phrase: 'Il pleut.', dictionary: 'pleuvoir — to rain', audio: null },
+        { n: 2, phrase: 'Il fait froid.', dictionary: 'froid — cold\nfaire — to do', audio: null },
+        { n: 3, phrase: 'Fin.', dictionary: '', audio: null },
+      ],
+    });
+  });
+
+  it('refuses text that cannot be read, an unknown column and a quote that never ends', () => {
+    expect(() => parseImportText(Buffer.from([0xc3, 0x28, 0xa0, 0xa1]))).toThrow(TextRejected);
+    expect(() => parseImportText(Buffer.from('   \n'))).toThrow('The text file is empty.');
+    expect(() => parseImportText(Buffer.from('phrase\tclip\nx\ty\n'))).toThrow('unknown columns: clip');
+    expect(() => parseImportText(Buffer.from('phrase,audio\n"open,a.mp3\n'))).toThrow('never ends');
+  });
+
+  it('sorts names naturally and splits glossaries', () => {
+    expect(['10.mp3', '2.mp3', '1.mp3'].sort(naturalOrder)).toEqual(['1.mp3', '2.mp3', '10.mp3']);
+    expect(glossaryLines(' a — b | c — d\n\n e — f ')).toBe('a — b\nc — d\ne — f');
+    // A bar without spaces is part of a meaning.
+    expect(glossaryLines('x — a|b')).toBe('x — a|b');
+  });
+});

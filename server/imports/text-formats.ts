@@ -1,0 +1,146 @@
+/**
+ * The text of a chapter import (docs/import.md): a TSV or CSV with a header row (phrase, dictionary,
+ * audio), or plain blocks separated by blank lines (the phrase, then its glossary lines). Files come as
+ * UTF-8 with or without a BOM, or as the UTF-16 that spreadsheets save.
+ */
+
+export interface TextRow {
+  /** 1-based, in the file's order. */
+  n: number;
+  phrase: string;
+  /** Glossary lines, "term — meaning" each, joined with newlines. */
+  dictionary: string;
+  /** The clip's file name, as the TSV or CSV names it; null in plain-text mode (clips go by order). */
+  audio: string | null;
+}
+
+export interface ParsedText {
+  format: 'tsv' | 'csv' | 'blocks';
+  rows: TextRow[];
+}
+
+/** A whole-file problem: the file cannot be read as any of the formats. */
+export class TextRejected extends Error {}
+
+/** Decodes the bytes by their BOM (UTF-16 LE or BE, UTF-8), UTF-8 otherwise; invalid UTF-8 is refused. */
+export function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  // UTF-16 without a BOM: every other byte of ASCII text is zero.
+  if (body.length >= 4 && body[1] === 0 && body[3] === 0) return new TextDecoder('utf-16le').decode(body);
+  if (body.length >= 4 && body[0] === 0 && body[2] === 0) return new TextDecoder('utf-16be').decode(body);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new TextRejected('The text file is not UTF-8 or UTF-16 text.');
+  }
+}
+
+/** RFC 4180 records: quoted fields may hold the separator, quotes ("") and line breaks. */
+export function parseDelimited(text: string, separator: ',' | '\t'): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  let i = 0;
+  const endField = () => {
+    record.push(field);
+    field = '';
+  };
+  const endRecord = () => {
+    endField();
+    records.push(record);
+    record = [];
+  };
+  while (i < text.length) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (ch === '"') quoted = false;
+      else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') quoted = true;
+    else if (ch === separator) endField();
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      endRecord();
+      i++;
+    } else if (ch === '\n' || ch === '\r') endRecord();
+    else field += ch;
+    i++;
+  }
+  if (quoted) throw new TextRejected('The text file has a quoted field that never ends.');
+  if (field !== '' || record.length > 0) endRecord();
+  // Blank lines are no records.
+  return records.filter((r) => r.length > 1 || r[0].trim() !== '');
+}
+
+/** Glossary entries as one per line: " | " separates entries on one line, as newlines do. */
+export function glossaryLines(value: string): string {
+  return value
+    .split(/\r\n|\r|\n|\s\|\s/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+const HEADERS = ['phrase', 'dictionary', 'audio'];
+
+function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
+  const names = (separator: string) =>
+    firstLine.split(separator).map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase());
+  if (names('\t').includes('phrase')) return 'tsv';
+  if (names(',').includes('phrase')) return 'csv';
+  return null;
+}
+
+/** Reads an import's text in whichever format it is; the header row decides (docs/import.md). */
+export function parseImportText(bytes: Buffer): ParsedText {
+  const text = decodeText(bytes).replace(/^\uFEFF/, '');
+  if (!text.trim()) throw new TextRejected('The text file is empty.');
+  const firstLine = text.split(/\r\n|\r|\n/, 1)[0];
+  const format = headerFormat(firstLine);
+  if (!format) return { format: 'blocks', rows: parseBlocks(text) };
+  const [header, ...records] = parseDelimited(text, format === 'tsv' ? '\t' : ',');
+  const columns = header.map((name) => name.trim().toLowerCase());
+  const unknown = columns.filter((name) => name && !HEADERS.includes(name));
+  if (unknown.length)
+    throw new TextRejected(
+      `The header names unknown columns: ${unknown.join(', ')}. The columns are phrase, dictionary and audio.`,
+    );
+  const at = (name: string) => columns.indexOf(name);
+  return {
+    format,
+    rows: records.map((cells, i) => ({
+      n: i + 1,
+      phrase: (cells[at('phrase')] ?? '').trim(),
+      dictionary: at('dictionary') >= 0 ? glossaryLines(cells[at('dictionary')] ?? '') : '',
+      audio: at('audio') >= 0 ? (cells[at('audio')] ?? '').trim() || null : null,
+    })),
+  };
+}
+
+/** Blocks separated by blank lines: the first line is the phrase, the rest its glossary. */
+function parseBlocks(text: string): TextRow[] {
+  return text
+    .split(/(?:\r\n|\r|\n)\s*(?:\r\n|\r|\n)/)
+    .map((block) => block.split(/\r\n|\r|\n/).map((line) => line.trim()))
+    .map((lines) => lines.filter(Boolean))
+    .filter((lines) => lines.length > 0)
+    .map((lines, i) => ({
+      n: i + 1,
+      phrase: lines[0],
+      dictionary: glossaryLines(lines.slice(1).join('\n')),
+      audio: null,
+    }));
+}
+
+/** File names in natural order: "2.mp3" before "10.mp3". */
+export const naturalOrder = (a: string, b: string) =>
+  a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
