@@ -51,24 +51,34 @@ function Books() {
       <Breadcrumb items={[{ label: 'Dashboard', href: adminRoutes.dashboard }, { label: 'Books' }]} />
       <div className="page-head">
         <h1>Books</h1>
-        <a className="button" href={adminRoutes.createBook}>
-          Add Book
-        </a>
+        <div className="page-actions">
+          <a className="button" href={adminRoutes.createBook}>
+            Add Book
+          </a>
+        </div>
       </div>
       <ListMessages message={deleter.message} error={deleter.error} />
       <TableScroll label="Book List">
-        <table className="admin-table">
+        <table className="admin-table book-table">
           <caption>Book List</caption>
           <thead>
             <tr>
               <th scope="col">Image</th>
-              <th scope="col">Title</th>
-              <th scope="col">Author</th>
-              <th scope="col">Narrated by</th>
+              <th scope="col" className="col-title">
+                Title
+              </th>
+              <th scope="col" className="col-person">
+                Author
+              </th>
+              <th scope="col" className="col-person">
+                Narrated by
+              </th>
               <th scope="col">Description</th>
               <th scope="col">Difficulty</th>
               <th scope="col">Time</th>
-              <th scope="col">Sample audio</th>
+              <th scope="col" className="col-audio">
+                Sample audio
+              </th>
               <th scope="col">Sample text</th>
               <th scope="col">Actions</th>
             </tr>
@@ -82,7 +92,7 @@ function Books() {
             />
             {books.map((book) => (
               <tr key={book.id}>
-                <td>
+                <td className="cover-cell">
                   <img
                     className="table-cover"
                     src={book.image_path}
@@ -95,14 +105,16 @@ function Books() {
                 <th scope="row">
                   <a href={adminRoutes.bookDetail(book.book_code)}>{book.title}</a>
                 </th>
-                <td>{book.author}</td>
-                <td>{book.narrated_by}</td>
-                <td>
+                <td data-label="Author">{book.author}</td>
+                <td data-label="Narrated by">{book.narrated_by}</td>
+                <td data-label="Description">
                   <p className="clamp">{book.description}</p>
                 </td>
-                <td>{book.difficulty}</td>
-                <td>{formatBookTime(book.hours, book.minutes)}</td>
-                <td>
+                <td data-label="Difficulty">{book.difficulty}</td>
+                <td data-label="Time" className="nowrap">
+                  {formatBookTime(book.hours, book.minutes)}
+                </td>
+                <td data-label="Sample audio">
                   <audio
                     controls
                     preload="none"
@@ -110,10 +122,10 @@ function Books() {
                     aria-label={`Sample of ${book.title}`}
                   />
                 </td>
-                <td>
+                <td data-label="Sample text">
                   <p className="clamp multiline">{book.sample_text}</p>
                 </td>
-                <td>
+                <td className="actions-cell">
                   <ul className="row-actions">
                     <li>
                       <a href={adminRoutes.editBook(book.book_code)}>

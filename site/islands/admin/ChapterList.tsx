@@ -63,9 +63,11 @@ function Chapters({ bookId }: { bookId: string }) {
           <h1>Chapter List</h1>
           {book && <p className="form-subtitle">{book.title}</p>}
         </div>
-        <a className="button" href={adminRoutes.createChapter(bookId)}>
-          Add Chapter
-        </a>
+        <div className="page-actions">
+          <a className="button" href={adminRoutes.createChapter(bookId)}>
+            Add Chapter
+          </a>
+        </div>
       </div>
       <ListMessages message={deleter.message} error={deleter.error} />
       <TableScroll label="Chapter List">

@@ -5,11 +5,11 @@ import { adminRoutes, formatDuration, type ChapterSummary } from '../../lib/admi
 export function ChapterRow({ chapter, children }: { chapter: ChapterSummary; children?: ReactNode }) {
   return (
     <tr>
-      <td>{chapter.chapter_no}</td>
+      <td data-label="No.">{chapter.chapter_no}</td>
       <th scope="row">{chapter.title}</th>
-      <td>{chapter.phrase_count}</td>
-      <td>{formatDuration(chapter.duration_ms)}</td>
-      <td>
+      <td data-label="Phrases">{chapter.phrase_count}</td>
+      <td data-label="Audio">{formatDuration(chapter.duration_ms)}</td>
+      <td className="actions-cell">
         <ul className="row-actions">
           <li>
             <a href={adminRoutes.editChapter(chapter.id)}>

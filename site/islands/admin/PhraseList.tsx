@@ -157,9 +157,11 @@ function Phrases({ chapter }: { chapter: ChapterPhrases }) {
             {chapter.book_title}, chapter {chapter.chapter_no}: {chapter.title}
           </p>
         </div>
-        <a className="button" href={adminRoutes.createPhrase(chapter.id)}>
-          Add Phrase
-        </a>
+        <div className="page-actions">
+          <a className="button" href={adminRoutes.createPhrase(chapter.id)}>
+            Add Phrase
+          </a>
+        </div>
       </div>
       <ListMessages message={deleter.message} error={deleter.error} />
       <ErrorSummary message={order.status.state === 'failed' ? order.status.message : null} />

@@ -86,13 +86,15 @@ export const PhraseRow = memo(function PhraseRow({
           <span className="visually-hidden">Move phrase {position} down</span>
         </button>
       </td>
-      <td>{position}</td>
+      <td data-label="No.">{position}</td>
       <th scope="row">{phrase.phrase}</th>
-      <td className="multiline">{phrase.dictionary}</td>
-      <td>
+      <td data-label="Dictionary" className="multiline">
+        {phrase.dictionary}
+      </td>
+      <td data-label="Audio">
         <audio controls preload="none" src={phrase.line_audio} aria-label={`Audio of phrase ${position}`} />
       </td>
-      <td>
+      <td className="actions-cell">
         <ul className="row-actions">
           <li>
             <a href={adminRoutes.editPhrase(phrase.id)}>

@@ -75,8 +75,8 @@ function Funnel({ chapters, started }: { chapters: ChapterInsight[]; started: nu
                   <th scope="row">
                     {chapter.chapter_no}. {chapter.title}
                   </th>
-                  <td>{chapter.reached}</td>
-                  <td>
+                  <td data-label="Members who reached it">{chapter.reached}</td>
+                  <td data-label="Share of those who started">
                     <span style={track} aria-hidden="true">
                       <span style={{ ...fill, width: `${percent}%` }} />
                     </span>
@@ -118,9 +118,9 @@ function StopPoints({ chapters }: { chapters: ChapterInsight[] }) {
                 </th>
                 {stop ? (
                   <>
-                    <td>{stop.position}</td>
-                    <td>{stop.text}</td>
-                    <td>
+                    <td data-label="Position">{stop.position}</td>
+                    <td data-label="Phrase">{stop.text}</td>
+                    <td data-label="Listeners who stopped there">
                       {stop.listeners_stopped} of {stop.listeners}
                     </td>
                   </>
@@ -159,10 +159,10 @@ function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
               {phrases.map((phrase) => (
                 <tr key={phrase.phrase_id}>
                   <th scope="row">{phrase.text}</th>
-                  <td>{phrase.chapter_no}</td>
-                  <td>{phrase.position}</td>
-                  <td>{phrase.replays}</td>
-                  <td>{phrase.listeners}</td>
+                  <td data-label="Chapter">{phrase.chapter_no}</td>
+                  <td data-label="Position">{phrase.position}</td>
+                  <td data-label="Replays">{phrase.replays}</td>
+                  <td data-label="Listeners">{phrase.listeners}</td>
                 </tr>
               ))}
             </tbody>
