@@ -1,11 +1,12 @@
 import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { copyFile, open, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { Chapter } from '../chapters/chapter.entity';
-import { ValidationFailed } from '../common/api-error';
+import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
@@ -17,7 +18,16 @@ import { ImportStage } from './import-stage';
 import { MAX_CLIPS, type ChapterImportDto, type ImportRowResponse } from './imports.dto';
 import { PreviewUrls } from './preview-urls';
 import { StagedImport, type ImportMode } from './staged-import.entity';
-import { parseImportText, TextRejected } from './text-formats';
+import {
+  checkedCuts,
+  findCuts,
+  recordingRows,
+  requireFfmpeg,
+  segments,
+  type RecordingManifest,
+} from './recording-import';
+import { cutSegments } from './silence-split';
+import { decodeText, parseImportText, TextRejected, type ParsedText, type TextRow } from './text-formats';
 import { extractZip, isJunk, ZipRejected } from './zip-entries';
 
 export interface ChapterRow extends MatchedRow {
@@ -30,6 +40,9 @@ export interface ChapterManifest {
   format: string;
   rows: ChapterRow[];
   errors: string[];
+  /** Set in recording mode: the clips are cut from it at commit. */
+  recording?: RecordingManifest & { type: AudioType };
+  notice?: string | null;
 }
 
 /** Clips probed at once: enough to keep the disk busy, few enough to keep memory flat. */
@@ -68,12 +81,19 @@ export class ChapterImportService {
   async stageChapter(user: User, chapterId: number, dto: ChapterImportDto) {
     const chapter = await this.chapters.findOne({ where: { id: chapterId }, relations: { book: true } });
     if (!chapter) throw new NotFoundException('Chapter not found.');
+    if (dto.recording && dto.clips?.length)
+      throw ValidationFailed.field(
+        'recording',
+        'Send either the clips or one recording of the chapter, not both.',
+      );
+    if (dto.recording) await requireFfmpeg();
     const id = randomUUID();
     await this.stage.create(id);
     try {
+      const bytes = await readFile(dto.text.path);
       let text;
       try {
-        text = parseImportText(await readFile(dto.text.path));
+        text = parseImportText(bytes);
       } catch (error) {
         if (error instanceof TextRejected) throw ValidationFailed.field('text', error.message);
         throw error;
@@ -83,13 +103,9 @@ export class ChapterImportService {
           'text',
           `The text has ${text.rows.length} phrases; the most is ${MAX_CLIPS}.`,
         );
-      const clips = await this.gatherClips(id, dto.clips ?? []);
-      const matched = matchClips(text, clips);
-      const manifest: ChapterManifest = {
-        format: text.format,
-        rows: await this.probe(id, matched.rows),
-        errors: matched.errors,
-      };
+      const manifest = dto.recording
+        ? await this.stageRecording(id, dto.recording, recordingRows(text, decodeText(bytes)), text.format)
+        : await this.stageClips(id, text, dto.clips ?? []);
       const now = this.clock.now();
       const staged = await this.imports.save({
         id,
@@ -109,15 +125,64 @@ export class ChapterImportService {
     }
   }
 
+  private async stageClips(id: string, text: ParsedText, files: UploadedFile[]): Promise<ChapterManifest> {
+    const matched = matchClips(text, await this.gatherClips(id, files));
+    return { format: text.format, rows: await this.probe(id, matched.rows), errors: matched.errors };
+  }
+
+  /** One recording of the whole chapter: checked as audio, then cut at its N−1 longest pauses. */
+  private async stageRecording(
+    id: string,
+    file: UploadedFile,
+    rows: TextRow[],
+    format: string,
+  ): Promise<ChapterManifest> {
+    let type: AudioType;
+    try {
+      type = (await this.media.probeAudio(file.path)).type;
+    } catch (error) {
+      if (error instanceof MediaRejectedError) throw ValidationFailed.field('recording', error.message);
+      throw error;
+    }
+    const name = `recording.${type}`;
+    const path = await this.stage.adopt(id, file.path, name);
+    const { durationMs, cuts, notice } = await findCuts(path, Math.max(1, rows.length));
+    const matched = matchClips({ format: 'blocks', rows }, []);
+    return {
+      format,
+      recording: { file: name, type, duration_ms: durationMs, cuts },
+      notice,
+      errors: [],
+      // The segments are the clips; an empty phrase is still its row's problem.
+      rows: matched.rows.map((row) => ({ ...row, error: row.phrase ? null : row.error, duration_ms: null })),
+    };
+  }
+
+  /** Moves a recording's boundaries (the preview's 50 ms steps or typed times). */
+  async setBoundaries(staged: StagedImport, cuts: unknown) {
+    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
+    manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
+    manifest.notice = null;
+    const { affected } = await this.imports.update(
+      { id: staged.id, status: 'staged' },
+      { manifest: JSON.stringify(manifest), updatedAt: this.clock.now() },
+    );
+    if (!affected) throw new NotFoundException('Import not found, or being committed.');
+    return { data: this.preview({ ...staged, manifest: JSON.stringify(manifest) }) };
+  }
+
   /** The answer of the staging call and of a later look at the same import. */
   preview(staged: StagedImport) {
     const manifest = JSON.parse(staged.manifest) as ChapterManifest;
-    const rows: ImportRowResponse[] = manifest.rows.map((row) => ({
+    const spans = manifest.recording ? segments(manifest.recording) : [];
+    const rows: ImportRowResponse[] = manifest.rows.map((row, i) => ({
       n: row.n,
       phrase: row.phrase,
       dictionary: row.dictionary,
       clip: row.clip,
-      duration_ms: row.duration_ms,
+      duration_ms: spans[i] ? spans[i].endMs - spans[i].startMs : row.duration_ms,
+      ...(spans[i] && { start_ms: spans[i].startMs, end_ms: spans[i].endMs }),
       audio: row.file && !row.error ? this.previews.url(staged.id, row.n) : null,
       error: row.error,
     }));
@@ -127,6 +192,14 @@ export class ChapterImportService {
       mode: staged.mode,
       chapter_id: staged.chapterId,
       format: manifest.format,
+      recording: manifest.recording
+        ? {
+            url: this.previews.url(staged.id, 0),
+            duration_ms: manifest.recording.duration_ms,
+            cuts: manifest.recording.cuts,
+          }
+        : null,
+      notice: manifest.notice ?? null,
       rows,
       errors: [
         ...manifest.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
@@ -138,7 +211,11 @@ export class ChapterImportService {
 
   /** The staged file of row `n`, for the preview's player. */
   clipFile(staged: StagedImport, n: number): { path: string; type: AudioType } | null {
-    const row = (JSON.parse(staged.manifest) as ChapterManifest).rows.find((r) => r.n === n);
+    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    // 0 is the recording itself, which the preview plays segment by segment.
+    if (n === 0 && manifest.recording)
+      return { path: this.stage.file(staged.id, manifest.recording.file), type: manifest.recording.type };
+    const row = manifest.rows.find((r) => r.n === n);
     return row?.file && row.type && !row.error
       ? { path: this.stage.file(staged.id, row.file), type: row.type }
       : null;
@@ -154,6 +231,7 @@ export class ChapterImportService {
     const stored: StoredAudio[] = [];
     let replaced: string[] = [];
     let bookCode = '';
+    if (manifest.recording) await this.cutRecording(staged.id, manifest);
     try {
       for (const row of manifest.rows) {
         const temp = this.media.tempPath();
@@ -199,6 +277,17 @@ export class ChapterImportService {
     await this.stage.remove(staged.id);
     await this.events.changed(bookCode);
     return { added: manifest.rows.length, bookCode };
+  }
+
+  /** Cuts the recording at its boundaries, in one ffmpeg run, into the import's folder: the rows' clips. */
+  private async cutRecording(id: string, manifest: ChapterManifest): Promise<void> {
+    await requireFfmpeg();
+    const recording = manifest.recording!;
+    const dir = this.stage.file(id, 'cut');
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir);
+    const clips = await cutSegments(this.stage.file(id, recording.file), recording.cuts, dir);
+    manifest.rows.forEach((row, i) => (row.file = `cut/${basename(clips[i])}`));
   }
 
   /** One phrase row; a method of its own so that a test can make the commit fail halfway. */

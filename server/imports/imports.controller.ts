@@ -7,6 +7,7 @@ import {
   NotFoundException,
   Param,
   Post,
+  Put,
   Query,
   Res,
 } from '@nestjs/common';
@@ -16,7 +17,12 @@ import { IdParam } from '../common/id-param';
 import { Uploads } from '../common/multipart.interceptor';
 import { UserType, type User } from '../users/user.entity';
 import { ChapterImportService } from './chapter-import.service';
-import { CHAPTER_IMPORT_OPTIONS, CHAPTER_IMPORT_UPLOADS, ChapterImportDto } from './imports.dto';
+import {
+  BoundariesDto,
+  CHAPTER_IMPORT_OPTIONS,
+  CHAPTER_IMPORT_UPLOADS,
+  ChapterImportDto,
+} from './imports.dto';
 import { ImportsService } from './imports.service';
 import { PreviewUrls } from './preview-urls';
 
@@ -49,6 +55,11 @@ export class ImportsController {
     return this.imports.get(id);
   }
 
+  @Put('import/:importId/boundaries')
+  async boundaries(@Param('importId') id: string, @Body() dto: BoundariesDto) {
+    return this.chapters.setBoundaries(await this.imports.find(id), dto.cuts);
+  }
+
   @Post('import/:importId/commit')
   @HttpCode(200)
   commit(@Param('importId') id: string) {
@@ -77,11 +88,13 @@ export class ImportPreviewController {
   @Get(':importId/:n')
   async clip(
     @Param('importId') id: string,
-    @IdParam('n') n: number,
+    @Param('n') index: string,
     @Query('exp') exp: unknown,
     @Query('sig') sig: unknown,
     @Res() res: Response,
   ) {
+    // 0 is a recording, 1 and up the rows.
+    const n = /^\d{1,5}$/.test(index) ? Number(index) : -1;
     if (!this.urls.verify(id, n, exp, sig)) throw new NotFoundException('This preview link has expired.');
     const clip = this.chapters.clipFile(await this.imports.find(id), n);
     if (!clip) throw new NotFoundException('Clip not found.');

@@ -7,7 +7,7 @@ import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.valid
 export const MAX_CLIPS = 2000;
 
 /** A chapter import's files: the text (a few MB at most) and the clips, many files or one zip. */
-export const CHAPTER_IMPORT_UPLOADS = { text: 5 * MB, clips: 500 * MB };
+export const CHAPTER_IMPORT_UPLOADS = { text: 5 * MB, clips: 500 * MB, recording: 500 * MB };
 export const CHAPTER_IMPORT_OPTIONS = { counts: { clips: MAX_CLIPS }, total: 505 * MB + 2 * MB };
 
 export class ChapterImportDto {
@@ -25,8 +25,21 @@ export class ChapterImportDto {
   )
   clips?: UploadedFile[];
 
+  /** The whole chapter in one take, cut at its pauses (instead of clips). */
+  @Field(IsOptional(), IsUploadedFile({ message: 'The recording must be an uploaded file.' }))
+  recording?: UploadedFile;
+
   @Field(IsOptional(), IsIn(['append', 'replace'], { message: 'The mode must be append or replace.' }))
   mode?: 'append' | 'replace';
+}
+
+export class BoundariesDto {
+  /** Where each phrase after the first starts, in ms from the start of the recording. */
+  @Field(
+    IsArray({ message: 'The boundaries must be a list of times in ms.' }),
+    ArrayMaxSize(MAX_CLIPS, { message: `At most ${MAX_CLIPS - 1} boundaries.` }),
+  )
+  cuts: number[];
 }
 
 /** A row of a chapter import's preview, as the API answers it. */
@@ -36,6 +49,9 @@ export interface ImportRowResponse {
   dictionary: string;
   clip: string | null;
   duration_ms: number | null;
+  /** In recording mode, where the phrase's segment starts and ends in the recording. */
+  start_ms?: number;
+  end_ms?: number;
   /** A short-lived signed URL the preview's <audio> plays (it cannot send the token). */
   audio: string | null;
   error: string | null;

@@ -1,0 +1,63 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+import { ValidationFailed } from '../common/api-error';
+import { ffmpegAvailable, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
+import { previewSplit, segmentsFromCuts, validateBoundaries, type Span } from './silence-split';
+import type { ParsedText, TextRow } from './text-formats';
+
+/** A chapter recorded in one take: where it is cut, and how long it lasts. */
+export interface RecordingManifest {
+  file: string;
+  duration_ms: number;
+  cuts: number[];
+}
+
+/** ffmpeg or a 503 that says how to install it; the text-plus-clips mode works without it. */
+export async function requireFfmpeg(): Promise<void> {
+  if (!(await ffmpegAvailable())) throw new ServiceUnavailableException(FFMPEG_MISSING_MESSAGE);
+}
+
+/**
+ * The phrases of a recording's text: one a block (blank lines between, glossary lines under the phrase),
+ * or, in a file without blank lines, one a line. A TSV or CSV is read as usual; its audio column is unused.
+ */
+export function recordingRows(text: ParsedText, raw: string): TextRow[] {
+  const blankLines = /\n\s*\n/.test(raw.replace(/\r\n?/g, '\n').trim());
+  if (text.format !== 'blocks' || blankLines || text.rows.length !== 1) return text.rows;
+  return raw
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((phrase, i) => ({ n: i + 1, phrase, dictionary: '', audio: null }));
+}
+
+/**
+ * Where to cut: the middles of the N−1 longest pauses (silence-split.ts). With too few pauses, the longest
+ * segments are halved until there are enough, and the notice says so: the administrator moves the
+ * boundaries in the preview.
+ */
+export async function findCuts(file: string, phraseCount: number) {
+  const split = await previewSplit(file, phraseCount);
+  const cuts = [...split.cutsMs];
+  while (cuts.length < phraseCount - 1) {
+    const segments = segmentsFromCuts(cuts, split.durationMs);
+    const longest = segments.reduce((a, b) => (b.endMs - b.startMs > a.endMs - a.startMs ? b : a));
+    cuts.push(Math.round((longest.startMs + longest.endMs) / 2));
+    cuts.sort((a, b) => a - b);
+  }
+  const notice = split.error
+    ? `${split.error}: the other boundaries are guesses. Listen to each segment and move its boundaries.`
+    : null;
+  return { durationMs: split.durationMs, cuts, notice };
+}
+
+/** Boundaries an administrator moved, checked; a 422 names each bad one. */
+export function checkedCuts(cuts: unknown, recording: RecordingManifest, phraseCount: number): number[] {
+  if (!Array.isArray(cuts))
+    throw ValidationFailed.field('cuts', 'The boundaries must be a list of times in ms.');
+  const check = validateBoundaries(cuts, recording.duration_ms, phraseCount);
+  if (!check.ok) throw ValidationFailed.field('cuts', check.errors.map((e) => `${e.message}.`).join(' '));
+  return check.cutsMs;
+}
+
+export const segments = (recording: RecordingManifest): Span[] =>
+  segmentsFromCuts(recording.cuts, recording.duration_ms);
