@@ -171,6 +171,11 @@ test.beforeAll(async ({ request }) => {
       ready: (page) => settled(page, 'Add Phrase'),
     },
     { name: 'Edit Phrase', url: `/admin/chapter/phrase/edit/${phrase.id}`, ready: edited('Edit Phrase') },
+    {
+      name: 'Import phrases',
+      url: `/admin/chapter/phrase/import/${chapter.id}`,
+      ready: (page) => settled(page, 'Import phrases'),
+    },
   ];
 });
 

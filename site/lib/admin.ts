@@ -75,6 +75,7 @@ export const adminRoutes = {
   editChapter: (id: number | string) => `/admin/chapters/edit/${id}`,
   phrases: (chapterId: number | string) => `/admin/chapter/phrase/list/${chapterId}`,
   createPhrase: (chapterId: number | string) => `/admin/chapter/phrase/create/${chapterId}`,
+  importPhrases: (chapterId: number | string) => `/admin/chapter/phrase/import/${chapterId}`,
   editPhrase: (id: number | string) => `/admin/chapter/phrase/edit/${id}`,
   publicBook: (code: string) => `/book-detail/${encodeURIComponent(code)}`,
 };

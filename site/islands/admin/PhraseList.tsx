@@ -161,6 +161,9 @@ function Phrases({ chapter }: { chapter: ChapterPhrases }) {
           <a className="button" href={adminRoutes.createPhrase(chapter.id)}>
             Add Phrase
           </a>
+          <a className="button button-secondary" href={adminRoutes.importPhrases(chapter.id)}>
+            Import phrases
+          </a>
         </div>
       </div>
       <ListMessages message={deleter.message} error={deleter.error} />

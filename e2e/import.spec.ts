@@ -1,0 +1,118 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { ZipFile } from 'yazl';
+import { adminApi, adminSession, media, useSession, type Session } from './helpers/admin';
+
+function zip(files: Record<string, Buffer>): Promise<Buffer> {
+  const archive = new ZipFile();
+  for (const [name, data] of Object.entries(files)) archive.addBuffer(data, name);
+  archive.end();
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+let session: Session;
+test.beforeAll(async ({ request }) => {
+  session = await adminSession(request);
+});
+
+test('an administrator imports a chapter from a TSV and a zip, previews, commits and reads it', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const books = await adminApi<{ data: Array<{ id: number; book_code: string }> }>(
+    page.request,
+    session,
+    'GET',
+    'admin/book',
+  );
+  const book = books.body.data[0];
+  const chapterNo = 40 + Math.floor(Math.random() * 50);
+  const created = await page.request.post('/api/v1/admin/chapter', {
+    headers: { Authorization: `Bearer ${session.token}` },
+    data: { title: 'Imported chapter', chapter_no: chapterNo, book_id: book.id },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const chapterId = ((await created.json()) as { data: { id: number } }).data.id;
+  await useSession(page, session);
+
+  await page.goto(`/admin/chapter/phrase/list/${chapterId}`);
+  await page.getByRole('link', { name: 'Import phrases' }).click();
+  await expect(page.getByRole('heading', { name: 'Import phrases' })).toBeVisible();
+  const clip = readFileSync(media.clip);
+  const tsv =
+    'phrase\tdictionary\taudio\nDer Zug fährt ab.\tZug — train | abfahren — to leave\t1.mp3\nEr winkt.\twinken — to wave\t2.mp3\n';
+  await page
+    .getByLabel('Text file (TSV, CSV or plain text)')
+    .setInputFiles({ name: 'chapter.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(tsv) });
+  await page.getByLabel('Clips: a zip, or several files').setInputFiles({
+    name: 'clips.zip',
+    mimeType: 'application/zip',
+    buffer: await zip({ '1.mp3': clip, '2.mp3': clip }),
+  });
+  await page.getByRole('button', { name: 'Preview' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Preview: 2 phrases' })).toBeVisible();
+  await expect(page.getByText('Every row is ready.')).toBeVisible();
+  const rows = page.getByRole('region', { name: 'Rows to import' }).locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('Der Zug fährt ab.');
+  await expect(rows.nth(0)).toContainText('abfahren — to leave');
+  await page.getByRole('button', { name: 'Play row 1' }).click();
+  await expect
+    .poll(() =>
+      page.evaluate(() => !document.querySelector<HTMLAudioElement>('audio[data-import-audio]')!.paused),
+    )
+    .toBe(true);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+  await page.getByRole('button', { name: 'Add 2 phrases' }).click();
+  await expect(page.getByText('2 phrases have been added to the chapter.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the Phrase List' }).click();
+  await expect(page.getByRole('rowheader', { name: 'Der Zug fährt ab.' })).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: 'Er winkt.' })).toBeVisible();
+
+  await page.goto(`/read/${book.book_code}/${chapterNo}`);
+  await expect(page.locator('li#p-1 .phrase')).toHaveText('Der Zug fährt ab.');
+  await expect(page.locator('li#p-2 .phrase')).toHaveText('Er winkt.');
+});
+
+test('problems show on their rows and keep the commit closed; discard leaves nothing', async ({ page }) => {
+  const books = await adminApi<{ data: Array<{ id: number }> }>(page.request, session, 'GET', 'admin/book');
+  const created = await page.request.post('/api/v1/admin/chapter', {
+    headers: { Authorization: `Bearer ${session.token}` },
+    data: {
+      title: 'Broken import',
+      chapter_no: 100 + Math.floor(Math.random() * 800),
+      book_id: books.body.data[1].id,
+    },
+  });
+  const chapterId = ((await created.json()) as { data: { id: number } }).data.id;
+  await useSession(page, session);
+  await page.goto(`/admin/chapter/phrase/import/${chapterId}`);
+  await page
+    .getByLabel('Text file (TSV, CSV or plain text)')
+    .setInputFiles({ name: 'c.txt', mimeType: 'text/plain', buffer: Buffer.from('Eins.\n\nZwei.\n') });
+  await page
+    .getByLabel('Clips: a zip, or several files')
+    .setInputFiles([{ name: '1.mp3', mimeType: 'audio/mpeg', buffer: readFileSync(media.clip) }]);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const rows = page.getByRole('region', { name: 'Rows to import' }).locator('tbody tr');
+  await expect(rows.nth(1)).toContainText(
+    'No clip for this phrase: The text has 2 phrases and the upload 1 clips.',
+  );
+  await expect(page.getByRole('button', { name: 'Add 2 phrases' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByText('The import has been discarded. Nothing was added.')).toBeVisible();
+  const phrases = await adminApi<{ data: { phrases: unknown[] } }>(
+    page.request,
+    session,
+    'GET',
+    `admin/phrase?chapter_id=${chapterId}`,
+  );
+  expect(phrases.body.data.phrases).toEqual([]);
+});

@@ -1,0 +1,415 @@
+/**
+ * /admin/chapter/phrase/import/{chapter_id}: a whole chapter in one step (docs/import.md). The
+ * administrator drops or chooses the text and the clips (a zip, many files or a folder) or one recording
+ * of the chapter, sees every row before anything is saved, problems marked on their rows, moves a
+ * recording's boundaries if needed, then commits or discards.
+ */
+import { useRef, useState, type DragEvent, type SubmitEvent } from 'react';
+import { api, apiUpload, asApiError, errorMessage } from '../../lib/api';
+import { adminRoutes, formatDuration, type Chapter } from '../../lib/admin';
+import type { ImportRowResponse } from '../../../server/imports/imports.dto';
+import { ErrorSummary, SuccessMessage } from '../shared/Form';
+import { AdminPage } from './ui/AdminPage';
+import { Breadcrumb } from './ui/Breadcrumb';
+import { TableScroll } from './ui/Table';
+import { UploadProgress } from './ui/UploadProgress';
+import { useLoad } from './ui/hooks';
+
+interface Preview {
+  import_id: string;
+  format: string;
+  mode: 'append' | 'replace';
+  recording: { url: string; duration_ms: number; cuts: number[] } | null;
+  notice: string | null;
+  rows: ImportRowResponse[];
+  errors: string[];
+}
+
+const TEXT_NAME = /\.(tsv|csv|txt|text)$/i;
+const STEP_MS = 50;
+
+export default function ImportPhrases({ chapterId }: { chapterId: string }) {
+  return (
+    <AdminPage>
+      <Importer chapterId={chapterId} />
+    </AdminPage>
+  );
+}
+
+function Importer({ chapterId }: { chapterId: string }) {
+  const [chapter] = useLoad<Chapter>(`admin/chapter/${encodeURIComponent(chapterId)}`);
+  const [text, setText] = useState<File | null>(null);
+  const [clips, setClips] = useState<File[]>([]);
+  const [recording, setRecording] = useState<File | null>(null);
+  const [mode, setMode] = useState<'append' | 'replace'>('append');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [cuts, setCuts] = useState<number[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  /** Dropped files sorted out: the text by its name, a recording when one audio file comes alone with it. */
+  const take = (files: File[]) => {
+    const textFile = files.find((file) => TEXT_NAME.test(file.name));
+    if (textFile) setText(textFile);
+    const rest = files.filter((file) => file !== textFile);
+    if (rest.length) setClips(rest);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    take([...event.dataTransfer.files]);
+  };
+
+  async function stage(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setDone(null);
+    if (!text) return setError('Choose the text file of the chapter.');
+    const body = new FormData();
+    body.set('text', text);
+    if (recording) body.set('recording', recording);
+    else for (const clip of clips) body.append('clips', clip, clip.name);
+    body.set('mode', mode);
+    setBusy(true);
+    try {
+      const answer = await apiUpload<{ data: Preview }>(`admin/chapter/${chapterId}/import`, body, {
+        onProgress: setProgress,
+      });
+      setPreview(answer.data);
+      setCuts(answer.data.recording?.cuts ?? []);
+    } catch (failure) {
+      const problem = asApiError(failure);
+      setError(Object.values(problem.fieldErrors)[0]?.[0] ?? errorMessage(failure));
+    } finally {
+      setBusy(false);
+      setProgress(null);
+    }
+  }
+
+  async function saveBoundaries() {
+    if (!preview) return;
+    setBusy(true);
+    try {
+      const answer = await api<{ data: Preview }>(`admin/import/${preview.import_id}/boundaries`, {
+        method: 'PUT',
+        body: { cuts },
+      });
+      setPreview(answer.data);
+      setError(null);
+    } catch (failure) {
+      const problem = asApiError(failure);
+      setError(problem.fieldError('cuts') ?? errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function commit() {
+    if (!preview) return;
+    setBusy(true);
+    try {
+      const answer = await api<{ message: string }>(`admin/import/${preview.import_id}/commit`, {
+        method: 'POST',
+      });
+      setPreview(null);
+      setDone(answer.message);
+    } catch (failure) {
+      setError(asApiError(failure).message || errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function discard() {
+    if (!preview) return;
+    await api(`admin/import/${preview.import_id}`, { method: 'DELETE' }).catch(() => undefined);
+    setPreview(null);
+    setDone('The import has been discarded. Nothing was added.');
+  }
+
+  const title =
+    chapter.status === 'ready' ? `${chapter.data.book_title}, chapter ${chapter.data.chapter_no}` : '';
+  const movedBoundaries = preview?.recording && cuts.some((cut, i) => cut !== preview.recording!.cuts[i]);
+  return (
+    <>
+      <Breadcrumb
+        items={[
+          { label: 'Books', href: adminRoutes.books },
+          { label: 'Phrase List', href: adminRoutes.phrases(chapterId) },
+          { label: 'Import phrases' },
+        ]}
+      />
+      <h1>Import phrases</h1>
+      {title && <p className="lead">{title}</p>}
+      <ErrorSummary message={error} />
+      <SuccessMessage focus>
+        {done && (
+          <>
+            {done} <a href={adminRoutes.phrases(chapterId)}>Back to the Phrase List</a>
+          </>
+        )}
+      </SuccessMessage>
+      {!preview && (
+        <form
+          className="admin-form import-form"
+          onSubmit={stage}
+          onDragOver={(e) => e.preventDefault()}
+          onDrop={onDrop}
+        >
+          <p className="drop-hint">
+            Drop the text file and the clips here, or choose them below. The text is a TSV or CSV with the
+            columns phrase, dictionary and audio (a clip's file name), or plain blocks separated by blank
+            lines (the phrase, then its glossary lines), whose clips go in the order of their names. The
+            project's docs/import.md has examples.
+          </p>
+          <label>
+            Text file (TSV, CSV or plain text)
+            <input
+              type="file"
+              accept=".tsv,.csv,.txt,text/*"
+              onChange={(e) => setText(e.target.files?.[0] ?? null)}
+            />
+          </label>
+          {text && <p className="chosen">Text: {text.name}</p>}
+          <fieldset>
+            <legend>Audio</legend>
+            <label>
+              Clips: a zip, or several files
+              <input
+                type="file"
+                multiple
+                accept="audio/*,.zip"
+                onChange={(e) => {
+                  setClips([...(e.target.files ?? [])]);
+                  setRecording(null);
+                }}
+              />
+            </label>
+            <label>
+              Or a folder of clips
+              <input
+                type="file"
+                multiple
+                ref={(input) => input?.setAttribute('webkitdirectory', '')}
+                onChange={(e) => {
+                  setClips([...(e.target.files ?? [])]);
+                  setRecording(null);
+                }}
+              />
+            </label>
+            <label>
+              Or one recording of the whole chapter (cut at its pauses)
+              <input
+                type="file"
+                accept="audio/*"
+                onChange={(e) => {
+                  setRecording(e.target.files?.[0] ?? null);
+                  setClips([]);
+                }}
+              />
+            </label>
+            {clips.length > 0 && (
+              <p className="chosen">
+                {clips.length === 1 ? `Clips: ${clips[0].name}` : `${clips.length} clip files`}
+              </p>
+            )}
+            {recording && <p className="chosen">Recording: {recording.name}</p>}
+          </fieldset>
+          <label>
+            The chapter's current phrases
+            <select value={mode} onChange={(e) => setMode(e.target.value as 'append' | 'replace')}>
+              <option value="append">Keep them, add these after</option>
+              <option value="replace">Replace them with these</option>
+            </select>
+          </label>
+          <UploadProgress percent={progress} />
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Reading the files…' : 'Preview'}
+          </button>
+        </form>
+      )}
+      {preview && (
+        <PreviewTable
+          preview={preview}
+          cuts={cuts}
+          onCuts={setCuts}
+          busy={busy}
+          moved={!!movedBoundaries}
+          onSaveBoundaries={() => void saveBoundaries()}
+          onCommit={() => void commit()}
+          onDiscard={() => void discard()}
+        />
+      )}
+    </>
+  );
+}
+
+function PreviewTable(props: {
+  preview: Preview;
+  cuts: number[];
+  onCuts: (cuts: number[]) => void;
+  busy: boolean;
+  moved: boolean;
+  onSaveBoundaries: () => void;
+  onCommit: () => void;
+  onDiscard: () => void;
+}) {
+  const { preview, cuts, onCuts, busy, moved } = props;
+  const audio = useRef<HTMLAudioElement>(null);
+  const stopAt = useRef<number | null>(null);
+  const problems = preview.errors.length;
+  const recording = preview.recording;
+  const bounds = recording ? [0, ...cuts, recording.duration_ms] : [];
+
+  const play = (row: ImportRowResponse, i: number) => {
+    const element = audio.current;
+    if (!element) return;
+    if (recording) {
+      element.src = recording.url;
+      element.currentTime = bounds[i] / 1000;
+      stopAt.current = bounds[i + 1] / 1000;
+    } else if (row.audio) {
+      element.src = row.audio;
+      stopAt.current = null;
+    }
+    void element.play();
+  };
+  const setCut = (i: number, ms: number) => onCuts(cuts.map((cut, j) => (j === i ? Math.round(ms) : cut)));
+
+  return (
+    <section aria-labelledby="preview-heading">
+      <h2 id="preview-heading">Preview: {preview.rows.length} phrases</h2>
+      {preview.notice && <p className="form-alert">{preview.notice}</p>}
+      {problems > 0 ? (
+        <div className="form-alert" role="alert">
+          <p>
+            {problems === 1 ? 'One problem' : `${problems} problems`} to fix before these phrases can be
+            added:
+          </p>
+          <ul>
+            {preview.errors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p role="status">Every row is ready.</p>
+      )}
+      <audio
+        ref={audio}
+        data-import-audio
+        onTimeUpdate={(e) => {
+          if (stopAt.current !== null && e.currentTarget.currentTime >= stopAt.current)
+            e.currentTarget.pause();
+        }}
+      />
+      <TableScroll label="Rows to import">
+        <table className="import-preview">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Phrase</th>
+              <th scope="col">Glossary</th>
+              <th scope="col">{recording ? 'Segment' : 'Clip'}</th>
+              <th scope="col">Length</th>
+              <th scope="col">Listen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.rows.map((row, i) => (
+              <tr key={row.n} className={row.error ? 'has-error' : undefined}>
+                <th scope="row">{row.n}</th>
+                <td>
+                  {row.phrase || <em>(empty)</em>}
+                  {row.error && <p className="field-error">{row.error}</p>}
+                </td>
+                <td className="import-glossary">{row.dictionary}</td>
+                <td>
+                  {recording ? (
+                    <Segment
+                      index={i}
+                      start={bounds[i]}
+                      end={bounds[i + 1]}
+                      onStart={i > 0 ? (ms) => setCut(i - 1, ms) : undefined}
+                    />
+                  ) : (
+                    (row.clip ?? '—')
+                  )}
+                </td>
+                <td>{row.duration_ms != null ? formatDuration(row.duration_ms) : '—'}</td>
+                <td>
+                  {(recording || row.audio) && !row.error ? (
+                    <button type="button" onClick={() => play(row, i)} aria-label={`Play row ${row.n}`}>
+                      Play
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <div className="page-actions">
+        {recording && (
+          <button type="button" onClick={props.onSaveBoundaries} disabled={busy || !moved}>
+            Save the boundaries
+          </button>
+        )}
+        <button
+          type="button"
+          className="button"
+          onClick={props.onCommit}
+          disabled={busy || problems > 0 || moved}
+        >
+          Add {preview.rows.length} {preview.rows.length === 1 ? 'phrase' : 'phrases'}
+          {preview.mode === 'replace' ? ' in place of the current ones' : ''}
+        </button>
+        <button type="button" onClick={props.onDiscard} disabled={busy}>
+          Discard
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A segment's start, movable in 50 ms steps or by typing a time in seconds. */
+function Segment(props: { index: number; start: number; end: number; onStart?: (ms: number) => void }) {
+  const { index, start, end, onStart } = props;
+  const label = `Start of segment ${index + 1}, in seconds`;
+  return (
+    <span className="segment">
+      {onStart ? (
+        <>
+          <button
+            type="button"
+            aria-label={`Move the start of segment ${index + 1} 50 ms earlier`}
+            onClick={() => onStart(start - STEP_MS)}
+          >
+            −50 ms
+          </button>
+          <input
+            type="number"
+            step="0.05"
+            min="0"
+            aria-label={label}
+            value={(start / 1000).toFixed(3)}
+            onChange={(e) =>
+              Number.isFinite(e.target.valueAsNumber) && onStart(e.target.valueAsNumber * 1000)
+            }
+          />
+          <button
+            type="button"
+            aria-label={`Move the start of segment ${index + 1} 50 ms later`}
+            onClick={() => onStart(start + STEP_MS)}
+          >
+            +50 ms
+          </button>
+        </>
+      ) : (
+        <span>{(start / 1000).toFixed(3)}</span>
+      )}{' '}
+      – {(end / 1000).toFixed(3)} s
+    </span>
+  );
+}
