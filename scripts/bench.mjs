@@ -11,6 +11,7 @@ import { chromium } from '@playwright/test';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { measureRecoveryTiming } from './bench/recovery-timing.mjs';
 import { measurePlayer } from './bench/player-timing.mjs';
+import { measureImport } from './bench/import-timing.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const BOOKS = 1000;
@@ -198,6 +199,9 @@ async function main() {
     const player = await measurePlayer(playerBrowser, base, demoCodes);
     await playerBrowser.close();
 
+    console.log('Chapter import and recording split…');
+    const imported = await measureImport(base, storage, server.pid);
+
     console.log(`Lighthouse (median of ${LIGHTHOUSE_RUNS})…`);
     const lighthouse = {
       '/lingostory': await lighthouseMedian(`${base}/lingostory`),
@@ -265,6 +269,14 @@ async function main() {
       '| --- | ---: | ---: | ---: | --- | --- |',
       `| play all: one clip's \`ended\` to the next clip's \`playing\` | ${player.gaps} | ${fixed(player.gapMedian, 1)} ms | ${fixed(player.gapMax, 1)} ms | median ≤ 60 ms, max ≤ 150 ms | ${verdict(player.gapMedian <= 60 && player.gapMax <= 150)} |`,
       `| a tap on a phrase to its clip's \`playing\` | ${player.taps} | ${fixed(player.tapMedian, 1)} ms | ${fixed(player.tapMax, 1)} ms | ≤ 150 ms | ${verdict(player.tapMax <= 150)} |`,
+      '',
+      `## Publishing a chapter (${imported.phrases} phrases, ${imported.phrases} clips, a ${fixed(imported.zipBytes / 2 ** 20, 1)} MB zip, through the API)`,
+      '',
+      '| step | time | server RSS growth (peak) | target | |',
+      '| --- | ---: | ---: | --- | --- |',
+      `| preview (upload, extract, check and measure every clip) | ${fixed(imported.previewMs / 1000, 2)} s | ${fixed(imported.previewGrowth / 2 ** 20, 1)} MB | ≤ 10 s, ≤ 100 MB | ${verdict(imported.previewMs <= 10_000 && imported.previewGrowth <= 100 * 2 ** 20)} |`,
+      `| commit (${imported.added} phrases stored and added in one transaction) | ${fixed(imported.commitMs / 1000, 2)} s | ${fixed(imported.commitGrowth / 2 ** 20, 1)} MB | ≤ 10 s, ≤ 100 MB | ${verdict(imported.commitMs <= 10_000 && imported.commitGrowth <= 100 * 2 ** 20)} |`,
+      `| split a ${fixed(imported.recordingSeconds / 60, 1)}-minute recording into ${imported.splitClips} clips (ffmpeg: pauses ${fixed(imported.detectMs / 1000, 1)} s, one cutting run ${fixed(imported.cutMs / 1000, 1)} s) | ${fixed(imported.splitMs / 1000, 2)} s | (ffmpeg's own process) | | |`,
       '',
       'The chapter API answers a 300-phrase chapter with one query per table (4 queries: the caller, the book, its chapters, the phrases; 5 for a locked chapter, with the plan), as many as for a 2-phrase chapter: asserted in `server/test/reading.e2e-spec.ts`.',
       '',
