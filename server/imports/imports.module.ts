@@ -1,17 +1,36 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
+import { BookExport } from './book-export';
+import { BookImportService } from './book-import.service';
+import { BookExportDownloadController, BookImportsController } from './book-imports.controller';
 import { ChapterImportService } from './chapter-import.service';
+import { ExportLinks } from './export-links';
 import { ImportStage } from './import-stage';
 import { ImportPreviewController, ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
 import { PreviewUrls } from './preview-urls';
 import { StagedImport } from './staged-import.entity';
 
-/** Imports: whole chapters in one step (docs/import.md). */
+/** Imports: whole chapters in one step, and whole books out and in (docs/import.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([StagedImport, Chapter])],
-  controllers: [ImportsController, ImportPreviewController],
-  providers: [ChapterImportService, ImportsService, ImportStage, PreviewUrls],
+  imports: [TypeOrmModule.forFeature([StagedImport, Book, Chapter, Phrase])],
+  controllers: [
+    ImportsController,
+    ImportPreviewController,
+    BookImportsController,
+    BookExportDownloadController,
+  ],
+  providers: [
+    ChapterImportService,
+    ImportsService,
+    ImportStage,
+    PreviewUrls,
+    BookImportService,
+    BookExport,
+    ExportLinks,
+  ],
 })
 export class ImportsModule {}

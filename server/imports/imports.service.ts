@@ -10,6 +10,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
 import { RuleFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
+import { BookImportService } from './book-import.service';
 import { ChapterImportService, type ChapterManifest } from './chapter-import.service';
 import { ImportStage, STAGE_HOURS } from './import-stage';
 import { StagedImport } from './staged-import.entity';
@@ -29,6 +30,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
     private readonly chapters: ChapterImportService,
+    private readonly books: BookImportService,
     private readonly stage: ImportStage,
     private readonly clock: Clock,
   ) {}
@@ -50,7 +52,8 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async get(id: string) {
-    return { data: this.chapters.preview(await this.find(id)) };
+    const staged = await this.find(id);
+    return { data: staged.kind === 'book' ? this.books.preview(staged) : this.chapters.preview(staged) };
   }
 
   /**
@@ -59,19 +62,15 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
    */
   async commit(id: string) {
     const staged = await this.find(id);
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
-    const bad = manifest.rows.filter((row) => row.error).map((row) => row.n);
-    if (bad.length)
-      throw new RuleFailed(
-        `${bad.length === 1 ? 'Row' : 'Rows'} ${bad.slice(0, 20).join(', ')}${bad.length > 20 ? '…' : ''} ${bad.length === 1 ? 'has a problem' : 'have problems'}: fix the files and import again.`,
-      );
-    if (manifest.errors.length) throw new RuleFailed(`The import has problems: ${manifest.errors.join(' ')}`);
+    if (staged.kind === 'book') this.books.assertReady(staged);
+    else this.assertChapterReady(staged);
     const { affected } = await this.imports.update(
       { id, status: 'staged' },
       { status: 'committing', updatedAt: this.clock.now() },
     );
     if (!affected) throw new ConflictException('This import is already being committed.');
     try {
+      if (staged.kind === 'book') return await this.books.commit(staged);
       const { added } = await this.chapters.commit(staged);
       return {
         message: `${added} ${added === 1 ? 'phrase has' : 'phrases have'} been added to the chapter.`,
@@ -81,6 +80,17 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
       await this.imports.update({ id }, { status: 'staged', updatedAt: this.clock.now() });
       throw error;
     }
+  }
+
+  /** A chapter import commits only when no row and nothing else has a problem (422 naming the rows). */
+  private assertChapterReady(staged: StagedImport): void {
+    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const bad = manifest.rows.filter((row) => row.error).map((row) => row.n);
+    if (bad.length)
+      throw new RuleFailed(
+        `${bad.length === 1 ? 'Row' : 'Rows'} ${bad.slice(0, 20).join(', ')}${bad.length > 20 ? '…' : ''} ${bad.length === 1 ? 'has a problem' : 'have problems'}: fix the files and import again.`,
+      );
+    if (manifest.errors.length) throw new RuleFailed(`The import has problems: ${manifest.errors.join(' ')}`);
   }
 
   async discard(id: string) {

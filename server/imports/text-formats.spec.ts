@@ -1,4 +1,11 @@
-import { decodeText, glossaryLines, naturalOrder, parseImportText, TextRejected } from './text-formats';
+import {
+  decodeText,
+  glossaryLines,
+  naturalOrder,
+  parseImportText,
+  TextRejected,
+  toTsv,
+} from './text-formats';
 
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 
@@ -58,5 +65,22 @@ describe('import text formats', () => {
     expect(glossaryLines(' a — b | c — d\n\n e — f ')).toBe('a — b\nc — d\ne — f');
     // A bar without spaces is part of a meaning.
     expect(glossaryLines('x — a|b')).toBe('x — a|b');
+  });
+
+  it('writes a TSV that it reads back exactly: quotes, tabs, line breaks and any script', () => {
+    const rows = [
+      { phrase: 'Il dit "au revoir".', dictionary: 'dire — to say\nau revoir — goodbye', audio: '001.mp3' },
+      { phrase: 'Colonne\tà\ttabulations', dictionary: 'tab\tentry — a tab inside', audio: '002.mp3' },
+      { phrase: 'Two\nlines, "quoted"\r\nand CRLF', dictionary: '', audio: '003.ogg' },
+      { phrase: '"Starts with a quote', dictionary: 'x — a|b\nç — ü', audio: '010.wav' },
+      { phrase: 'Привет, 世界! 🙂', dictionary: 'мир — world', audio: '011.mp3' },
+    ];
+    const tsv = toTsv(rows);
+    expect(tsv.split('\n', 1)[0]).toBe('phrase\tdictionary\taudio');
+    expect(parseImportText(Buffer.from(tsv, 'utf8'))).toEqual({
+      format: 'tsv',
+      rows: rows.map((row, i) => ({ n: i + 1, ...row })),
+    });
+    expect(parseImportText(Buffer.from(toTsv([]), 'utf8'))).toEqual({ format: 'tsv', rows: [] });
   });
 });

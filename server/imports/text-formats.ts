@@ -144,3 +144,18 @@ function parseBlocks(text: string): TextRow[] {
 /** File names in natural order: "2.mp3" before "10.mp3". */
 export const naturalOrder = (a: string, b: string) =>
   a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
+
+/** A cell as parseDelimited reads it back: quoted when it holds a quote, a tab or a line break. */
+function tsvCell(value: string): string {
+  return /["\t\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * Rows as the TSV that parseImportText reads (the whole-book export writes each chapter so). Glossaries
+ * keep their lines as newlines inside quotes, which the reader gives back as they are, provided they are
+ * already one trimmed, non-empty entry per line without " | " inside, as the reader shows them anyway.
+ */
+export function toTsv(rows: Array<{ phrase: string; dictionary: string; audio: string }>): string {
+  const lines = rows.map((row) => [row.phrase, row.dictionary, row.audio].map(tsvCell).join('\t'));
+  return [HEADERS.join('\t'), ...lines].join('\n') + '\n';
+}

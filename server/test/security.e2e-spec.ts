@@ -22,6 +22,8 @@ const PUBLIC_ROUTES = [
   'POST /api/v1/billing/webhook',
   // Signed URLs: the signature is the permission (an <audio> element sends no token).
   'GET /api/v1/import-preview/:importId/:n',
+  // A download button's link (a browser following a link sends no token).
+  'GET /api/v1/book-export/:bookCode',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');

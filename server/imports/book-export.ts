@@ -1,0 +1,171 @@
+import { ForbiddenException, Injectable, NotFoundException, StreamableFile } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { PassThrough } from 'node:stream';
+import { In, type Repository } from 'typeorm';
+import { ZipFile } from 'yazl';
+import { Book } from '../books/book.entity';
+import { Chapter } from '../chapters/chapter.entity';
+import { RuleFailed } from '../common/api-error';
+import { COVER_WIDTHS, coverFile } from '../media/media-urls';
+import { MediaService } from '../media/media.service';
+import { Phrase } from '../phrases/phrase.entity';
+import {
+  BOOK_FORMAT,
+  BOOK_FORMAT_VERSION,
+  BOOK_JSON,
+  CHAPTER_JSON,
+  chapterFolder,
+  clipFileName,
+  extensionOf,
+  PHRASES_TSV,
+  type BookJson,
+  type ChapterJson,
+} from './book-archive';
+import { ExportLinks } from './export-links';
+import { toTsv } from './text-formats';
+
+/** A file of the zip: made here (JSON, TSV) or read from the media folder when its turn comes. */
+type Item = { name: string; data: Buffer } | { name: string; media: string };
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8');
+
+/** Media that is compressed already: deflating it again costs time and saves nothing. */
+const STORED = /\.(mp3|m4a|aac|ogg|webp)$/i;
+
+/**
+ * A whole book as one zip (book-archive.ts): its fields, its cover and sample, and each chapter's text in
+ * the chapter import's format with its clips. The zip is streamed, one file read at a time, never held in
+ * memory; every file is checked before the first byte goes out.
+ */
+@Injectable()
+export class BookExport {
+  constructor(
+    @InjectRepository(Book) private readonly books: Repository<Book>,
+    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
+    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly media: MediaService,
+    private readonly links: ExportLinks,
+  ) {}
+
+  /** A short-lived link that downloads the zip without the token, for a button that starts a download. */
+  async link(bookCode: string) {
+    await this.find(bookCode);
+    return { data: this.links.link(bookCode) };
+  }
+
+  /** The download behind a signed link: the signature is the permission. */
+  async signedZip(bookCode: string, exp: unknown, sig: unknown): Promise<StreamableFile> {
+    if (!this.links.verify(bookCode, exp, sig))
+      throw new ForbiddenException('This download link has expired or is not valid. Ask for a new one.');
+    return this.zip(bookCode);
+  }
+
+  async zip(bookCode: string): Promise<StreamableFile> {
+    const book = await this.find(bookCode);
+    const items = await this.items(book);
+    // Checked before the first byte goes out: once the headers are sent, a missing file could only cut
+    // the download short, and a backup without a clip could not be imported again.
+    const missing: string[] = [];
+    await Promise.all(
+      items.map(async (item) => {
+        if ('media' in item && !(await this.media.exists(item.media))) missing.push(item.name);
+      }),
+    );
+    if (missing.length)
+      throw new RuleFailed(
+        `The book cannot be exported: ${missing.length} of its files ${missing.length === 1 ? 'is' : 'are'} missing from storage (${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). Upload them again first.`,
+      );
+    return new StreamableFile(this.stream(items), {
+      type: 'application/zip',
+      disposition: `attachment; filename="${book.bookCode}.zip"`,
+    });
+  }
+
+  private async find(bookCode: string): Promise<Book> {
+    const book = await this.books.findOneBy({ bookCode });
+    if (!book) throw new NotFoundException('Book not found.');
+    return book;
+  }
+
+  /** Every file of the zip, in the order it is written. */
+  private async items(book: Book): Promise<Item[]> {
+    const bookJson: BookJson = {
+      format: BOOK_FORMAT,
+      version: BOOK_FORMAT_VERSION,
+      book_code: book.bookCode,
+      title: book.title,
+      author: book.author,
+      narrated_by: book.narratedBy,
+      hours: book.hours,
+      minutes: book.minutes,
+      description: book.description,
+      difficulty: book.difficulty,
+      sample_text: book.sampleText,
+      language: book.language,
+    };
+    const items: Item[] = [
+      { name: BOOK_JSON, data: json(bookJson) },
+      // The largest size: the import re-encodes it, as every cover is.
+      { name: 'cover.webp', media: coverFile(book.coverPath, COVER_WIDTHS[COVER_WIDTHS.length - 1]) },
+      { name: `sample.${extensionOf(book.sampleAudioPath)}`, media: book.sampleAudioPath },
+    ];
+    const chapters = await this.chapters.find({ where: { bookId: book.id }, order: { chapterNo: 'ASC' } });
+    const phrases = chapters.length
+      ? await this.phrases.find({
+          where: { chapterId: In(chapters.map((chapter) => chapter.id)) },
+          order: { position: 'ASC', id: 'ASC' },
+        })
+      : [];
+    for (const chapter of chapters) {
+      const folder = chapterFolder(chapter.chapterNo);
+      const own = phrases.filter((phrase) => phrase.chapterId === chapter.id);
+      const clips = own.map((phrase, i) => clipFileName(i + 1, own.length, phrase.audioPath));
+      const chapterJson: ChapterJson = { title: chapter.title, number: chapter.chapterNo };
+      items.push(
+        { name: `${folder}/${CHAPTER_JSON}`, data: json(chapterJson) },
+        {
+          name: `${folder}/${PHRASES_TSV}`,
+          data: Buffer.from(
+            toTsv(
+              own.map((phrase, i) => ({
+                phrase: phrase.phrase,
+                dictionary: phrase.dictionary,
+                audio: clips[i],
+              })),
+            ),
+            'utf8',
+          ),
+        },
+        ...own.map((phrase, i) => ({ name: `${folder}/${clips[i]}`, media: phrase.audioPath })),
+      );
+    }
+    return items;
+  }
+
+  /**
+   * Each media file is opened only when its turn comes. A read that fails (a file deleted since the
+   * check) destroys the output, and the connection is dropped, so a cut-off zip never looks complete.
+   */
+  private stream(items: Item[]): PassThrough {
+    const zip = new ZipFile();
+    const output = zip.outputStream as PassThrough;
+    let reading: ReadStream | undefined;
+    zip.on('error', (error: Error) => output.destroy(error));
+    // A client that hangs up stops the zip midway: the file being read would stay open.
+    output.on('close', () => reading?.destroy());
+    for (const item of items) {
+      const compress = !STORED.test(item.name);
+      if ('data' in item) zip.addBuffer(item.data, item.name, { compress });
+      else
+        zip.addReadStreamLazy(item.name, { compress }, (open) => {
+          reading = createReadStream(join(this.media.mediaDir, item.media));
+          reading.on('error', (error) => output.destroy(error));
+          open(null, reading);
+        });
+    }
+    zip.end();
+    return output;
+  }
+}

@@ -1,0 +1,258 @@
+import { Injectable, PayloadTooLargeException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { copyFile } from 'node:fs/promises';
+import { DataSource, Like, type EntityManager, type Repository } from 'typeorm';
+import { Book, type Difficulty } from '../books/book.entity';
+import { slugify, uniqueCode } from '../books/book-code';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { Chapter } from '../chapters/chapter.entity';
+import { RuleFailed, ValidationFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { isUniqueViolation } from '../database/db-errors';
+import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } from '../media/media.service';
+import { Phrase } from '../phrases/phrase.entity';
+import type { User } from '../users/user.entity';
+import { readBookArchive, type BookChapter, type BookManifest } from './book-import-reader';
+import { BOOK_ZIP_LIMITS, type BookImportDto, type BookImportResponse } from './book-imports.dto';
+import { ImportStage, STAGE_HOURS } from './import-stage';
+import { StagedImport } from './staged-import.entity';
+import { extractZip, ZipRejected } from './zip-entries';
+
+/** Phrases inserted per statement: well under SQLite's and PostgreSQL's limits on bound values. */
+const PHRASES_PER_INSERT = 100;
+/** A book code taken by another commit at the same moment is chosen again, this many times. */
+const CODE_ATTEMPTS = 4;
+
+const chapterProblems = (chapter: BookChapter) => [
+  ...chapter.errors,
+  ...chapter.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
+];
+
+/** Every problem of a staged book, the book's first; the commit waits until there are none. */
+function problems(manifest: BookManifest): string[] {
+  return [
+    ...Object.values(manifest.fieldErrors).flat(),
+    ...manifest.errors,
+    ...manifest.chapters.flatMap((chapter) =>
+      chapterProblems(chapter).map((problem) => `${chapter.folder}: ${problem}`),
+    ),
+  ];
+}
+
+/**
+ * Moving a whole book between installations: a zip of the export's layout (book-archive.ts) is staged
+ * and previewed; the commit stores every file through the media checks, then creates the book, its
+ * chapters and phrases in one transaction, or nothing.
+ */
+@Injectable()
+export class BookImportService {
+  constructor(
+    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly db: DataSource,
+    private readonly stage: ImportStage,
+    private readonly media: MediaService,
+    private readonly events: CatalogueEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  async stageBook(user: User, dto: BookImportDto) {
+    const id = randomUUID();
+    const dir = await this.stage.create(id);
+    try {
+      let entries;
+      try {
+        entries = await extractZip(dto.zip.path, dir, BOOK_ZIP_LIMITS);
+      } catch (error) {
+        if (!(error instanceof ZipRejected)) throw error;
+        if (error.status === 413) throw new PayloadTooLargeException(error.message);
+        // The extraction speaks of the chapter import's clips; here the zip is the whole book.
+        throw ValidationFailed.field('zip', error.message.replace(/^The clips file/, 'The file'));
+      }
+      const manifest = await readBookArchive(entries, dir, (file) => this.media.probeAudio(file));
+      const now = this.clock.now();
+      const staged = await this.imports.save({
+        id,
+        kind: 'book',
+        status: 'staged',
+        chapterId: null,
+        mode: 'append',
+        createdBy: user.id,
+        createdAt: now,
+        updatedAt: now,
+        manifest: JSON.stringify(manifest),
+      });
+      return { data: this.preview(staged) };
+    } catch (error) {
+      await this.stage.remove(id);
+      throw error;
+    }
+  }
+
+  /** The answer of the staging call and of a later look at the same import. */
+  preview(staged: StagedImport): BookImportResponse {
+    const manifest = JSON.parse(staged.manifest) as BookManifest;
+    return {
+      import_id: staged.id,
+      kind: 'book',
+      book: {
+        book_code: manifest.code,
+        ...manifest.book,
+        book_image: manifest.cover?.name ?? null,
+        sample_audio: manifest.sample?.name ?? null,
+        sample_duration_ms: manifest.sample?.duration_ms ?? null,
+        errors: manifest.fieldErrors,
+      },
+      chapters: manifest.chapters.map((chapter) => ({
+        folder: chapter.folder,
+        chapter_no: chapter.chapter_no,
+        title: chapter.title,
+        rows: chapter.rows.length,
+        duration_ms: chapter.rows.reduce((sum, row) => sum + (row.duration_ms ?? 0), 0),
+        errors: chapterProblems(chapter),
+      })),
+      errors: problems(manifest),
+      expires_at: new Date(staged.createdAt.getTime() + STAGE_HOURS * 3_600_000).toISOString(),
+    };
+  }
+
+  /** Refuses the commit of a book with any problem left, naming the first few (422). */
+  assertReady(staged: StagedImport): void {
+    const found = problems(JSON.parse(staged.manifest) as BookManifest);
+    if (found.length)
+      throw new RuleFailed(
+        `The book has ${found.length === 1 ? 'a problem' : `${found.length} problems`}: ${found.slice(0, 3).join(' ')}${found.length > 3 ? ' …' : ''} Fix the zip and import it again.`,
+      );
+  }
+
+  /**
+   * Stores the cover, the sample and every clip through the same checks as any upload, then creates the
+   * book with its chapters and phrases in one transaction. If anything fails, the stored files are
+   * removed again and no row is left.
+   */
+  async commit(staged: StagedImport) {
+    const manifest = JSON.parse(staged.manifest) as BookManifest;
+    const stored: string[] = [];
+    let bookCode = '';
+    try {
+      const cover = await this.storeCover(staged.id, manifest.cover!.file);
+      stored.push(cover);
+      const sample = await this.storeAudio(staged.id, manifest.sample!.file, 'samples', 'sample_audio');
+      stored.push(sample.path);
+      const clips: StoredAudio[][] = [];
+      for (const chapter of manifest.chapters) {
+        const audio: StoredAudio[] = [];
+        for (const row of chapter.rows) {
+          audio.push(await this.storeAudio(staged.id, row.file!, 'lines', 'zip'));
+          stored.push(audio[audio.length - 1].path);
+        }
+        clips.push(audio);
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          bookCode = await this.db.transaction((tx) =>
+            this.create(tx, staged, manifest, cover, sample, clips),
+          );
+          break;
+        } catch (error) {
+          // Another book took the code between the look and the insert: choose again.
+          if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;
+        }
+      }
+    } catch (error) {
+      await this.media.remove(stored);
+      throw error;
+    }
+    await this.stage.remove(staged.id);
+    await this.events.changed(bookCode);
+    return {
+      message: `The book "${String(manifest.book.title)}" has been imported.`,
+      data: { book_code: bookCode },
+    };
+  }
+
+  private async create(
+    tx: EntityManager,
+    staged: StagedImport,
+    manifest: BookManifest,
+    cover: string,
+    sample: StoredAudio,
+    clips: StoredAudio[][],
+  ): Promise<string> {
+    const fields = manifest.book;
+    const bookCode = await this.freeCode(tx, manifest);
+    const inserted = await tx.insert(Book, {
+      bookCode,
+      title: fields.title as string,
+      author: fields.author as string,
+      narratedBy: fields.narrated_by as string,
+      description: fields.description as string,
+      difficulty: fields.difficulty as Difficulty,
+      hours: fields.hours as number,
+      minutes: fields.minutes as number,
+      sampleText: fields.sample_text as string,
+      language: (fields.language as string | null) ?? null,
+      coverPath: cover,
+      sampleAudioPath: sample.path,
+      sampleAudioMs: sample.durationMs,
+    });
+    const bookId = inserted.identifiers[0].id as number;
+    for (const [c, chapter] of manifest.chapters.entries()) {
+      const row = await tx.insert(Chapter, { bookId, title: chapter.title, chapterNo: chapter.chapter_no! });
+      const chapterId = row.identifiers[0].id as number;
+      const phrases = chapter.rows.map((line, i) => ({
+        chapterId,
+        position: i + 1,
+        phrase: line.phrase,
+        dictionary: line.dictionary,
+        audioPath: clips[c][i].path,
+        audioMs: clips[c][i].durationMs,
+      }));
+      for (let at = 0; at < phrases.length; at += PHRASES_PER_INSERT)
+        await this.insertPhrases(tx, phrases.slice(at, at + PHRASES_PER_INSERT));
+    }
+    await tx.delete(StagedImport, { id: staged.id });
+    return bookCode;
+  }
+
+  /** A batch of phrases; a method of its own so that a test can make the commit fail halfway. */
+  protected insertPhrases(tx: EntityManager, phrases: Array<Partial<Phrase>>): Promise<unknown> {
+    return tx.insert(Phrase, phrases);
+  }
+
+  /** The exported book's code when it is free here, else a new slug of the title, as a new book gets. */
+  private async freeCode(tx: EntityManager, manifest: BookManifest): Promise<string> {
+    if (manifest.code && !(await tx.existsBy(Book, { bookCode: manifest.code }))) return manifest.code;
+    const title = manifest.book.title as string;
+    const taken = await tx.find(Book, {
+      select: { bookCode: true },
+      where: { bookCode: Like(`${slugify(title)}%`) },
+    });
+    return uniqueCode(title, new Set(taken.map((book) => book.bookCode)));
+  }
+
+  /** A staged file is copied into the media temp folder first: the stage stays whole for a retry. */
+  private async copyIn(importId: string, file: string): Promise<string> {
+    const temp = this.media.tempPath();
+    await copyFile(this.stage.file(importId, file), temp);
+    return temp;
+  }
+
+  private async storeCover(importId: string, file: string): Promise<string> {
+    try {
+      return await this.media.storeCover(await this.copyIn(importId, file));
+    } catch (error) {
+      if (error instanceof MediaRejectedError) throw ValidationFailed.field('book_image', error.message);
+      throw error;
+    }
+  }
+
+  private async storeAudio(importId: string, file: string, kind: AudioKind, field: string) {
+    try {
+      return await this.media.storeAudio(await this.copyIn(importId, file), kind);
+    } catch (error) {
+      if (error instanceof MediaRejectedError) throw ValidationFailed.field(field, error.message);
+      throw error;
+    }
+  }
+}

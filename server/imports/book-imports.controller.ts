@@ -1,0 +1,55 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentUser, Public, Roles } from '../common/auth.decorators';
+import { Uploads } from '../common/multipart.interceptor';
+import { UserType, type User } from '../users/user.entity';
+import { BookExport } from './book-export';
+import { BookImportService } from './book-import.service';
+import { BOOK_IMPORT_UPLOADS, BookImportDto } from './book-imports.dto';
+
+/**
+ * Whole books: export one as a zip, and stage one from such a zip. The staged book is then committed or
+ * discarded through the same `admin/import/{import_id}` routes as a chapter import.
+ */
+@Roles(UserType.Admin)
+@Controller('admin/book')
+export class BookImportsController {
+  constructor(
+    private readonly exporter: BookExport,
+    private readonly imports: BookImportService,
+  ) {}
+
+  @Post('import')
+  @HttpCode(200)
+  @Uploads(BOOK_IMPORT_UPLOADS)
+  stage(@CurrentUser() user: User, @Body() dto: BookImportDto) {
+    return this.imports.stageBook(user, dto);
+  }
+
+  @Get(':bookCode/export')
+  @Header('Cache-Control', 'private, no-store')
+  export(@Param('bookCode') bookCode: string) {
+    return this.exporter.zip(bookCode);
+  }
+
+  @Post(':bookCode/export-link')
+  @HttpCode(200)
+  exportLink(@Param('bookCode') bookCode: string) {
+    return this.exporter.link(bookCode);
+  }
+}
+
+/**
+ * The export behind a short-lived signed link, for a download button: a browser following a link sends
+ * no token, and the zip is too large to fetch into the page first. The signature is the permission.
+ */
+@Public()
+@Controller('book-export')
+export class BookExportDownloadController {
+  constructor(private readonly exporter: BookExport) {}
+
+  @Get(':bookCode')
+  @Header('Cache-Control', 'private, no-store')
+  download(@Param('bookCode') bookCode: string, @Query('exp') exp: unknown, @Query('sig') sig: unknown) {
+    return this.exporter.signedZip(bookCode, exp, sig);
+  }
+}

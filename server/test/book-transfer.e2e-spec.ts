@@ -1,0 +1,524 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import yauzl from 'yauzl';
+import { BookImportService } from '../imports/book-import.service';
+import type { BookImportResponse } from '../imports/book-imports.dto';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { controlClock, MINUTE } from './clock';
+import { bookForm, form, mediaFiles, tempFiles } from './fixtures';
+import { startServer, type TestServer } from './harness';
+import { makeZip, type ZipItem } from './zips';
+
+const DEMO = join(__dirname, '..', 'seed', 'demo', 'audio', 'der-leuchtturmwarter');
+const CLIPS = ['c1-p1.mp3', 'c1-p2.mp3', 'c1-p3.mp3', 'c1-p4.mp3', 'c2-p1.mp3'].map((name) =>
+  readFileSync(join(DEMO, name)),
+);
+
+/** Texts a TSV must quote: quotes, tabs, line breaks, and scripts beyond ASCII. */
+const CHAPTERS = [
+  {
+    title: 'Le départ « à l’aube »',
+    chapter_no: 2,
+    phrases: [
+      { phrase: 'Il dit « bonjour » et "au revoir".', dictionary: 'dire — to say\nau revoir — goodbye' },
+      { phrase: 'Deux\tcolonnes, une tabulation.', dictionary: 'colonne\tcolumn\ntabulation — tab' },
+      { phrase: 'Ça coûte 5 €, n’est-ce pas ?', dictionary: 'coûter — to cost' },
+    ],
+  },
+  {
+    title: 'Глава "два"',
+    chapter_no: 5,
+    phrases: [
+      // A form sends line breaks as CRLF, and a phrase keeps them as sent.
+      { phrase: 'Первая строка,\r\nвторая строка.', dictionary: 'строка — line\nпервая: first' },
+      { phrase: '日本語の「フレーズ」。', dictionary: 'フレーズ — phrase' },
+    ],
+  },
+];
+
+const BOOK = {
+  title: 'L’été de « Zoë »',
+  author: 'Anaïs Ł. Müller',
+  narrated_by: 'Jörg "JJ" Ødegaard',
+  hours: 3,
+  minutes: 7,
+  description: 'Un été à Brest.\n\nSecond paragraph, with "quotes".',
+  difficulty: 'Medium',
+  sample_text: 'Première ligne.\nZweite Zeile.',
+  language: 'fr',
+};
+
+type Book = typeof BOOK & { id: number; book_code: string; image_path: string; sample_audio: string };
+type Phrases = { data: { phrases: Array<{ position: number; phrase: string; dictionary: string }> } };
+type Chapters = { data: { chapters: Array<{ id: number; title: string; chapter_no: number }> } };
+type Preview = { data: BookImportResponse };
+
+/** Every entry of a zip, read back with the same library the import uses. */
+function unzip(zip: Buffer): Promise<ZipItem[]> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
+      if (error || !file) return reject(error);
+      const items: ZipItem[] = [];
+      file.on('entry', (entry: yauzl.Entry) =>
+        file.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            items.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            file.readEntry();
+          });
+        }),
+      );
+      file.on('end', () => resolve(items));
+      file.on('error', reject);
+      file.readEntry();
+    }),
+  );
+}
+
+const zipForm = (zip: Buffer, name = 'book.zip') => {
+  const data = new FormData();
+  data.set('zip', new Blob([zip]), name);
+  return data;
+};
+
+describe('Moving a whole book', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let original: Book;
+  let exported: Buffer;
+
+  const media = (url: string) => readFileSync(join(server.storageDir, url.replace(/^\/media\//, 'media/')));
+  const bookOf = async (code: string) => (await admin.get<{ data: Book }>(`admin/book/${code}`)).body.data;
+  const stageDirs = () => readdirSync(join(server.storageDir, 'imports'));
+  const bookCount = async () =>
+    Number(
+      (
+        (await server.app.get(DataSource).query('SELECT COUNT(*) AS n FROM books')) as Array<{
+          n: number | string;
+        }>
+      )[0].n,
+    );
+
+  /** The book as an administrator sees it: fields, chapters, phrases in order, and the clips' bytes. */
+  async function contents(code: string) {
+    const book = await bookOf(code);
+    const chapters = (await admin.get<Chapters>(`admin/chapter?book_id=${book.id}`)).body.data.chapters;
+    const phrases: Phrases['data']['phrases'][] = [];
+    for (const chapter of chapters)
+      phrases.push((await admin.get<Phrases>(`admin/phrase?chapter_id=${chapter.id}`)).body.data.phrases);
+    const paths = (await server.app
+      .get(DataSource)
+      .query(
+        'SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ? ORDER BY c.chapter_no, p.position',
+        [book.id],
+      )) as Array<{ path: string }>;
+    return {
+      fields: Object.fromEntries(Object.keys(BOOK).map((key) => [key, book[key as keyof typeof BOOK]])),
+      chapters: chapters.map((chapter, i) => ({
+        title: chapter.title,
+        chapter_no: chapter.chapter_no,
+        phrases: phrases[i].map(({ position, phrase, dictionary }) => ({ position, phrase, dictionary })),
+      })),
+      clips: paths.map(({ path }) => readFileSync(join(server.storageDir, 'media', path))),
+      sample: media(book.sample_audio),
+    };
+  }
+
+  async function stage(zip: Buffer) {
+    const res = await admin.post<Preview>('admin/book/import', zipForm(zip));
+    expect(res.status).toBe(200);
+    return res.body.data;
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    admin = (await newAdmin(server)).client;
+    const created = await admin.post<{ data: Book }>(
+      'admin/book',
+      bookForm({
+        ...Object.fromEntries(Object.entries(BOOK).map(([key, value]) => [key, String(value)])),
+        sample_audio: [new Blob([CLIPS[4]]), 'sample.mp3'],
+      }),
+    );
+    expect(created.status).toBe(200);
+    original = created.body.data;
+    let clip = 0;
+    for (const chapter of CHAPTERS) {
+      const made = await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: chapter.title,
+        chapter_no: chapter.chapter_no,
+        book_id: original.id,
+      });
+      for (const phrase of chapter.phrases) {
+        const res = await admin.post(
+          'admin/phrase',
+          form({
+            chapter_id: made.body.data.id,
+            ...phrase,
+            line_audio: [new Blob([CLIPS[clip++ % 4]]), 'line.mp3'],
+          }),
+        );
+        expect(res.status).toBe(200);
+      }
+    }
+  });
+  afterAll(() => server.close());
+
+  it('exports a zip with book.json, the cover, the sample and each chapter', async () => {
+    const res = await admin.raw(`admin/book/${original.book_code}/export`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${original.book_code}.zip"`);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    exported = Buffer.from(await res.arrayBuffer());
+    const items = await unzip(exported);
+    expect(items.map((item) => item.name)).toEqual([
+      'book.json',
+      'cover.webp',
+      'sample.mp3',
+      'chapters/002/chapter.json',
+      'chapters/002/phrases.tsv',
+      'chapters/002/001.mp3',
+      'chapters/002/002.mp3',
+      'chapters/002/003.mp3',
+      'chapters/005/chapter.json',
+      'chapters/005/phrases.tsv',
+      'chapters/005/001.mp3',
+      'chapters/005/002.mp3',
+    ]);
+    const file = (name: string) => items.find((item) => item.name === name)!.data;
+    expect(JSON.parse(file('book.json').toString())).toEqual({
+      format: 'lingonovel-book',
+      version: 1,
+      book_code: original.book_code,
+      ...BOOK,
+    });
+    expect(JSON.parse(file('chapters/005/chapter.json').toString())).toEqual({
+      title: 'Глава "два"',
+      number: 5,
+    });
+    expect(file('chapters/005/phrases.tsv').toString()).toBe(
+      'phrase\tdictionary\taudio\n' +
+        '"Первая строка,\r\nвторая строка."\t"строка — line\nпервая: first"\t001.mp3\n' +
+        '日本語の「フレーズ」。\tフレーズ — phrase\t002.mp3\n',
+    );
+    expect(file('sample.mp3').equals(CLIPS[4])).toBe(true);
+    expect(file('chapters/002/003.mp3').equals(CLIPS[2])).toBe(true);
+    expect(file('cover.webp').subarray(8, 12).toString()).toBe('WEBP');
+
+    const member = (await newMember(server)).client;
+    expect((await member.get(`admin/book/${original.book_code}/export`)).status).toBe(403);
+    expect((await admin.get('admin/book/no-such-book/export')).status).toBe(404);
+  });
+
+  it('imports the export as the same book, under a new code while the original exists', async () => {
+    const preview = await stage(exported);
+    expect(preview).toEqual({
+      import_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      kind: 'book',
+      book: {
+        book_code: original.book_code,
+        ...BOOK,
+        book_image: 'cover.webp',
+        sample_audio: 'sample.mp3',
+        sample_duration_ms: expect.any(Number),
+        errors: {},
+      },
+      chapters: [
+        {
+          folder: 'chapters/002',
+          chapter_no: 2,
+          title: 'Le départ « à l’aube »',
+          rows: 3,
+          duration_ms: expect.any(Number),
+          errors: [],
+        },
+        {
+          folder: 'chapters/005',
+          chapter_no: 5,
+          title: 'Глава "два"',
+          rows: 2,
+          duration_ms: expect.any(Number),
+          errors: [],
+        },
+      ],
+      errors: [],
+      expires_at: expect.any(String),
+    });
+    expect((await admin.get<Preview>(`admin/import/${preview.import_id}`)).body.data).toEqual(preview);
+    const books = await bookCount();
+    const committed = await admin.post(`admin/import/${preview.import_id}/commit`);
+    expect(committed.status).toBe(200);
+    expect(committed.body).toEqual({
+      message: 'The book "L’été de « Zoë »" has been imported.',
+      data: { book_code: `${original.book_code}-2` },
+    });
+    expect(await bookCount()).toBe(books + 1);
+    const copy = await contents(`${original.book_code}-2`);
+    expect(copy).toEqual(await contents(original.book_code));
+    expect(copy.chapters.map((c) => c.phrases.length)).toEqual([3, 2]);
+    expect(copy.chapters[1].phrases[0].phrase).toBe('Первая строка,\r\nвторая строка.');
+    expect(copy.clips.map((clip) => CLIPS.findIndex((c) => c.equals(clip)))).toEqual([0, 1, 2, 3, 0]);
+    expect(copy.sample.equals(CLIPS[4])).toBe(true);
+    // The cover is re-encoded in every size, as any uploaded cover.
+    const imported = await bookOf(`${original.book_code}-2`);
+    expect(imported.image_path).not.toBe(original.image_path);
+    for (const width of [320, 640, 960])
+      expect(
+        existsSync(
+          join(
+            server.storageDir,
+            imported.image_path.replace(/^\/media\//, 'media/').replace('-640', `-${width}`),
+          ),
+        ),
+      ).toBe(true);
+    expect(stageDirs()).not.toContain(preview.import_id);
+    // The public catalogue shows it at once.
+    const guest = await new ApiClient(server).get(`guest/book-detail/${original.book_code}-2`);
+    expect(guest.status).toBe(200);
+  });
+
+  it('downloads through a short-lived signed link without the token; an altered or expired one is refused', async () => {
+    const link = await admin.post<{ data: { url: string; expires_at: string } }>(
+      `admin/book/${original.book_code}/export-link`,
+    );
+    expect(link.status).toBe(200);
+    const { url, expires_at } = link.body.data;
+    expect(url).toMatch(new RegExp(`^/api/v1/book-export/${original.book_code}\\?exp=\\d+&sig=[\\w-]+$`));
+    expect(new Date(expires_at).getTime() - Date.now()).toBeGreaterThan(4 * MINUTE);
+    expect(new Date(expires_at).getTime() - Date.now()).toBeLessThanOrEqual(5 * MINUTE);
+    const res = await fetch(server.baseUrl + url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${original.book_code}.zip"`);
+    const items = await unzip(Buffer.from(await res.arrayBuffer()));
+    const before = await unzip(exported);
+    expect(items.map((item) => [item.name, item.data.toString('base64')])).toEqual(
+      before.map((item) => [item.name, item.data.toString('base64')]),
+    );
+
+    const refused = { message: 'This download link has expired or is not valid. Ask for a new one.' };
+    const altered = url.replace(/sig=./, (s) => (s.endsWith('A') ? 'sig=B' : 'sig=A'));
+    expect([(await fetch(server.baseUrl + altered)).status]).toEqual([403]);
+    const other = url.replace(`/book-export/${original.book_code}?`, `/book-export/${original.book_code}-2?`);
+    const otherRes = await fetch(server.baseUrl + other);
+    expect([otherRes.status, await otherRes.json()]).toEqual([403, refused]);
+    expect(
+      (await fetch(server.baseUrl + url.replace(/exp=\d+/, (e) => `exp=${Number(e.slice(4)) + 1}`))).status,
+    ).toBe(403);
+    expect((await fetch(`${server.baseUrl}/api/v1/book-export/${original.book_code}`)).status).toBe(403);
+    const clock = controlClock(server);
+    try {
+      clock.advance(5 * MINUTE + 1000);
+      expect((await fetch(server.baseUrl + url)).status).toBe(403);
+    } finally {
+      clock.restore();
+    }
+
+    const member = (await newMember(server)).client;
+    expect((await member.post(`admin/book/${original.book_code}/export-link`)).status).toBe(403);
+    expect((await new ApiClient(server).post(`admin/book/${original.book_code}/export-link`)).status).toBe(
+      401,
+    );
+    expect((await admin.post('admin/book/no-such-book/export-link')).status).toBe(404);
+  });
+
+  it('lists every problem in the preview and refuses the commit until they are fixed', async () => {
+    const items = await unzip(exported);
+    const edit = (changes: Record<string, Buffer | null>) =>
+      makeZip(
+        items
+          .filter((item) => changes[item.name] !== null)
+          .map((item) => ({ name: item.name, data: changes[item.name] ?? item.data })),
+      );
+    const bookJson = JSON.parse(items[0].data.toString()) as Record<string, unknown>;
+    const books = await bookCount();
+
+    const broken = await stage(
+      await edit({
+        'book.json': Buffer.from(
+          JSON.stringify({ ...bookJson, title: '  ', hours: 'many', difficulty: 'Hardest' }),
+        ),
+        'chapters/002/002.mp3': null,
+        'chapters/005/001.mp3': Buffer.from('this is not audio'),
+        'chapters/005/chapter.json': Buffer.from(JSON.stringify({ title: 'Encore', number: 2 })),
+      }),
+    );
+    expect(broken.book.errors).toEqual({
+      title: ['The title field is required.'],
+      hours: ['The hours must be a whole number.'],
+      difficulty: ['The difficulty must be Easy, Medium or Hard.'],
+    });
+    expect(broken.chapters.map((chapter) => chapter.errors)).toEqual([
+      [
+        'Chapter number 2 is also the number of chapters/005.',
+        'Row 2: No clip named "002.mp3" was uploaded.',
+      ],
+      [
+        'Chapter number 2 is also the number of chapters/002.',
+        'Row 1: The clip "001.mp3" is not usable: The audio must be an MP3, M4A/AAC, OGG or WAV file.',
+      ],
+    ]);
+    expect(broken.errors).toEqual([
+      'The title field is required.',
+      'The hours must be a whole number.',
+      'The difficulty must be Easy, Medium or Hard.',
+      'chapters/002: Chapter number 2 is also the number of chapters/005.',
+      'chapters/002: Row 2: No clip named "002.mp3" was uploaded.',
+      'chapters/005: Chapter number 2 is also the number of chapters/002.',
+      'chapters/005: Row 1: The clip "001.mp3" is not usable: The audio must be an MP3, M4A/AAC, OGG or WAV file.',
+    ]);
+    const refused = await admin.post(`admin/import/${broken.import_id}/commit`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      message:
+        'The book has 7 problems: The title field is required. The hours must be a whole number. The difficulty must be Easy, Medium or Hard. … Fix the zip and import it again.',
+    });
+
+    const unreadable = await stage(
+      await edit({
+        'book.json': Buffer.from('{ "title": "no end'),
+        'cover.webp': Buffer.from('not an image'),
+      }),
+    );
+    expect(unreadable.book.errors).toEqual({ book_image: ['The cover must be a JPEG, PNG or WebP image.'] });
+    expect(unreadable.errors).toEqual([
+      'The cover must be a JPEG, PNG or WebP image.',
+      'book.json is not valid JSON.',
+    ]);
+    expect((await admin.post(`admin/import/${unreadable.import_id}/commit`)).status).toBe(422);
+
+    const stray = await stage(await edit({ 'sample.mp3': null, 'chapters/005/phrases.tsv': null }));
+    expect(stray.errors).toEqual([
+      'The zip holds no sample: add sample.mp3 (or .m4a, .ogg, .wav) next to book.json.',
+      'chapters/005: The chapter has no phrases.tsv.',
+    ]);
+    expect(await bookCount()).toBe(books);
+
+    const notBook = await admin.post<{ errors: Record<string, string[]> }>(
+      'admin/book/import',
+      zipForm(await makeZip([{ name: 'phrases.tsv', data: Buffer.from('phrase\n') }])),
+    );
+    expect([notBook.status, notBook.body.errors]).toEqual([
+      422,
+      { zip: ['The zip holds no book.json: it is not the export of a book.'] },
+    ]);
+    const notZip = await admin.post<{ errors: Record<string, string[]> }>(
+      'admin/book/import',
+      zipForm(Buffer.from('no zip at all')),
+    );
+    expect([notZip.status, notZip.body.errors]).toEqual([
+      422,
+      { zip: ['The file is not a zip archive that can be read.'] },
+    ]);
+    const none = await admin.post<{ errors: Record<string, string[]> }>('admin/book/import', new FormData());
+    expect([none.status, none.body.errors]).toEqual([422, { zip: ['Choose the zip of the book.'] }]);
+    const member = (await newMember(server)).client;
+    expect((await member.post('admin/book/import', zipForm(exported))).status).toBe(403);
+    for (const id of [broken.import_id, unreadable.import_id, stray.import_id])
+      await admin.delete(`admin/import/${id}`);
+  });
+
+  it('reads a book zipped inside a folder, and names files that belong nowhere', async () => {
+    const items = await unzip(exported);
+    const preview = await stage(
+      await makeZip([
+        ...items.map((item) => ({ name: `Mon livre/${item.name}`, data: item.data })),
+        { name: 'Mon livre/notes.txt', data: Buffer.from('hello') },
+        { name: '__MACOSX/Mon livre/._book.json', data: Buffer.from('junk') },
+      ]),
+    );
+    expect(preview.chapters.map((c) => [c.folder, c.rows])).toEqual([
+      ['chapters/002', 3],
+      ['chapters/005', 2],
+    ]);
+    expect(preview.errors).toEqual([
+      '"notes.txt" belongs to no chapter: a chapter\'s files go in a folder with its chapter.json.',
+    ]);
+    await admin.delete(`admin/import/${preview.import_id}`);
+  });
+
+  it('commits once when two commits arrive together; a failure halfway or a discard leaves nothing', async () => {
+    const books = await bookCount();
+    const files = mediaFiles(server.storageDir);
+
+    const failing = await stage(exported);
+    const service = server.app.get(BookImportService);
+    let calls = 0;
+    const spy = jest.spyOn(service as unknown as { insertPhrases: () => Promise<unknown> }, 'insertPhrases');
+    spy.mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if (++calls === 2) throw new Error('disk on fire');
+      return (
+        BookImportService.prototype as unknown as { insertPhrases: (...a: unknown[]) => Promise<unknown> }
+      ).insertPhrases.apply(this, args);
+    });
+    try {
+      expect((await admin.post(`admin/import/${failing.import_id}/commit`)).status).toBe(500);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await bookCount()).toBe(books);
+    expect(mediaFiles(server.storageDir)).toEqual(files);
+    expect((await admin.get(`admin/import/${failing.import_id}`)).status).toBe(200);
+
+    const [one, two] = await Promise.all([
+      admin.post(`admin/import/${failing.import_id}/commit`),
+      admin.post(`admin/import/${failing.import_id}/commit`),
+    ]);
+    const statuses = [one.status, two.status].sort();
+    expect(statuses[0]).toBe(200);
+    expect([404, 409]).toContain(statuses[1]);
+    expect(await bookCount()).toBe(books + 1);
+    // Cover (3 sizes), sample and 5 clips.
+    expect(mediaFiles(server.storageDir).length).toBe(files.length + 9);
+
+    const discarded = await stage(exported);
+    expect(stageDirs()).toContain(discarded.import_id);
+    expect((await admin.delete(`admin/import/${discarded.import_id}`)).body).toEqual({
+      message: 'The import has been discarded.',
+    });
+    expect(stageDirs()).not.toContain(discarded.import_id);
+    expect((await admin.get(`admin/import/${discarded.import_id}`)).status).toBe(404);
+    expect(await bookCount()).toBe(books + 1);
+    expect(mediaFiles(server.storageDir).length).toBe(files.length + 9);
+    expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('keeps the exported book code when it is free', async () => {
+    expect((await admin.delete(`admin/book/${original.book_code}`)).status).toBe(200);
+    const preview = await stage(exported);
+    const committed = await admin.post<{ data: { book_code: string } }>(
+      `admin/import/${preview.import_id}/commit`,
+    );
+    expect(committed.body.data.book_code).toBe(original.book_code);
+    const copy = await contents(original.book_code);
+    expect(copy.fields).toEqual(BOOK);
+    expect(copy.chapters.map((c) => [c.chapter_no, c.title, c.phrases.map((p) => p.phrase)])).toEqual(
+      CHAPTERS.map((c) => [c.chapter_no, c.title, c.phrases.map((p) => p.phrase)]),
+    );
+    expect(copy.sample.equals(CLIPS[4])).toBe(true);
+    expect(readdirSync(join(server.storageDir, 'imports'))).toEqual([]);
+  });
+
+  it('refuses to export a book whose files are missing, before sending a byte', async () => {
+    const code = `${original.book_code}-2`;
+    const book = await bookOf(code);
+    const [{ path }] = (await server.app
+      .get(DataSource)
+      .query(
+        'SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ? AND c.chapter_no = 5 ORDER BY p.position',
+        [book.id],
+      )) as Array<{ path: string }>;
+    rmSync(join(server.storageDir, 'media', path));
+    const res = await admin.get(`admin/book/${code}/export`);
+    expect([res.status, res.body]).toEqual([
+      422,
+      {
+        message:
+          'The book cannot be exported: 1 of its files is missing from storage (chapters/005/001.mp3). Upload them again first.',
+      },
+    ]);
+  });
+});
