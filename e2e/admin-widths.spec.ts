@@ -171,6 +171,7 @@ test.beforeAll(async ({ request }) => {
       ready: (page) => settled(page, 'Add Phrase'),
     },
     { name: 'Edit Phrase', url: `/admin/chapter/phrase/edit/${phrase.id}`, ready: edited('Edit Phrase') },
+    { name: 'Import a book', url: '/admin/books/import', ready: (page) => settled(page, 'Import a book') },
     {
       name: 'Import phrases',
       url: `/admin/chapter/phrase/import/${chapter.id}`,

@@ -116,3 +116,31 @@ test('problems show on their rows and keep the commit closed; discard leaves not
   );
   expect(phrases.body.data.phrases).toEqual([]);
 });
+
+test('a book is exported from its admin page and imported back as a new book', async ({ page }) => {
+  test.setTimeout(90_000);
+  const books = await adminApi<{ data: Array<{ book_code: string; title: string }> }>(
+    page.request,
+    session,
+    'GET',
+    'admin/book',
+  );
+  const book = books.body.data[2];
+  await useSession(page, session);
+  await page.goto(`/admin/book-detail/${book.book_code}`);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: `Export ${book.title} as a zip` }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${book.book_code}.zip`);
+
+  await page.goto('/admin/books');
+  await page.getByRole('link', { name: 'Import a book' }).click();
+  await page.getByLabel('Book zip').setInputFiles((await file.path())!);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await expect(page.getByRole('heading', { name: `Preview: ${book.title}` })).toBeVisible();
+  await expect(page.getByText('The book is ready to import.')).toBeVisible();
+  await page.getByRole('button', { name: 'Import the book' }).click();
+  await expect(page.getByText(/has been imported/)).toBeVisible();
+  await page.getByRole('link', { name: 'Open the book' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/book-detail/${book.book_code}-\\d+$`));
+});

@@ -176,7 +176,8 @@ export class MultipartInterceptor implements NestInterceptor {
       storage,
       limits: {
         fileSize: Math.max(1, ...Object.values(limits)),
-        files: Math.max(10, ...Object.values(counts)),
+        // Busboy counts every file of the request: the sum of what each field takes.
+        files: Math.max(10, Object.values(counts).reduce((sum, n) => sum + n, 0)),
         fields: 50,
         fieldSize: fieldBytes,
       },
@@ -232,6 +233,8 @@ export class MultipartInterceptor implements NestInterceptor {
       );
     }
     if (error instanceof MulterError) {
+      if (error.code === 'LIMIT_FILE_COUNT' && !error.field)
+        return new PayloadTooLargeException('The form holds more files than this call takes.');
       if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
         const field = error.field ?? 'file';
         return ValidationFailed.field(

@@ -26,7 +26,8 @@ import {
   segments,
   type RecordingManifest,
 } from './recording-import';
-import { cutSegments } from './silence-split';
+import { cutSegments, validateBoundaries } from './silence-split';
+import { FfmpegError } from './ffmpeg';
 import { decodeText, parseImportText, TextRejected, type ParsedText, type TextRow } from './text-formats';
 import { extractZip, isJunk, ZipRejected } from './zip-entries';
 
@@ -146,13 +147,27 @@ export class ChapterImportService {
     }
     const name = `recording.${type}`;
     const path = await this.stage.adopt(id, file.path, name);
-    const { durationMs, cuts, notice } = await findCuts(path, Math.max(1, rows.length));
+    let found;
+    try {
+      found = await findCuts(path, Math.max(1, rows.length));
+    } catch (error) {
+      if (!(error instanceof FfmpegError)) throw error;
+      throw ValidationFailed.field('recording', 'ffmpeg cannot read this recording: it may be damaged.');
+    }
+    const { durationMs, cuts, notice } = found;
+    const recording = { file: name, type, duration_ms: durationMs, cuts };
     const matched = matchClips({ format: 'blocks', rows }, []);
+    // Too short a recording for its phrases: no boundaries could make every segment 50 ms or more.
+    const fits = rows.length <= 1 || validateBoundaries(cuts, durationMs, rows.length).ok;
     return {
       format,
-      recording: { file: name, type, duration_ms: durationMs, cuts },
+      recording,
       notice,
-      errors: [],
+      errors: fits
+        ? []
+        : [
+            `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${rows.length} phrases: check that this is the right recording and text.`,
+          ],
       // The segments are the clips; an empty phrase is still its row's problem.
       rows: matched.rows.map((row) => ({ ...row, error: row.phrase ? null : row.error, duration_ms: null })),
     };
@@ -239,6 +254,10 @@ export class ChapterImportService {
         stored.push(await this.media.storeAudio(temp, 'lines'));
       }
       await this.db.transaction(async (tx) => {
+        // PostgreSQL runs transactions side by side: the chapter's row is locked, so that two imports (or
+        // an import and an added phrase) do not read the same last position. SQLite runs one at a time.
+        if (tx.connection.options.type === 'postgres')
+          await tx.query('SELECT id FROM chapters WHERE id = $1 FOR UPDATE', [staged.chapterId]);
         const chapter = await tx.findOne(Chapter, {
           where: { id: staged.chapterId! },
           relations: { book: true },
@@ -286,7 +305,16 @@ export class ChapterImportService {
     const dir = this.stage.file(id, 'cut');
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir);
-    const clips = await cutSegments(this.stage.file(id, recording.file), recording.cuts, dir);
+    let clips: string[];
+    try {
+      clips = await cutSegments(this.stage.file(id, recording.file), recording.cuts, dir);
+    } catch (error) {
+      // A disk error is ours (a 500, logged); ffmpeg's refusal of these cuts is the administrator's to fix.
+      if (error instanceof Error && 'syscall' in error) throw error;
+      throw new RuleFailed('The recording could not be cut at these boundaries: move them and try again.');
+    }
+    if (clips.length !== manifest.rows.length)
+      throw new RuleFailed('The recording could not be cut at these boundaries: move them and try again.');
     manifest.rows.forEach((row, i) => (row.file = `cut/${basename(clips[i])}`));
   }
 

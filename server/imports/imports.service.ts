@@ -61,14 +61,23 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
    * sent at the same moment finds it taken and adds nothing. A failed commit leaves it staged.
    */
   async commit(id: string) {
-    const staged = await this.find(id);
-    if (staged.kind === 'book') this.books.assertReady(staged);
-    else this.assertChapterReady(staged);
-    const { affected } = await this.imports.update(
-      { id, status: 'staged' },
-      { status: 'committing', updatedAt: this.clock.now() },
-    );
+    const found = await this.find(id);
+    if (found.kind === 'book') this.books.assertReady(found);
+    else this.assertChapterReady(found);
+    const now = this.clock.now();
+    // Staged, or left 'committing' by a process that died (its transaction was rolled back).
+    const { affected } = await this.imports
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'committing', updatedAt: now })
+      .where("id = :id AND (status = 'staged' OR (status = 'committing' AND updated_at < :stuck))", {
+        id,
+        stuck: new Date(now.getTime() - STUCK_COMMIT_MS),
+      })
+      .execute();
     if (!affected) throw new ConflictException('This import is already being committed.');
+    // Read again now that it is ours: boundaries moved since the first read are the ones to cut.
+    const staged = await this.find(id);
     try {
       if (staged.kind === 'book') return await this.books.commit(staged);
       const { added } = await this.chapters.commit(staged);
@@ -116,8 +125,9 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     );
     const old = await this.imports.find({ select: { id: true }, where: { createdAt: LessThan(expired) } });
     for (const { id } of old) {
-      await this.imports.delete({ id, status: 'staged' });
-      await this.stage.remove(id);
+      // An import being committed keeps its files until the commit ends.
+      const { affected } = await this.imports.delete({ id, status: 'staged' });
+      if (affected) await this.stage.remove(id);
     }
     const live = await this.imports.find({ select: { id: true } });
     const removed = await this.stage.sweep(expired, new Set(live.map((row) => row.id)));

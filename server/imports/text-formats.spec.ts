@@ -60,6 +60,18 @@ describe('import text formats', () => {
     expect(() => parseImportText(Buffer.from('phrase,audio\n"open,a.mp3\n'))).toThrow('never ends');
   });
 
+  it('keeps quotes that do not quote a field, skips empty spreadsheet rows, and knows a phrase from a header', () => {
+    const tsv = 'phrase\tdictionary\taudio\n"Hello," she said.\tsay — dire\t1.mp3\n\t\t\n';
+    expect(parseImportText(Buffer.from(tsv)).rows).toEqual([
+      { n: 1, phrase: '"Hello," she said.', dictionary: 'say — dire', audio: '1.mp3' },
+    ]);
+    expect(parseImportText(Buffer.from('phrase,audio\nOui.,1.mp3\n,,\n')).rows).toHaveLength(1);
+    expect(parseImportText(Buffer.from('Phrase, he said.\n\nAnother.\n'))).toMatchObject({
+      format: 'blocks',
+      rows: [{ phrase: 'Phrase, he said.' }, { phrase: 'Another.' }],
+    });
+  });
+
   it('sorts names naturally and splits glossaries', () => {
     expect(['10.mp3', '2.mp3', '1.mp3'].sort(naturalOrder)).toEqual(['1.mp3', '2.mp3', '10.mp3']);
     expect(glossaryLines(' a — b | c — d\n\n e — f ')).toBe('a — b\nc — d\ne — f');

@@ -61,8 +61,13 @@ export function parseDelimited(text: string, separator: ',' | '\t'): string[][] 
         i += 2;
         continue;
       }
-      if (ch === '"') quoted = false;
-      else field += ch;
+      if (ch === '"') {
+        quoted = false;
+        // A quote that opens a field but does not close it (`"Hello," she said.`) is text, not quoting.
+        const after = text[i + 1];
+        if (after !== undefined && after !== separator && after !== '\n' && after !== '\r')
+          field = `"${field}"`;
+      } else field += ch;
       i++;
       continue;
     }
@@ -77,8 +82,8 @@ export function parseDelimited(text: string, separator: ',' | '\t'): string[][] 
   }
   if (quoted) throw new TextRejected('The text file has a quoted field that never ends.');
   if (field !== '' || record.length > 0) endRecord();
-  // Blank lines are no records.
-  return records.filter((r) => r.length > 1 || r[0].trim() !== '');
+  // Blank lines, and the empty rows spreadsheets leave at the end (",,"), are no records.
+  return records.filter((r) => r.some((cell) => cell.trim() !== ''));
 }
 
 /** Glossary entries as one per line: " | " separates entries on one line, as newlines do. */
@@ -92,11 +97,21 @@ export function glossaryLines(value: string): string {
 
 const HEADERS = ['phrase', 'dictionary', 'audio'];
 
+/** A header row: `phrase` and only known column names (so "Phrase, he said." stays a phrase). */
 function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
-  const names = (separator: string) =>
-    firstLine.split(separator).map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase());
-  if (names('\t').includes('phrase')) return 'tsv';
-  if (names(',').includes('phrase')) return 'csv';
+  const isHeader = (separator: string) => {
+    const names = firstLine
+      .split(separator)
+      .map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase())
+      .filter(Boolean);
+    return names.includes('phrase') && names.every((name) => HEADERS.includes(name));
+  };
+  // A tab-separated first line naming `phrase` is a header even with a misspelt column, which is then
+  // reported; phrases themselves hold no tabs.
+  const tabbed = firstLine.split('\t').map((cell) => cell.trim().toLowerCase());
+  if (tabbed.length > 1 && tabbed.includes('phrase')) return 'tsv';
+  if (isHeader('\t')) return 'tsv';
+  if (isHeader(',')) return 'csv';
   return null;
 }
 

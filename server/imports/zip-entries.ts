@@ -32,11 +32,15 @@ export interface ZipEntry {
   size: number;
 }
 
-/** Files that archivers on macOS add and nobody means to import. */
+/** Files that macOS and Windows add to folders and archives, which nobody means to import. */
 export function isJunk(name: string): boolean {
   const parts = name.split('/');
   const base = parts[parts.length - 1];
-  return parts.includes('__MACOSX') || base.startsWith('._') || base === '.DS_Store';
+  return (
+    parts.includes('__MACOSX') ||
+    base.startsWith('._') ||
+    ['.ds_store', 'thumbs.db', 'desktop.ini'].includes(base.toLowerCase())
+  );
 }
 
 /** A path that could point outside the folder it is extracted to, or that no file system agrees on. */

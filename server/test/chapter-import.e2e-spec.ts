@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChapterImportService } from '../imports/chapter-import.service';
 import { ImportsService } from '../imports/imports.service';
+import { StagedImport } from '../imports/staged-import.entity';
+import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock } from './clock';
 import { bookForm, mediaFiles } from './fixtures';
@@ -357,6 +359,45 @@ describe('Importing a chapter', () => {
       [3, 'Z.'],
     ]);
     expect(mediaFiles(server.storageDir).length).toBe(media.length + 1);
+  });
+
+  it('takes the text with 2,000 clip files, and refuses 2,001', async () => {
+    const clips = (count: number) => Array.from({ length: count }, (_, i) => file('x', `${i + 1}.mp3`));
+    const most = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file('A.\n', 'c.txt'), clips(2000)),
+    );
+    expect(most.status).toBe(200);
+    expect(most.body.data.errors).toContain('The text has 1 phrases and the upload 2000 clips.');
+    await admin.delete(`admin/import/${most.body.data.import_id}`);
+    const over = await admin.post(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file('A.\n', 'c.txt'), clips(2001)),
+    );
+    expect([413, 422]).toContain(over.status);
+  });
+
+  it('never sweeps the files of an import being committed', async () => {
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file('A.\n', 'c.txt'), [file(CLIP, '1.mp3')]),
+    );
+    const id = staged.body.data.import_id;
+    const db = server.app.get(DataSource);
+    const clock = controlClock(server);
+    try {
+      clock.advance(25 * 3_600_000);
+      // A commit taken a moment ago, of an import staged 25 hours ago.
+      await db
+        .getRepository(StagedImport)
+        .update({ id }, { status: 'committing', updatedAt: new Date(Date.now() + 25 * 3_600_000) });
+      await server.app.get(ImportsService).sweep();
+      expect(stageDirs()).toContain(id);
+    } finally {
+      clock.restore();
+      await db.getRepository(StagedImport).update({ id }, { status: 'staged' });
+      await admin.delete(`admin/import/${id}`);
+    }
   });
 
   it('sweeps an import after 24 hours with its files, and never before', async () => {

@@ -165,6 +165,35 @@ const importForm = (text: string, recording: Buffer) => {
       await admin.delete(`admin/import/${staged.body.data.import_id}`);
     });
 
+    it('refuses a recording too short for its phrases, and one ffmpeg cannot read', async () => {
+      const lines = Array.from({ length: 1000 }, (_, i) => `Satz ${i + 1}.`).join('\n');
+      const staged = await admin.post<Preview & { data: { errors: string[] } }>(
+        `admin/chapter/${chapterId}/import`,
+        importForm(lines, recording),
+      );
+      expect(staged.status).toBe(200);
+      expect(staged.body.data.errors[0]).toMatch(/^The recording \([\d.]+ s\) is too short for 1000 phrases/);
+      const refused = await admin.post(`admin/import/${staged.body.data.import_id}/commit`);
+      expect(refused.status).toBe(422);
+      await admin.delete(`admin/import/${staged.body.data.import_id}`);
+      // A WAV header with a format ffmpeg does not know: audio by its first bytes, unreadable all the same.
+      const wav = Buffer.alloc(44);
+      wav.write('RIFF', 0);
+      wav.writeUInt32LE(36, 4);
+      wav.write('WAVEfmt ', 8);
+      wav.writeUInt32LE(16, 16);
+      wav.writeUInt16LE(0x1234, 20);
+      wav.writeUInt16LE(1, 22);
+      wav.writeUInt32LE(44100, 24);
+      wav.write('data', 36);
+      const broken = await admin.post<{ errors: Record<string, string[]> }>(
+        `admin/chapter/${chapterId}/import`,
+        importForm('Eins.\nZwei.\n', wav),
+      );
+      expect(broken.status).toBe(422);
+      expect(Object.keys(broken.body.errors)).toEqual(['recording']);
+    });
+
     it('answers 503 with the install command when ffmpeg is missing; clips still import', async () => {
       const saved = process.env.FFMPEG_PATH;
       process.env.FFMPEG_PATH = '/nonexistent/ffmpeg';

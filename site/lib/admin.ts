@@ -67,6 +67,7 @@ export interface Saved<T> {
 export const adminRoutes = {
   dashboard: '/admin/dashboard',
   createBook: '/admin/dashboard/create-book',
+  importBook: '/admin/books/import',
   books: '/admin/books',
   editBook: (code: string) => `/admin/books/edit/${encodeURIComponent(code)}`,
   bookDetail: (code: string) => `/admin/book-detail/${encodeURIComponent(code)}`,

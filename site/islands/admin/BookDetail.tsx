@@ -3,6 +3,7 @@
  * their phrase counts and audio lengths, in two calls (the book, then its chapters by the book's id), and
  * the Readers panel, which loads the book's insights itself.
  */
+import { ExportBookButton } from './BookTransfer';
 import { adminRoutes, formatBookTime, formatDuration, type Book, type BookChapters } from '../../lib/admin';
 import { ErrorSummary } from '../shared/Form';
 import { ChapterHead, ChapterRow } from './ChapterRow';
@@ -76,6 +77,9 @@ function Detail({ bookCode }: { bookCode: string }) {
             </li>
             <li>
               <a href={adminRoutes.publicBook(book.book_code)}>Public page</a>
+            </li>
+            <li>
+              <ExportBookButton bookCode={book.book_code} title={book.title} />
             </li>
           </ul>
         </div>

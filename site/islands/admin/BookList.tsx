@@ -2,6 +2,7 @@
  * /admin/books: SPEC.md's Book List, in one call. Beyond the spec, Delete works: it asks first, then
  * removes the book (its chapters, phrases and files go with it) and its row at once.
  */
+import { ExportBookButton } from './BookTransfer';
 import { adminRoutes, formatBookTime, type Book } from '../../lib/admin';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
@@ -54,6 +55,9 @@ function Books() {
         <div className="page-actions">
           <a className="button" href={adminRoutes.createBook}>
             Add Book
+          </a>
+          <a className="button button-secondary" href={adminRoutes.importBook}>
+            Import a book
           </a>
         </div>
       </div>
@@ -136,6 +140,9 @@ function Books() {
                       <a href={adminRoutes.chapters(book.id)}>
                         Chapter List<span className="visually-hidden"> of {book.title}</span>
                       </a>
+                    </li>
+                    <li>
+                      <ExportBookButton bookCode={book.book_code} title={book.title} />
                     </li>
                     <li>
                       <button

@@ -4,7 +4,7 @@
  * of the chapter, sees every row before anything is saved, problems marked on their rows, moves a
  * recording's boundaries if needed, then commits or discards.
  */
-import { useRef, useState, type DragEvent, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type SubmitEvent } from 'react';
 import { api, apiUpload, asApiError, errorMessage } from '../../lib/api';
 import { adminRoutes, formatDuration, type Chapter } from '../../lib/admin';
 import type { ImportRowResponse } from '../../../server/imports/imports.dto';
@@ -26,7 +26,21 @@ interface Preview {
 }
 
 const TEXT_NAME = /\.(tsv|csv|txt|text)$/i;
+/** What a folder holds beside its clips: system files, images, documents. */
+const JUNK_NAME = /^(\.|thumbs\.db$|desktop\.ini$)|\.(jpe?g|png|gif|webp|pdf|docx?|md|json)$/i;
 const STEP_MS = 50;
+
+/**
+ * What went wrong, in the server's words when it has them: a field's message (422), and the messages of
+ * a missing ffmpeg (503, with the command to install it), a vanished chapter or import (404) and a commit
+ * already running (409), which all say what to do.
+ */
+function problemMessage(failure: unknown): string {
+  const problem = asApiError(failure);
+  const field = Object.values(problem.fieldErrors)[0]?.[0];
+  if (field) return field;
+  return [404, 409, 503].includes(problem.status) ? problem.message : errorMessage(failure);
+}
 
 export default function ImportPhrases({ chapterId }: { chapterId: string }) {
   return (
@@ -49,12 +63,18 @@ function Importer({ chapterId }: { chapterId: string }) {
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  /** Dropped files sorted out: the text by its name, a recording when one audio file comes alone with it. */
+  /**
+   * Dropped files, or a folder's, sorted out: the text by its name, the rest as clips (a folder's other
+   * files, a cover or notes, are left out by their names).
+   */
   const take = (files: File[]) => {
     const textFile = files.find((file) => TEXT_NAME.test(file.name));
     if (textFile) setText(textFile);
-    const rest = files.filter((file) => file !== textFile);
-    if (rest.length) setClips(rest);
+    const rest = files.filter((file) => file !== textFile && !JUNK_NAME.test(file.name));
+    if (rest.length) {
+      setClips(rest);
+      setRecording(null);
+    }
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -79,8 +99,7 @@ function Importer({ chapterId }: { chapterId: string }) {
       setPreview(answer.data);
       setCuts(answer.data.recording?.cuts ?? []);
     } catch (failure) {
-      const problem = asApiError(failure);
-      setError(Object.values(problem.fieldErrors)[0]?.[0] ?? errorMessage(failure));
+      setError(problemMessage(failure));
     } finally {
       setBusy(false);
       setProgress(null);
@@ -98,8 +117,7 @@ function Importer({ chapterId }: { chapterId: string }) {
       setPreview(answer.data);
       setError(null);
     } catch (failure) {
-      const problem = asApiError(failure);
-      setError(problem.fieldError('cuts') ?? errorMessage(failure));
+      setError(problemMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -113,9 +131,13 @@ function Importer({ chapterId }: { chapterId: string }) {
         method: 'POST',
       });
       setPreview(null);
+      // The files are imported: choosing them again is a new import, not a second click.
+      setText(null);
+      setClips([]);
+      setRecording(null);
       setDone(answer.message);
     } catch (failure) {
-      setError(asApiError(failure).message || errorMessage(failure));
+      setError(problemMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -123,9 +145,13 @@ function Importer({ chapterId }: { chapterId: string }) {
 
   async function discard() {
     if (!preview) return;
-    await api(`admin/import/${preview.import_id}`, { method: 'DELETE' }).catch(() => undefined);
-    setPreview(null);
-    setDone('The import has been discarded. Nothing was added.');
+    try {
+      await api(`admin/import/${preview.import_id}`, { method: 'DELETE' });
+      setPreview(null);
+      setDone('The import has been discarded. Nothing was added.');
+    } catch (failure) {
+      setError(problemMessage(failure));
+    }
   }
 
   const title =
@@ -192,10 +218,7 @@ function Importer({ chapterId }: { chapterId: string }) {
                 type="file"
                 multiple
                 ref={(input) => input?.setAttribute('webkitdirectory', '')}
-                onChange={(e) => {
-                  setClips([...(e.target.files ?? [])]);
-                  setRecording(null);
-                }}
+                onChange={(e) => take([...(e.target.files ?? [])])}
               />
             </label>
             <label>
@@ -220,7 +243,9 @@ function Importer({ chapterId }: { chapterId: string }) {
             The chapter's current phrases
             <select value={mode} onChange={(e) => setMode(e.target.value as 'append' | 'replace')}>
               <option value="append">Keep them, add these after</option>
-              <option value="replace">Replace them with these</option>
+              <option value="replace">
+                Replace them with these (learners' saved words from them go too)
+              </option>
             </select>
           </label>
           <UploadProgress percent={progress} />
@@ -257,6 +282,9 @@ function PreviewTable(props: {
 }) {
   const { preview, cuts, onCuts, busy, moved } = props;
   const audio = useRef<HTMLAudioElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form that had the focus is gone: the preview takes it, once.
+  useEffect(() => heading.current?.focus(), []);
   const stopAt = useRef<number | null>(null);
   const problems = preview.errors.length;
   const recording = preview.recording;
@@ -279,7 +307,9 @@ function PreviewTable(props: {
 
   return (
     <section aria-labelledby="preview-heading">
-      <h2 id="preview-heading">Preview: {preview.rows.length} phrases</h2>
+      <h2 id="preview-heading" tabIndex={-1} ref={heading}>
+        Preview: {preview.rows.length} phrases
+      </h2>
       {preview.notice && <p className="form-alert">{preview.notice}</p>}
       {problems > 0 ? (
         <div className="form-alert" role="alert">
@@ -373,10 +403,15 @@ function PreviewTable(props: {
   );
 }
 
-/** A segment's start, movable in 50 ms steps or by typing a time in seconds. */
+/** A segment's start, movable in 50 ms steps or by typing a time in seconds (applied on Enter or leaving). */
 function Segment(props: { index: number; start: number; end: number; onStart?: (ms: number) => void }) {
   const { index, start, end, onStart } = props;
-  const label = `Start of segment ${index + 1}, in seconds`;
+  const [draft, setDraft] = useState<string | null>(null);
+  const apply = () => {
+    const seconds = Number(draft?.replace(',', '.'));
+    if (draft !== null && Number.isFinite(seconds) && onStart) onStart(seconds * 1000);
+    setDraft(null);
+  };
   return (
     <span className="segment">
       {onStart ? (
@@ -389,14 +424,13 @@ function Segment(props: { index: number; start: number; end: number; onStart?: (
             −50 ms
           </button>
           <input
-            type="number"
-            step="0.05"
-            min="0"
-            aria-label={label}
-            value={(start / 1000).toFixed(3)}
-            onChange={(e) =>
-              Number.isFinite(e.target.valueAsNumber) && onStart(e.target.valueAsNumber * 1000)
-            }
+            type="text"
+            inputMode="decimal"
+            aria-label={`Start of segment ${index + 1}, in seconds`}
+            value={draft ?? (start / 1000).toFixed(3)}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={apply}
+            onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), apply())}
           />
           <button
             type="button"
