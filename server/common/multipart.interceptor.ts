@@ -177,7 +177,10 @@ export class MultipartInterceptor implements NestInterceptor {
       limits: {
         fileSize: Math.max(1, ...Object.values(limits)),
         // Busboy counts every file of the request: the sum of what each field takes.
-        files: Math.max(10, Object.values(counts).reduce((sum, n) => sum + n, 0)),
+        files: Math.max(
+          10,
+          Object.values(counts).reduce((sum, n) => sum + n, 0),
+        ),
         fields: 50,
         fieldSize: fieldBytes,
       },
