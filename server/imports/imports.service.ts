@@ -6,6 +6,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ffmpegVersion, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
 import { RuleFailed } from '../common/api-error';
@@ -36,6 +37,10 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // Said once at boot, so that an administrator reading the log knows before trying a recording.
+    const ffmpeg = await ffmpegVersion();
+    if (ffmpeg) this.logger.log(`Splitting recordings with ${ffmpeg.split(' ').slice(0, 3).join(' ')}`);
+    else this.logger.warn(`${FFMPEG_MISSING_MESSAGE}. Importing text with clips works without it.`);
     await this.sweep();
     this.timer = setInterval(() => void this.sweep().catch((e) => this.logger.error(e)), HOUR);
     this.timer.unref();
