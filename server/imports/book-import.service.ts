@@ -1,4 +1,4 @@
-import { Injectable, PayloadTooLargeException } from '@nestjs/common';
+import { ConflictException, Injectable, PayloadTooLargeException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { copyFile } from 'node:fs/promises';
@@ -211,7 +211,14 @@ export class BookImportService {
       for (let at = 0; at < phrases.length; at += PHRASES_PER_INSERT)
         await this.insertPhrases(tx, phrases.slice(at, at + PHRASES_PER_INSERT));
     }
-    await tx.delete(StagedImport, { id: staged.id });
+    // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
+    // commit that took over a stuck one makes this one roll back, so an import is never added twice.
+    const { affected } = await tx.delete(StagedImport, {
+      id: staged.id,
+      status: 'committing',
+      updatedAt: staged.updatedAt,
+    });
+    if (!affected) throw new ConflictException('This import was taken over by another commit.');
     return bookCode;
   }
 

@@ -1,4 +1,10 @@
-import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import {
+  ConflictException,
+  Injectable,
+  NotFoundException,
+  PayloadTooLargeException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rm } from 'node:fs/promises';
@@ -26,8 +32,8 @@ import {
   segments,
   type RecordingManifest,
 } from './recording-import';
-import { cutSegments, validateBoundaries } from './silence-split';
-import { FfmpegError } from './ffmpeg';
+import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
+import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import { decodeText, parseImportText, TextRejected, type ParsedText, type TextRow } from './text-formats';
 import { extractZip, isJunk, ZipRejected } from './zip-entries';
 
@@ -44,6 +50,17 @@ export interface ChapterManifest {
   /** Set in recording mode: the clips are cut from it at commit. */
   recording?: RecordingManifest & { type: AudioType };
   notice?: string | null;
+}
+
+/**
+ * ffmpeg's refusal of a recording or of its cuts is the administrator's to fix (a 422); a missing ffmpeg
+ * is a 503 that says how to install it; anything else (a timeout, a full disk) is ours, a logged 500.
+ */
+function ffmpegRefusal(error: unknown, message: string, field?: string): unknown {
+  if (!(error instanceof FfmpegError)) return error;
+  if (error.kind === 'missing') return new ServiceUnavailableException(FFMPEG_MISSING_MESSAGE);
+  if (error.kind !== 'failed' || /No space left|Permission denied/i.test(error.stderr)) return error;
+  return field ? ValidationFailed.field(field, message) : new RuleFailed(message);
 }
 
 /** Clips probed at once: enough to keep the disk busy, few enough to keep memory flat. */
@@ -151,14 +168,14 @@ export class ChapterImportService {
     try {
       found = await findCuts(path, Math.max(1, rows.length));
     } catch (error) {
-      if (!(error instanceof FfmpegError)) throw error;
-      throw ValidationFailed.field('recording', 'ffmpeg cannot read this recording: it may be damaged.');
+      throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.', 'recording');
     }
     const { durationMs, cuts, notice } = found;
     const recording = { file: name, type, duration_ms: durationMs, cuts };
     const matched = matchClips({ format: 'blocks', rows }, []);
     // Too short a recording for its phrases: no boundaries could make every segment 50 ms or more.
-    const fits = rows.length <= 1 || validateBoundaries(cuts, durationMs, rows.length).ok;
+    // Whether any boundaries could give every phrase 50 ms (the found ones may be moved in the preview).
+    const fits = durationMs >= MIN_SEGMENT_MS * Math.max(1, rows.length);
     return {
       format,
       recording,
@@ -179,6 +196,8 @@ export class ChapterImportService {
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
     manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
     manifest.notice = null;
+    // Valid boundaries answer the recording's only whole-file problem.
+    manifest.errors = [];
     const { affected } = await this.imports.update(
       { id: staged.id, status: 'staged' },
       { manifest: JSON.stringify(manifest), updatedAt: this.clock.now() },
@@ -285,7 +304,14 @@ export class ChapterImportService {
             audioPath: stored[i].path,
             audioMs: stored[i].durationMs,
           });
-        await tx.delete(StagedImport, { id: staged.id });
+        // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
+        // commit that took over a stuck one makes this one roll back, so an import is never added twice.
+        const { affected } = await tx.delete(StagedImport, {
+          id: staged.id,
+          status: 'committing',
+          updatedAt: staged.updatedAt,
+        });
+        if (!affected) throw new ConflictException('This import was taken over by another commit.');
       });
     } catch (error) {
       await this.media.remove(stored.map((audio) => audio.path));
@@ -302,6 +328,10 @@ export class ChapterImportService {
   private async cutRecording(id: string, manifest: ChapterManifest): Promise<void> {
     await requireFfmpeg();
     const recording = manifest.recording!;
+    // Guessed boundaries (too few pauses) may leave segments too short to cut: the administrator moves them.
+    const check = validateBoundaries(recording.cuts, recording.duration_ms, manifest.rows.length);
+    if (!check.ok)
+      throw new RuleFailed(`Move the boundaries first: ${check.errors.map((e) => e.message).join('; ')}.`);
     const dir = this.stage.file(id, 'cut');
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir);
@@ -310,8 +340,10 @@ export class ChapterImportService {
       clips = await cutSegments(this.stage.file(id, recording.file), recording.cuts, dir);
     } catch (error) {
       // A disk error is ours (a 500, logged); ffmpeg's refusal of these cuts is the administrator's to fix.
-      if (error instanceof Error && 'syscall' in error) throw error;
-      throw new RuleFailed('The recording could not be cut at these boundaries: move them and try again.');
+      throw ffmpegRefusal(
+        error,
+        'The recording could not be cut at these boundaries: move them and try again.',
+      );
     }
     if (clips.length !== manifest.rows.length)
       throw new RuleFailed('The recording could not be cut at these boundaries: move them and try again.');

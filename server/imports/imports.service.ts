@@ -18,7 +18,7 @@ import { StagedImport } from './staged-import.entity';
 
 const HOUR = 3_600_000;
 /** A commit that has said nothing for this long died with its process: the import is staged again. */
-const STUCK_COMMIT_MS = 15 * 60_000;
+const STUCK_COMMIT_MS = 30 * 60_000;
 const NOT_FOUND =
   'Import not found. It may have been committed or discarded, or have expired after 24 hours.';
 
@@ -91,7 +91,11 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
         data: { added },
       };
     } catch (error) {
-      await this.imports.update({ id }, { status: 'staged', updatedAt: this.clock.now() });
+      // Only if this commit still holds it: one that took it over meanwhile keeps it.
+      await this.imports.update(
+        { id, status: 'committing', updatedAt: staged.updatedAt },
+        { status: 'staged', updatedAt: this.clock.now() },
+      );
       throw error;
     }
   }

@@ -66,6 +66,14 @@ describe('import text formats', () => {
       { n: 1, phrase: '"Hello," she said.', dictionary: 'say — dire', audio: '1.mp3' },
     ]);
     expect(parseImportText(Buffer.from('phrase,audio\nOui.,1.mp3\n,,\n')).rows).toHaveLength(1);
+    // A quoted field with spaces before its separator keeps its value, not its quotes.
+    expect(parseImportText(Buffer.from('phrase,audio\n"Hallo, Welt" ,"1.mp3" \n')).rows[0]).toMatchObject({
+      phrase: 'Hallo, Welt',
+      audio: '1.mp3',
+    });
+    expect(() => parseImportText(Buffer.from('phrase,dictonary,audio\nA.,a — b,1.mp3\n'))).toThrow(
+      'unknown columns: dictonary',
+    );
     expect(parseImportText(Buffer.from('Phrase, he said.\n\nAnother.\n'))).toMatchObject({
       format: 'blocks',
       rows: [{ phrase: 'Phrase, he said.' }, { phrase: 'Another.' }],

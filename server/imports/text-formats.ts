@@ -63,10 +63,13 @@ export function parseDelimited(text: string, separator: ',' | '\t'): string[][] 
       }
       if (ch === '"') {
         quoted = false;
+        // Spaces between a closing quote and the separator are the editor's, not the field's.
+        let next = i + 1;
+        while (text[next] === ' ' || (text[next] === '\t' && separator !== '\t')) next++;
+        const after = text[next];
+        if (after === undefined || after === separator || after === '\n' || after === '\r') i = next - 1;
         // A quote that opens a field but does not close it (`"Hello," she said.`) is text, not quoting.
-        const after = text[i + 1];
-        if (after !== undefined && after !== separator && after !== '\n' && after !== '\r')
-          field = `"${field}"`;
+        else field = `"${field}"`;
       } else field += ch;
       i++;
       continue;
@@ -104,7 +107,8 @@ function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
       .split(separator)
       .map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase())
       .filter(Boolean);
-    return names.includes('phrase') && names.every((name) => HEADERS.includes(name));
+    // Every cell a column name, known or not (a misspelt one is then reported), one of them `phrase`.
+    return names.includes('phrase') && names.every((name) => /^[a-z_]+$/.test(name));
   };
   // A tab-separated first line naming `phrase` is a header even with a misspelt column, which is then
   // reported; phrases themselves hold no tabs.

@@ -123,9 +123,19 @@ function Importer({ chapterId }: { chapterId: string }) {
     }
   }
 
+  /** An import that expired or was committed elsewhere (404) is gone: the preview closes with the reason. */
+  const gone = (failure: unknown) => {
+    if (asApiError(failure).status !== 404) return false;
+    setPreview(null);
+    setDone(null);
+    setError(problemMessage(failure));
+    return true;
+  };
+
   async function commit() {
     if (!preview) return;
     setBusy(true);
+    setError(null);
     try {
       const answer = await api<{ message: string }>(`admin/import/${preview.import_id}/commit`, {
         method: 'POST',
@@ -135,9 +145,10 @@ function Importer({ chapterId }: { chapterId: string }) {
       setText(null);
       setClips([]);
       setRecording(null);
+      setMode('append');
       setDone(answer.message);
     } catch (failure) {
-      setError(problemMessage(failure));
+      if (!gone(failure)) setError(problemMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -145,12 +156,13 @@ function Importer({ chapterId }: { chapterId: string }) {
 
   async function discard() {
     if (!preview) return;
+    setError(null);
     try {
       await api(`admin/import/${preview.import_id}`, { method: 'DELETE' });
       setPreview(null);
       setDone('The import has been discarded. Nothing was added.');
     } catch (failure) {
-      setError(problemMessage(failure));
+      if (!gone(failure)) setError(problemMessage(failure));
     }
   }
 
@@ -407,9 +419,10 @@ function PreviewTable(props: {
 function Segment(props: { index: number; start: number; end: number; onStart?: (ms: number) => void }) {
   const { index, start, end, onStart } = props;
   const [draft, setDraft] = useState<string | null>(null);
+  // A cleared or unreadable entry goes back to the boundary as it was.
   const apply = () => {
     const seconds = Number(draft?.replace(',', '.'));
-    if (draft !== null && Number.isFinite(seconds) && onStart) onStart(seconds * 1000);
+    if (draft !== null && draft.trim() !== '' && Number.isFinite(seconds) && onStart) onStart(seconds * 1000);
     setDraft(null);
   };
   return (
@@ -430,7 +443,12 @@ function Segment(props: { index: number; start: number; end: number; onStart?: (
             value={draft ?? (start / 1000).toFixed(3)}
             onChange={(e) => setDraft(e.target.value)}
             onBlur={apply}
-            onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), apply())}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                apply();
+              } else if (e.key === 'Escape') setDraft(null);
+            }}
           />
           <button
             type="button"
