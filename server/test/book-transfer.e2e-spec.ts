@@ -1,3 +1,5 @@
+import { Chapter } from '../chapters/chapter.entity';
+import { Phrase } from '../phrases/phrase.entity';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -84,8 +86,22 @@ const zipForm = (zip: Buffer, name = 'book.zip') => {
   return data;
 };
 
+/** A book's clip paths in reading order (one chapter's, with `chapterNo`), through the query builder. */
+function clipPathsOf(db: DataSource, bookId: number, chapterNo?: number): Promise<Array<{ path: string }>> {
+  const query = db
+    .getRepository(Phrase)
+    .createQueryBuilder('p')
+    .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+    .select('p.audioPath', 'path')
+    .where('c.bookId = :bookId', { bookId });
+  if (chapterNo !== undefined) query.andWhere('c.chapterNo = :chapterNo', { chapterNo });
+  return query.orderBy('c.chapterNo', 'ASC').addOrderBy('p.position', 'ASC').getRawMany();
+}
+
 describe('Moving a whole book', () => {
   let server: TestServer;
+  const clipPaths = (bookId: number, chapterNo?: number) =>
+    clipPathsOf(server.app.get(DataSource), bookId, chapterNo);
   let admin: ApiClient;
   let original: Book;
   let exported: Buffer;
@@ -109,12 +125,7 @@ describe('Moving a whole book', () => {
     const phrases: Phrases['data']['phrases'][] = [];
     for (const chapter of chapters)
       phrases.push((await admin.get<Phrases>(`admin/phrase?chapter_id=${chapter.id}`)).body.data.phrases);
-    const paths = (await server.app
-      .get(DataSource)
-      .query(
-        'SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ? ORDER BY c.chapter_no, p.position',
-        [book.id],
-      )) as Array<{ path: string }>;
+    const paths = await clipPaths(book.id);
     return {
       fields: Object.fromEntries(Object.keys(BOOK).map((key) => [key, book[key as keyof typeof BOOK]])),
       chapters: chapters.map((chapter, i) => ({
@@ -505,12 +516,7 @@ describe('Moving a whole book', () => {
   it('refuses to export a book whose files are missing, before sending a byte', async () => {
     const code = `${original.book_code}-2`;
     const book = await bookOf(code);
-    const [{ path }] = (await server.app
-      .get(DataSource)
-      .query(
-        'SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ? AND c.chapter_no = 5 ORDER BY p.position',
-        [book.id],
-      )) as Array<{ path: string }>;
+    const [{ path }] = await clipPaths(book.id, 5);
     rmSync(join(server.storageDir, 'media', path));
     const res = await admin.get(`admin/book/${code}/export`);
     expect([res.status, res.body]).toEqual([
