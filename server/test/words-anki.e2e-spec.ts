@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { parseCsv } from './csv';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -56,35 +57,6 @@ function unzip(bytes: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
       zip.readEntry();
     });
   });
-}
-
-/** RFC 4180, enough to read back the rows under Anki's header lines. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (ch === '"') {
-      quoted = !quoted;
-    } else if (!quoted && ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else {
-      cell += ch;
-    }
-  }
-  return rows;
 }
 
 describe('Anki export of saved words', () => {

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { parseCsv } from './csv';
 import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
@@ -21,37 +22,6 @@ interface Word {
 }
 type WordAnswer = { data: Word };
 type WordList = { data: Word[]; meta: { total: number; page: number; per_page: number } };
-
-/** RFC 4180, enough to read back what the export writes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (ch === '"') {
-      quoted = !quoted;
-    } else if (!quoted && ch === ',') {
-      endCell();
-    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else {
-      cell += ch;
-    }
-  }
-  return rows;
-}
 
 describe('Saved words', () => {
   let server: TestServer;
