@@ -1,40 +1,80 @@
-// `npm test`: the whole suite in one command. Build if needed, then lint, type-check, unit and API
-// tests (Jest), and the browser journeys (Playwright in Debian's Chromium).
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite in one command. Build if needed, then lint, type-check, unit and API tests
+// (Jest) on SQLite, and then, side by side, the browser journeys (Playwright in Debian's Chromium) and the
+// API tests again on a throw-away PostgreSQL cluster (Debian's postgresql).
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
+import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
 
-const steps = [
-  ['Build', 'node scripts/ensure-build.mjs'],
-  ['Lint', 'npm run --silent lint'],
-  ['Type-check', 'npm run --silent typecheck'],
-  ['Unit and API tests', 'npx jest --ci --json --outputFile=test-results/jest.json'],
-  ['Browser journeys', 'npx playwright test'],
-];
+const chromium = findChromium();
+if (!chromium) fail(INSTALL_HINT);
+if (!findPostgres()) fail(POSTGRES_HINT);
 
 // Jest writes its JSON report here but does not create the folder.
 mkdirSync('test-results', { recursive: true });
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
 
-const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
-for (const [name, command] of steps) {
-  if (name === 'Browser journeys') {
-    const chromium = findChromium();
-    if (!chromium) {
-      console.error(INSTALL_HINT);
-      process.exit(1);
-    }
-    env.CHROMIUM_PATH = chromium;
-  }
-  console.log(`\n▶ ${name}: ${command}`);
-  const result = spawnSync(command, { shell: true, stdio: 'inherit', env });
-  if (result.status !== 0) {
-    console.error(`\n✖ ${name} failed (${command})`);
-    process.exit(result.status ?? 1);
-  }
+function fail(message) {
+  console.error(message);
+  process.exit(1);
 }
-const jest = JSON.parse(readFileSync('test-results/jest.json', 'utf8'));
+
+function runStep(name, command, extraEnv = {}) {
+  console.log(`\n▶ ${name}: ${command}`);
+  const started = Date.now();
+  const result = spawnSync(command, { shell: true, stdio: 'inherit', env: { ...env, ...extraEnv } });
+  if (result.status !== 0) fail(`\n✖ ${name} failed (${command})`);
+  console.log(`✔ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+}
+
+/** Runs steps at once; each one's output is kept and printed whole when it ends, so logs never interleave. */
+async function runTogether(steps) {
+  const results = await Promise.all(
+    steps.map(
+      ([name, command, extraEnv = {}]) =>
+        new Promise((resolve) => {
+          console.log(`\n▶ ${name}: ${command} (running alongside)`);
+          const started = Date.now();
+          const child = spawn(command, { shell: true, env: { ...env, ...extraEnv } });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status) => {
+            const seconds = Math.round((Date.now() - started) / 1000);
+            console.log(`\n── ${name} ──\n${output}`);
+            console.log(status === 0 ? `✔ ${name} (${seconds} s)` : `✖ ${name} failed (${command})`);
+            resolve(status === 0);
+          });
+        }),
+    ),
+  );
+  if (results.includes(false)) fail('\n✖ Some checks failed');
+}
+
+runStep('Build', 'node scripts/ensure-build.mjs');
+runStep('Lint', 'npm run --silent lint');
+runStep('Type-check', 'npm run --silent typecheck');
+runStep('Unit and API tests (SQLite)', 'npx jest --ci --json --outputFile=test-results/jest.json');
+
+const postgres = await startPostgres();
+try {
+  await runTogether([
+    ['Browser journeys', 'npx playwright test'],
+    [
+      'API tests (PostgreSQL)',
+      'npx jest --ci --selectProjects api --json --outputFile=test-results/jest-postgres.json',
+      { TEST_DATABASE_URL: postgres.url },
+    ],
+  ]);
+} finally {
+  postgres.stop();
+}
+
+const reports = ['jest.json', 'jest-postgres.json'].map((file) =>
+  JSON.parse(readFileSync(`test-results/${file}`, 'utf8')),
+);
 const browser = JSON.parse(readFileSync('test-results/playwright.json', 'utf8')).stats;
-const passed = jest.numPassedTests + browser.expected + browser.flaky;
-const failed = jest.numFailedTests + browser.unexpected;
+const passed = reports.reduce((sum, r) => sum + r.numPassedTests, 0) + browser.expected + browser.flaky;
+const failed = reports.reduce((sum, r) => sum + r.numFailedTests, 0) + browser.unexpected;
 console.log('\n✔ All checks passed');
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -22,6 +22,7 @@ import { ListeningModule } from './listening/listening.module';
 import { ImportsModule } from './imports/imports.module';
 import { InsightsModule } from './insights/insights.module';
 import { AuthGuard } from './common/auth.guard';
+import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './common/multipart.interceptor';
 import { BodyInterceptor } from './http/body/body.interceptor';
@@ -33,8 +34,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // A local file either opens or it does not: retrying only delays the error.
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config.storageDir), retryAttempts: 0 }),
+        // prepareDatabase() has just connected and migrated: a failure now is not worth retrying.
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config), retryAttempts: 0 }),
         MediaModule,
         CatalogueModule,
         MailModule,
@@ -52,6 +53,7 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
+        InstanceLock,
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Rate limits first, so that floods are refused before any token or password work.
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config';
@@ -16,13 +16,27 @@ describe(loadConfig.name, () => {
     expect(config.stripe.secretKey).toBeNull();
   });
 
-  it('generates a JWT secret once, keeps it private and reuses it', () => {
+  it('leaves an unset JWT secret to the database (shared by every instance), writing no file', () => {
     const dir = storage();
-    const first = loadConfig({ STORAGE_DIR: dir }).jwtSecret;
-    expect(first.length).toBeGreaterThanOrEqual(32);
-    expect(statSync(join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
-    expect(loadConfig({ STORAGE_DIR: dir }).jwtSecret).toBe(first);
-    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first);
+    expect(loadConfig({ STORAGE_DIR: dir }).jwtSecret).toBe('');
+    expect(existsSync(join(dir, 'jwt-secret'))).toBe(false);
+  });
+
+  it('accepts only PostgreSQL URLs for DATABASE_URL, without echoing a password', () => {
+    const dir = storage();
+    expect(loadConfig({ STORAGE_DIR: dir }).databaseUrl).toBeNull();
+    const url = 'postgres://app:secret@db.internal:5432/lingonovel';
+    expect(loadConfig({ STORAGE_DIR: dir, DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(() => loadConfig({ STORAGE_DIR: dir, DATABASE_URL: 'mysql://app:secret@db/x' })).toThrow(
+      new ConfigError('DATABASE_URL must start with postgres:// (PostgreSQL), got "mysql://…"'),
+    );
+    expect(() => loadConfig({ STORAGE_DIR: dir, DATABASE_URL: 'postgres://app:secret@db.internal' })).toThrow(
+      /must name a host and a database/,
+    );
+    expect(() => loadConfig({ STORAGE_DIR: dir, DATABASE_URL: 'not a url' })).toThrow(/must be a URL/);
+    expect(() => loadConfig({ STORAGE_DIR: dir, DATABASE_POOL_SIZE: '0' })).toThrow(
+      /DATABASE_POOL_SIZE must be a whole number from 1 to 1000/,
+    );
   });
 
   it('refuses a short JWT secret', () => {

@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, validated once at boot. */
 export interface AppConfig {
   port: number;
   host: string;
   storageDir: string;
+  /** PostgreSQL when set (`postgres://user:pass@host:port/db`); else SQLite in `storageDir`. */
+  databaseUrl: string | null;
+  /** PostgreSQL connections per instance (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   publicUrl: string;
   jwtSecret: string;
   smtpUrl: string | null;
@@ -50,18 +53,42 @@ function readUrl(name: string, raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-/** A configured secret must be strong; an unset one is generated once and kept beside the data. */
-function readJwtSecret(env: Env, storageDir: string): string {
+/**
+ * A configured secret must be strong. Unset, it stays empty here: prepareDatabase() fills it with the
+ * generated secret kept in the database, which every instance shares.
+ */
+function readJwtSecret(env: Env): string {
   const configured = env.JWT_SECRET;
-  if (configured !== undefined && configured !== '') {
-    if (configured.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
-    return configured;
+  if (configured === undefined || configured === '') return '';
+  if (configured.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+  return configured;
+}
+
+/** Only PostgreSQL URLs are accepted; the password is never echoed back in the error. */
+function readDatabaseUrl(env: Env): string | null {
+  const raw = optional(env, 'DATABASE_URL');
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/lingonovel');
   }
-  const file = join(storageDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-  return secret;
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new ConfigError(`DATABASE_URL must start with postgres:// (PostgreSQL), got "${url.protocol}//…"`);
+  if (!url.hostname || url.pathname.length <= 1)
+    throw new ConfigError(
+      'DATABASE_URL must name a host and a database, e.g. postgres://user:password@host:5432/lingonovel',
+    );
+  return raw;
+}
+
+function readWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return Number(raw);
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {
@@ -104,8 +131,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port,
     host,
     storageDir,
+    databaseUrl: readDatabaseUrl(env),
+    databasePoolSize: readWholeNumber(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     publicUrl,
-    jwtSecret: readJwtSecret(env, storageDir),
+    jwtSecret: readJwtSecret(env),
     smtpUrl,
     mailFrom: env.MAIL_FROM?.trim() || `Lingonovel <no-reply@${new URL(publicUrl).hostname}>`,
     stripe: {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createApp } from './http/create-app';
 import { SiteNotBuiltError } from './http/pages';
 import { DemoSeedService } from './seed/demo-seed.service';
+import { InstanceLockedError } from './database/instance-lock';
 
 async function main(): Promise<void> {
   const demo = process.argv.includes('--demo');
@@ -20,7 +21,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof SiteNotBuiltError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof SiteNotBuiltError ||
+    error instanceof InstanceLockedError
+  ) {
     console.error(`Lingonovel cannot start: ${error.message}`);
   } else {
     console.error('Lingonovel cannot start:', error);

@@ -1,3 +1,4 @@
+import { sql } from '../database/sql';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { UserType } from '../users/user.entity';
@@ -15,7 +16,8 @@ export class AdminStatsService {
 
   /** One query for the administrators' home page. */
   async stats(): Promise<{ data: AdminStats }> {
-    const [row] = (await this.db.query(
+    const [row] = (await sql(
+      this.db,
       `SELECT (SELECT COUNT(*) FROM books) AS books, (SELECT COUNT(*) FROM chapters) AS chapters,
               (SELECT COUNT(*) FROM phrases) AS phrases,
               (SELECT COUNT(*) FROM users WHERE user_type = ?) AS members`,

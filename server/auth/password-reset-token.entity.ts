@@ -12,13 +12,13 @@ export class PasswordResetToken {
   @Column({ name: 'token_hash', type: 'varchar', length: 64 })
   tokenHash: string;
 
-  @Column({ name: 'expires_at', type: 'datetime' })
+  @Column({ name: 'expires_at', type: Date })
   expiresAt: Date;
 
-  @Column({ name: 'used_at', type: 'datetime', nullable: true })
+  @Column({ name: 'used_at', type: Date, nullable: true })
   usedAt: Date | null;
 
   /** Set from the injectable clock (not the database), so tests can move time. */
-  @Column({ name: 'created_at', type: 'datetime' })
+  @Column({ name: 'created_at', type: Date })
   createdAt: Date;
 }

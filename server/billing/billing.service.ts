@@ -1,3 +1,4 @@
+import { sql } from '../database/sql';
 import { BadRequestException, Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type Stripe from 'stripe';
@@ -7,7 +8,6 @@ import { RuleFailed, ValidationFailed } from '../common/api-error';
 import type { User } from '../users/user.entity';
 import { StripeGateway } from './stripe.gateway';
 import { Subscription } from './subscription.entity';
-import { StripeEvent } from './stripe-event.entity';
 import { toSubscriptionSummary, type CheckoutDto, type SubscriptionSummary } from './billing.dto';
 
 export const PAYMENTS_OFF = 'Payments are not configured on this server.';
@@ -77,8 +77,14 @@ export class BillingService {
     }
     // Only database work inside: with SQLite's one connection, nothing else may interleave with it.
     const applied = await this.db.transaction(async (tx) => {
-      if (await tx.existsBy(StripeEvent, { id: event.id })) return false;
-      await tx.insert(StripeEvent, { id: event.id, type: event.type });
+      // Claims the event id. On PostgreSQL a concurrent delivery of the same event waits here on the
+      // primary key until this transaction ends, then inserts nothing and returns no row.
+      const claimed = await sql<unknown[]>(
+        tx,
+        `INSERT INTO stripe_events (id, type) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [event.id, event.type],
+      );
+      if (claimed.length === 0) return false;
       await this.apply(tx, event);
       return true;
     });

@@ -16,10 +16,10 @@ export class Subscription {
   @Column({ type: 'varchar', length: 32, default: 'none' })
   status: string;
 
-  @Column({ name: 'trial_ends_at', type: 'datetime', nullable: true })
+  @Column({ name: 'trial_ends_at', type: Date, nullable: true })
   trialEndsAt: Date | null;
 
-  @Column({ name: 'current_period_end', type: 'datetime', nullable: true })
+  @Column({ name: 'current_period_end', type: Date, nullable: true })
   currentPeriodEnd: Date | null;
 
   @Column({ name: 'cancel_at_period_end', type: 'boolean', default: false })
@@ -29,6 +29,6 @@ export class Subscription {
   @Column({ name: 'had_trial', type: 'boolean', default: false })
   hadTrial: boolean;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'datetime' })
+  @UpdateDateColumn({ name: 'updated_at', type: Date })
   updatedAt: Date;
 }

@@ -1,3 +1,4 @@
+import { sql } from '../database/sql';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Like, QueryFailedError, type Repository } from 'typeorm';
@@ -81,7 +82,8 @@ export class BooksService {
   /** Deletes the book, its chapters and phrases (foreign keys cascade), then every file they owned. */
   async remove(bookCode: string) {
     const book = await this.find(bookCode);
-    const lines = (await this.db.query(
+    const lines = (await sql(
+      this.db,
       `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ?`,
       [book.id],
     )) as Array<{ path: string }>;

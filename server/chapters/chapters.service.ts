@@ -1,3 +1,4 @@
+import { sql } from '../database/sql';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -34,7 +35,8 @@ export class ChaptersService {
   async listForBook(bookId: number) {
     const book = await this.books.findOneBy({ id: bookId });
     if (!book) throw new NotFoundException('Book not found.');
-    const rows = (await this.db.query(
+    const rows = (await sql(
+      this.db,
       `SELECT c.id, c.book_id, c.title, c.chapter_no, COUNT(p.id) AS phrase_count,
               COALESCE(SUM(p.audio_ms), 0) AS duration_ms
          FROM chapters c LEFT JOIN phrases p ON p.chapter_id = c.id
@@ -77,7 +79,7 @@ export class ChaptersService {
   /** Deletes the chapter and its phrases (the foreign key cascades), then their audio files. */
   async remove(id: number) {
     const chapter = await this.find(id);
-    const lines = (await this.db.query(`SELECT audio_path AS path FROM phrases WHERE chapter_id = ?`, [
+    const lines = (await sql(this.db, `SELECT audio_path AS path FROM phrases WHERE chapter_id = ?`, [
       id,
     ])) as Array<{
       path: string;

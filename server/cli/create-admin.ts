@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
   });
   const config = loadConfig();
-  const db = await openDatabase(config.storageDir);
+  const db = await openDatabase(config);
   try {
     const result = await createAdmin(db, values);
     console.log(result.message);

@@ -1,24 +1,45 @@
 import { join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { runMigrations } from './prepare';
+import type { AppConfig } from '../config';
 import { ENTITIES, MIGRATIONS } from './schema';
 
 export const DATABASE_FILE = 'lingonovel.sqlite';
 
+export type DatabaseConfig = Pick<AppConfig, 'storageDir' | 'databaseUrl' | 'databasePoolSize'>;
+
+const common = {
+  entities: ENTITIES,
+  migrations: MIGRATIONS,
+  // Migrations never run on their own: runMigrations() (migrate.ts) runs them under a lock first.
+  migrationsRun: false,
+  migrationsTransactionMode: 'each' as const,
+  synchronize: false,
+  // Query errors reach the error filter, which logs real failures once; expected ones (a unique clash) stay quiet.
+  logging: ['migration' as const],
+};
+
 /**
- * WAL with synchronous=NORMAL is about 45x faster for writes than SQLite's defaults and still durable
- * across crashes of the process; foreign keys make chapter and phrase deletes cascade.
+ * PostgreSQL when DATABASE_URL is set, else SQLite in STORAGE_DIR. On SQLite, WAL with synchronous=NORMAL
+ * is about 45x faster for writes than the defaults and still durable across crashes of the process;
+ * foreign keys make chapter and phrase deletes cascade.
  */
-export function dataSourceOptions(storageDir: string): DataSourceOptions {
+export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+  if (config.databaseUrl)
+    return {
+      ...common,
+      type: 'postgres',
+      url: config.databaseUrl,
+      // COUNT and SUM of integers are bigint, which node-pg returns as text; they are numbers on SQLite, and
+      // an answer must not change type with the database. Ours stay far below 2^53.
+      parseInt8: true,
+      // Connections per instance: several instances share the server's max_connections.
+      extra: { max: config.databasePoolSize },
+    };
   return {
+    ...common,
     type: 'better-sqlite3',
-    database: join(storageDir, DATABASE_FILE),
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
-    migrationsRun: true,
-    migrationsTransactionMode: 'each',
-    synchronize: false,
-    // Query errors reach the error filter, which logs real failures once; expected ones (a unique clash) stay quiet.
-    logging: ['migration'],
+    database: join(config.storageDir, DATABASE_FILE),
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -28,9 +49,12 @@ export function dataSourceOptions(storageDir: string): DataSourceOptions {
   };
 }
 
-/** For the command-line tools, which need the database but not the HTTP server. */
-export async function openDatabase(storageDir: string): Promise<DataSource> {
-  const dataSource = new DataSource(dataSourceOptions(storageDir));
+/** For the command-line tools, which need the database (migrated) but not the HTTP server. */
+export async function openDatabase(config: DatabaseConfig): Promise<DataSource> {
+  const dataSource = new DataSource(dataSourceOptions(config));
   await dataSource.initialize();
+  await runMigrations(dataSource);
   return dataSource;
 }
+
+export const isPostgres = (dataSource: DataSource): boolean => dataSource.options.type === 'postgres';

@@ -22,6 +22,7 @@ import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { prepareDatabase } from '../database/prepare';
 
 export interface AppOptions {
   /** Serve the Astro pages too. API tests run without them, so they need no site build. */
@@ -33,6 +34,8 @@ export const API_PREFIX = 'api/v1';
 
 /** Builds the one process: API, media and pages. Everything is mounted before `listen`. */
 export async function createApp(config: AppConfig, options: AppOptions): Promise<NestExpressApplication> {
+  // Migrations (under a lock when instances share PostgreSQL) and the shared session secret come first.
+  await prepareDatabase(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: options.logger ?? new AppLogger(),
     // Throw instead of exiting, so that main.ts and the tests see the error.

@@ -1,26 +1,39 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes, ID_COLUMN } from './column-types';
 
 export class PasswordResetTokens1763794800000 implements MigrationInterface {
   name = 'PasswordResetTokens1763794800000';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`CREATE TABLE "password_reset_tokens" (
-      "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-      "user_id" integer NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE,
-      "token_hash" varchar(64) NOT NULL,
-      "expires_at" datetime NOT NULL,
-      "used_at" datetime,
-      "created_at" datetime NOT NULL
-    )`);
-    await db.query(
-      `CREATE UNIQUE INDEX "UQ_password_reset_tokens_hash" ON "password_reset_tokens" ("token_hash")`,
-    );
-    await db.query(
-      `CREATE INDEX "IDX_password_reset_tokens_user_created" ON "password_reset_tokens" ("user_id", "created_at")`,
+    const { time } = columnTypes(db);
+    await db.createTable(
+      new Table({
+        name: 'password_reset_tokens',
+        columns: [
+          ID_COLUMN,
+          { name: 'user_id', type: 'integer' },
+          { name: 'token_hash', type: 'varchar', length: '64' },
+          { name: 'expires_at', type: time },
+          { name: 'used_at', type: time, isNullable: true },
+          { name: 'created_at', type: time },
+        ],
+        indices: [
+          { name: 'UQ_password_reset_tokens_hash', columnNames: ['token_hash'], isUnique: true },
+          { name: 'IDX_password_reset_tokens_user_created', columnNames: ['user_id', 'created_at'] },
+        ],
+        foreignKeys: [
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+        ],
+      }),
     );
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE "password_reset_tokens"`);
+    await db.dropTable('password_reset_tokens');
   }
 }

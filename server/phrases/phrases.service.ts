@@ -1,4 +1,6 @@
 import { isForeignKeyViolation } from '../database/db-errors';
+import { lockChapter } from '../database/locks';
+import { sql } from '../database/sql';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
@@ -57,7 +59,9 @@ export class PhrasesService {
     const audio = await this.storeAudio(dto.line_audio.path);
     try {
       const phrase = await this.db.transaction(async (tx) => {
-        const [{ last }] = (await tx.query(
+        await lockChapter(tx, chapter.id);
+        const [{ last }] = (await sql(
+          tx,
           `SELECT COALESCE(MAX(position), 0) AS last FROM phrases WHERE chapter_id = ?`,
           [chapter.id],
         )) as Array<{ last: number }>;
@@ -109,10 +113,14 @@ export class PhrasesService {
   async remove(id: number) {
     const phrase = await this.find(id);
     await this.db.transaction(async (tx) => {
+      await lockChapter(tx, phrase.chapterId);
+      // Re-read under the lock: a reorder may have moved it since.
+      const current = await tx.findOneBy(Phrase, { id });
+      if (!current) return;
       await tx.delete(Phrase, { id });
-      await tx.query(`UPDATE phrases SET position = position - 1 WHERE chapter_id = ? AND position > ?`, [
-        phrase.chapterId,
-        phrase.position,
+      await sql(tx, `UPDATE phrases SET position = position - 1 WHERE chapter_id = ? AND position > ?`, [
+        current.chapterId,
+        current.position,
       ]);
     });
     await this.media.remove([phrase.audioPath]);
@@ -124,7 +132,8 @@ export class PhrasesService {
   async reorder(chapterId: number, ids: number[]) {
     if (!(await this.chapters.existsBy({ id: chapterId }))) throw new NotFoundException('Chapter not found.');
     await this.db.transaction(async (tx) => {
-      const current = (await tx.query(`SELECT id FROM phrases WHERE chapter_id = ?`, [chapterId])) as Array<{
+      await lockChapter(tx, chapterId);
+      const current = (await sql(tx, `SELECT id FROM phrases WHERE chapter_id = ?`, [chapterId])) as Array<{
         id: number;
       }>;
       const expected = new Set(current.map((row) => row.id));
@@ -136,7 +145,7 @@ export class PhrasesService {
         throw new RuleFailed("The new order must list each of the chapter's phrases exactly once.");
       }
       for (const [index, id] of ids.entries()) {
-        await tx.query(`UPDATE phrases SET position = ? WHERE id = ?`, [index + 1, id]);
+        await sql(tx, `UPDATE phrases SET position = ? WHERE id = ?`, [index + 1, id]);
       }
     });
     await this.changed(chapterId);
@@ -162,7 +171,8 @@ export class PhrasesService {
   }
 
   private async changed(chapterId: number): Promise<void> {
-    const rows = (await this.db.query(
+    const rows = (await sql(
+      this.db,
       `SELECT b.book_code AS code FROM books b JOIN chapters c ON c.book_id = b.id WHERE c.id = ?`,
       [chapterId],
     )) as Array<{ code: string }>;

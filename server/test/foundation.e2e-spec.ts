@@ -6,9 +6,11 @@ import { DataSource } from 'typeorm';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { MIGRATIONS } from '../database/schema';
 import { openDatabase } from '../database/data-source';
+import { sql } from '../database/sql';
 import { PageCache } from '../http/page-cache';
 import { readDemoCatalogue } from '../seed/demo-catalogue';
 import { rawGet, startServer, tempStorage, type TestServer } from './harness';
+import { onPostgres, tableNames, testDatabaseConfig } from './database';
 
 describe('Foundation API', () => {
   let server: TestServer;
@@ -75,50 +77,42 @@ describe('Foundation API', () => {
     expect(await res.json()).toEqual({ message: 'Book not found.' });
   });
 
-  it('creates the schema from migrations on an empty database', () => {
-    const db = new Database(join(server.storageDir, 'lingonovel.sqlite'), { readonly: true });
-    try {
-      const tables = db
-        .prepare(
-          `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
-        )
-        .all()
-        .map((row) => (row as { name: string }).name);
-      expect(tables).toEqual([
-        'app_meta',
-        'books',
-        'chapters',
-        'imports',
-        'listening_events',
-        'migrations',
-        'password_reset_tokens',
-        'phrases',
-        'reading_progress',
-        'review_logs',
-        'saved_words',
-        'stripe_events',
-        'subscriptions',
-        'users',
-      ]);
-      const ran = db.prepare('SELECT name FROM migrations').all() as Array<{ name: string }>;
-      expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    } finally {
-      db.close();
+  it('creates the schema from migrations on an empty database', async () => {
+    const db = server.app.get(DataSource);
+    expect(await tableNames(db)).toEqual([
+      'app_meta',
+      'books',
+      'chapters',
+      'imports',
+      'listening_events',
+      'migrations',
+      'password_reset_tokens',
+      'phrases',
+      'reading_progress',
+      'review_logs',
+      'saved_words',
+      'stripe_events',
+      'subscriptions',
+      'users',
+    ]);
+    const ran = (await db.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>;
+    expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
+    if (!onPostgres) {
+      const sqlite = new Database(join(server.storageDir, 'lingonovel.sqlite'), { readonly: true });
+      expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      sqlite.close();
     }
   });
 
   it('can undo every migration, down to an empty schema', async () => {
     const storageDir = tempStorage();
-    const db = await openDatabase(storageDir);
+    const db = await openDatabase(await testDatabaseConfig(storageDir));
     try {
       for (let i = 0; i < MIGRATIONS.length; i++) await db.undoLastMigration();
-      const tables = (await db.query(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
-      )) as Array<{ name: string }>;
-      expect(tables.map((t) => t.name)).toEqual(['migrations']);
+      expect(await tableNames(db)).toEqual(['migrations']);
       await db.runMigrations();
-      expect(await db.query(`SELECT COUNT(*) AS n FROM migrations`)).toEqual([{ n: MIGRATIONS.length }]);
+      expect(await tableNames(db)).toContain('phrases');
+      expect(await db.query(`SELECT name FROM migrations`)).toHaveLength(MIGRATIONS.length);
     } finally {
       await db.destroy();
     }
@@ -126,19 +120,29 @@ describe('Foundation API', () => {
 
   it('turns on foreign keys, so deleting a book removes its chapters and phrases', async () => {
     const db = server.app.get(DataSource);
-    expect(await db.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
-    expect(await db.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]); // NORMAL
-    expect(await db.query('PRAGMA busy_timeout')).toEqual([{ timeout: 5000 }]);
-    await db.query(`INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours, minutes,
-      cover_path, sample_audio_path, sample_text) VALUES ('fk', 'FK', 'a', 'n', 'd', 'Easy', 0, 5, 'covers/x', 'samples/x.mp3', 't')`);
+    if (!onPostgres) {
+      expect(await db.query('PRAGMA foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+      expect(await db.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]); // NORMAL
+      expect(await db.query('PRAGMA busy_timeout')).toEqual([{ timeout: 5000 }]);
+    }
+    await sql(
+      db,
+      `INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours, minutes,
+      cover_path, sample_audio_path, sample_text) VALUES ('fk', 'FK', 'a', 'n', 'd', 'Easy', 0, 5, 'covers/x', 'samples/x.mp3', 't')`,
+    );
     const [{ id: bookId }] = await db.query(`SELECT id FROM books WHERE book_code = 'fk'`);
-    await db.query(`INSERT INTO chapters (book_id, title, chapter_no) VALUES (?, 'One', 1)`, [bookId]);
-    const [{ id: chapterId }] = await db.query(`SELECT id FROM chapters WHERE book_id = ?`, [bookId]);
-    await db.query(
+    await sql(db, `INSERT INTO chapters (book_id, title, chapter_no) VALUES (?, 'One', 1)`, [bookId]);
+    const [{ id: chapterId }] = await sql<Array<{ id: number }>>(
+      db,
+      `SELECT id FROM chapters WHERE book_id = ?`,
+      [bookId],
+    );
+    await sql(
+      db,
       `INSERT INTO phrases (chapter_id, position, phrase, dictionary, audio_path) VALUES (?, 1, 'p', 'd', 'lines/x.mp3')`,
       [chapterId],
     );
-    await db.query(`DELETE FROM books WHERE id = ?`, [bookId]);
+    await sql(db, `DELETE FROM books WHERE id = ?`, [bookId]);
     expect(await db.query(`SELECT COUNT(*) AS n FROM chapters`)).toEqual([{ n: 0 }]);
     expect(await db.query(`SELECT COUNT(*) AS n FROM phrases`)).toEqual([{ n: 0 }]);
   });

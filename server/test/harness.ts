@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type AppConfig } from '../config';
 import { createApp } from '../http/create-app';
+import { databaseUrlFor } from './database';
 
 export interface TestServer {
   app: NestExpressApplication;
@@ -27,7 +28,15 @@ export async function startServer(
   env: Record<string, string> = {},
   logger: LoggerService | false = false,
 ): Promise<TestServer> {
-  const config = loadConfig({ STORAGE_DIR: storageDir, PORT: '0', HOST: '127.0.0.1', ...env });
+  const databaseUrl = await databaseUrlFor(storageDir);
+  const config = loadConfig({
+    STORAGE_DIR: storageDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    // A small pool: the PostgreSQL pass runs many test servers at once on one cluster.
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
+    ...env,
+  });
   const app = await createApp(config, { pages: false, logger });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -26,6 +26,23 @@ describe('The built server process', () => {
     );
   });
 
+  it('refuses a second process on the same STORAGE_DIR with SQLite, and frees it when the first stops', async () => {
+    const first = await boot({ STORAGE_DIR: storage });
+    try {
+      const second = run({ STORAGE_DIR: storage });
+      expect(second.status).toBe(1);
+      expect(second.stderr.trim()).toBe(
+        `Lingonovel cannot start: another Lingonovel process already serves STORAGE_DIR ${storage}. With SQLite, ` +
+          'one process serves one STORAGE_DIR; to run several instances use PostgreSQL (see docs/scaling.md).',
+      );
+      expect((await fetch(first.url + '/api/v1/health')).status).toBe(200);
+    } finally {
+      await stop(first.child);
+    }
+    const again = await boot({ STORAGE_DIR: storage });
+    await stop(again.child);
+  });
+
   it('serves pages, API and the HTML 404 page from one process, without demo content in serve mode', async () => {
     const { child, url } = await boot({ STORAGE_DIR: storage });
     try {

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
 import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
@@ -299,7 +298,10 @@ describe('Reading API cost', () => {
         audioMs: 1000,
       })),
     );
-    const spy = jest.spyOn(BetterSqlite3QueryRunner.prototype, 'query');
+    // The query runner class of whichever database the suite runs on.
+    const runner = db.createQueryRunner();
+    const spy = jest.spyOn(Object.getPrototypeOf(runner) as { query: () => unknown }, 'query');
+    await runner.release();
     const count = async (chapter: number) => {
       spy.mockClear();
       const res = await admin.get<{ data: { phrases: unknown[] } }>(`guest/book/${code}/chapter/${chapter}`);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { openDatabase } from '../database/data-source';
+import { testDatabaseConfig } from '../test/database';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { createAdmin } from './create-admin';
 import { User, UserType } from './user.entity';
@@ -14,7 +15,7 @@ describe(createAdmin.name, () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-admin-'));
-    db = await openDatabase(dir);
+    db = await openDatabase(await testDatabaseConfig(dir));
   });
   afterEach(async () => {
     await db.destroy();
