@@ -9,6 +9,7 @@ import { createValidationPipe, ObjectBodyPipe } from './common/validation';
 import { MediaModule } from './media/media.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { HealthController } from './health/health.controller';
+import { ReadinessChecks } from './health/readiness-checks';
 import { SeedModule } from './seed/seed.module';
 import { AuthModule } from './auth/auth.module';
 import { UsersModule } from './users/users.module';
@@ -54,6 +55,7 @@ export class AppModule {
       controllers: [HealthController],
       providers: [
         InstanceLock,
+        ReadinessChecks,
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Rate limits first, so that floods are refused before any token or password work.
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -22,6 +22,26 @@ describe(loadConfig.name, () => {
     expect(existsSync(join(dir, 'jwt-secret'))).toBe(false);
   });
 
+  it('reads TRUST_PROXY as a hop count or a list of addresses, and refuses anything else', () => {
+    const dir = storage();
+    const trust = (value?: string) => loadConfig({ STORAGE_DIR: dir, TRUST_PROXY: value }).trustProxy;
+    expect(trust()).toEqual(['loopback']);
+    expect(trust('2')).toBe(2);
+    expect(trust('false')).toBe(0);
+    expect(trust('10.0.0.0/8, 192.168.1.7,loopback, ::1')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'loopback',
+      '::1',
+    ]);
+    expect(() => trust('true')).toThrow(
+      /TRUST_PROXY must be a hop count or a comma-separated list .* "true" is none/,
+    );
+    expect(() => trust('10.0.0.0/33')).toThrow(/"10.0.0.0\/33" is none of these/);
+    expect(() => trust('proxy.internal')).toThrow(/"proxy.internal" is none of these/);
+    expect(() => trust('99')).toThrow(/TRUST_PROXY must be a hop count from 0 to 10/);
+  });
+
   it('accepts only PostgreSQL URLs for DATABASE_URL, without echoing a password', () => {
     const dir = storage();
     expect(loadConfig({ STORAGE_DIR: dir }).databaseUrl).toBeNull();

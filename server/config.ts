@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, validated once at boot. */
@@ -8,6 +9,12 @@ export interface AppConfig {
   storageDir: string;
   /** PostgreSQL when set (`postgres://user:pass@host:port/db`); else SQLite in `storageDir`. */
   databaseUrl: string | null;
+  /**
+   * Express's `trust proxy`: which peers' X-Forwarded-For is believed for the client's address (rate
+   * limits, logs). A hop count or a list of addresses, subnets and the names loopback, linklocal and
+   * uniquelocal. Default `loopback`: only a proxy on this machine.
+   */
+  trustProxy: number | string[];
   /** PostgreSQL connections per instance (DATABASE_POOL_SIZE, default 10). */
   databasePoolSize: number;
   publicUrl: string;
@@ -83,6 +90,30 @@ function readDatabaseUrl(env: Env): string | null {
   return raw;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A hop count, or addresses and subnets; `false` (or 0) trusts no proxy: the peer is the client. */
+function readTrustProxy(env: Env): number | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return ['loopback'];
+  if (raw === 'false') return 0;
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > 10) throw new ConfigError(`TRUST_PROXY must be a hop count from 0 to 10, got "${raw}"`);
+    return Number(raw);
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!PROXY_NAMES.has(entry) && (!family || !validBits || extra !== undefined))
+      throw new ConfigError(
+        `TRUST_PROXY must be a hop count or a comma-separated list of addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal; "${entry}" is none of these`,
+      );
+  }
+  return entries;
+}
+
 function readWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -132,6 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host,
     storageDir,
     databaseUrl: readDatabaseUrl(env),
+    trustProxy: readTrustProxy(env),
     databasePoolSize: readWholeNumber(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     publicUrl,
     jwtSecret: readJwtSecret(env),

@@ -4,8 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import type { Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
-import { Clock } from '../common/clock';
-import { SlidingWindow, TooManyRequests } from '../common/rate-limit';
+import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
 import { User, UserType } from '../users/user.entity';
 import { toUserResponse, type UserResponse } from '../users/users.dto';
 import type { LoginDto, SignupDto } from './auth.dto';
@@ -35,10 +34,10 @@ export class AuthService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly tokens: SessionTokens,
     private readonly devices: DeviceTokens,
-    clock: Clock,
+    windows: RateWindows,
   ) {
-    this.failures = new SlidingWindow(LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS, clock);
-    this.deviceFailures = new SlidingWindow(DEVICE_FAILURES_ALLOWED, LOGIN_LOCK_MS, clock);
+    this.failures = windows.window('login:email', LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS);
+    this.deviceFailures = windows.window('login:device', DEVICE_FAILURES_ALLOWED, LOGIN_LOCK_MS);
     this.dummyHash = hashPassword('not-a-real-password-' + Math.random());
   }
 
@@ -71,14 +70,13 @@ export class AuthService {
     // one from before a password change, leaves the caller untrusted.
     const device = user && dto.device_token ? this.devices.verify(dto.device_token, user) : null;
     const [window, key] = device ? [this.deviceFailures, device] : [this.failures, dto.email];
-    const wait = window.waitMs(key);
-    if (wait > 0) throw new TooManyRequests(response, wait, LOCKED);
     // Counted before the (slow) password check, so guesses sent all at once cannot pass the limit together;
     // a success wipes the count.
-    window.record(key);
+    const wait = await window.hit(key);
+    if (wait > 0) throw new TooManyRequests(response, wait, LOCKED);
     const valid = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), dto.password);
     if (!user || !valid) throw new RuleFailed(BAD_CREDENTIALS);
-    window.reset(key);
+    await window.reset(key);
     return {
       token: this.tokens.issue(user),
       user: toUserResponse(user),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   HttpException,
   HttpStatus,
@@ -5,47 +6,89 @@ import {
   SetMetadata,
   type CanActivate,
   type ExecutionContext,
+  type OnModuleDestroy,
+  type OnModuleInit,
 } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { sql } from '../database/sql';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { Clock } from './clock';
 
-/** A sliding-window counter per key, in memory: one process serves the product. */
+/**
+ * A sliding-window counter per key, kept in the database (table rate_hits), so that every instance of the
+ * product counts the same hits: five failed logins spread over two instances lock the account on both.
+ */
 export class SlidingWindow {
-  private readonly hits = new Map<string, number[]>();
-
   constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly name: string,
     readonly limit: number,
     readonly windowMs: number,
+  ) {}
+
+  private hash(key: string): string {
+    return createHash('sha256').update(`${this.name}\0${key}`).digest('hex');
+  }
+
+  /**
+   * Counts one hit for the key, unless it is over its limit: then nothing is counted and the answer is
+   * how many milliseconds until it may act again (0 means the hit was counted). The hit is written first
+   * and ranked among its window's, so requests sent all at once, on any instance, cannot all slip under
+   * the limit together.
+   */
+  async hit(key: string): Promise<number> {
+    const keyHash = this.hash(key);
+    const now = this.clock.now().getTime();
+    const [{ id }] = await sql<Array<{ id: number }>>(
+      this.db,
+      'INSERT INTO rate_hits (key_hash, at_ms) VALUES (?, ?) RETURNING id',
+      [keyHash, now],
+    );
+    const earlier = await sql<Array<{ id: number; at_ms: number }>>(
+      this.db,
+      'SELECT id, at_ms FROM rate_hits WHERE key_hash = ? AND at_ms > ? AND id < ? ORDER BY at_ms DESC, id DESC LIMIT ?',
+      [keyHash, now - this.windowMs, id, this.limit],
+    );
+    if (earlier.length < this.limit) return 0;
+    await sql(this.db, 'DELETE FROM rate_hits WHERE id = ?', [id]);
+    return Math.max(1, Number(earlier[this.limit - 1].at_ms) + this.windowMs - now);
+  }
+
+  async reset(key: string): Promise<void> {
+    await sql(this.db, 'DELETE FROM rate_hits WHERE key_hash = ?', [this.hash(key)]);
+  }
+}
+
+/** The longest window any limit uses; older hits are deleted. */
+const KEEP_HITS_MS = 60 * 60 * 1000;
+
+/** Makes the windows, and deletes hits too old for any of them every few minutes. */
+@Injectable()
+export class RateWindows implements OnModuleInit, OnModuleDestroy {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: DataSource,
     private readonly clock: Clock,
   ) {}
 
-  private recent(key: string): number[] {
-    const now = this.clock.now().getTime();
-    const list = (this.hits.get(key) ?? []).filter((at) => at > now - this.windowMs);
-    if (list.length === 0) this.hits.delete(key);
-    else this.hits.set(key, list);
-    return list;
+  window(name: string, limit: number, windowMs: number): SlidingWindow {
+    return new SlidingWindow(this.db, this.clock, name, limit, windowMs);
   }
 
-  /** Milliseconds until the key may act again, or 0 when it is under its limit. */
-  waitMs(key: string): number {
-    const list = this.recent(key);
-    if (list.length < this.limit) return 0;
-    return list[list.length - this.limit] + this.windowMs - this.clock.now().getTime();
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.prune().catch(() => undefined), 5 * 60 * 1000);
+    this.timer.unref();
   }
 
-  record(key: string): void {
-    if (this.hits.size > 50_000) this.prune();
-    this.hits.set(key, [...this.recent(key), this.clock.now().getTime()]);
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
   }
 
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private prune(): void {
-    for (const key of [...this.hits.keys()]) this.recent(key);
+  async prune(): Promise<void> {
+    await sql(this.db, 'DELETE FROM rate_hits WHERE at_ms < ?', [this.clock.now().getTime() - KEEP_HITS_MS]);
   }
 }
 
@@ -71,10 +114,10 @@ export class RateLimitGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly clock: Clock,
+    private readonly rateWindows: RateWindows,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const bucket = this.reflector.getAllAndOverride<string>(RATE_LIMIT, [
       context.getHandler(),
       context.getClass(),
@@ -82,14 +125,13 @@ export class RateLimitGuard implements CanActivate {
     if (!bucket) return true;
     let window = this.windows.get(bucket);
     if (!window) {
-      window = new SlidingWindow(PER_IP_PER_MINUTE, 60_000, this.clock);
+      window = this.rateWindows.window(`ip:${bucket}`, PER_IP_PER_MINUTE, 60_000);
       this.windows.set(bucket, window);
     }
     const http = context.switchToHttp();
     const key = http.getRequest<Request>().ip ?? 'unknown';
-    const wait = window.waitMs(key);
+    const wait = await window.hit(key);
     if (wait > 0) throw new TooManyRequests(http.getResponse<Response>(), wait);
-    window.record(key);
     return true;
   }
 }

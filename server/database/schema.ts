@@ -20,6 +20,7 @@ import { ListeningEvent } from '../listening/listening-event.entity';
 import { LearnerProgress1763816400000 } from '../migrations/1763816400000-LearnerProgress';
 import { Imports1763820000000 } from '../migrations/1763820000000-Imports';
 import { StagedImport } from '../imports/staged-import.entity';
+import { SharedRateLimits1763823600000 } from '../migrations/1763823600000-SharedRateLimits';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   ReviewLogs1763812800000,
   LearnerProgress1763816400000,
   Imports1763820000000,
+  SharedRateLimits1763823600000,
 ];

@@ -44,7 +44,8 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
     bodyParser: false,
   });
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For gives the client's address (rate limits, logs): TRUST_PROXY, docs/scaling.md.
+  app.set('trust proxy', config.trustProxy);
   app.setGlobalPrefix(API_PREFIX);
   app.enableShutdownHooks();
 

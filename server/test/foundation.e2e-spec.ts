@@ -88,6 +88,7 @@ describe('Foundation API', () => {
       'migrations',
       'password_reset_tokens',
       'phrases',
+      'rate_hits',
       'reading_progress',
       'review_logs',
       'saved_words',

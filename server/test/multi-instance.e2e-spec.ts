@@ -1,0 +1,162 @@
+import type { ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
+import { LISTENER_NAME } from '../catalogue/catalogue-broadcast';
+import { openDatabase } from '../database/data-source';
+import { MIGRATIONS } from '../database/schema';
+import { createAdmin } from '../users/create-admin';
+import { ApiClient } from './api-client';
+import { bookForm, fixture, form } from './fixtures';
+import { assertBuilt, boot, stop } from './built-server';
+import { databaseUrlFor, onPostgres, testDatabaseConfig } from './database';
+import { tempStorage, type TestServer } from './harness';
+
+/**
+ * Two built server processes on one PostgreSQL database behave as one. Runs in the PostgreSQL pass of
+ * the suite (TEST_DATABASE_URL); SQLite serves one process per STORAGE_DIR and refuses a second.
+ */
+(onPostgres ? describe : describe.skip)('Two instances on one PostgreSQL', () => {
+  const storageDir = tempStorage();
+  let databaseUrl: string;
+  const children: ChildProcess[] = [];
+  let a: TestServer;
+  let b: TestServer;
+  let adminA: ApiClient;
+  let adminB: ApiClient;
+
+  const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
+
+  beforeAll(async () => {
+    assertBuilt();
+    databaseUrl = (await databaseUrlFor(storageDir))!;
+    // Both boot at once on an empty database: the migrations run under the advisory lock.
+    const env = { STORAGE_DIR: storageDir, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' };
+    const [first, second] = await Promise.all([boot(env), boot(env)]);
+    children.push(first.child, second.child);
+    a = asServer(first.url);
+    b = asServer(second.url);
+    const db = await openDatabase(await testDatabaseConfig(storageDir));
+    const email = 'ops@example.org';
+    const password = 'an admin password 1';
+    try {
+      const ran = (await db.query('SELECT name FROM migrations')) as Array<{ name: string }>;
+      expect(ran.map((row) => row.name).sort()).toEqual(MIGRATIONS.map((m) => new m().name).sort());
+      await createAdmin(db, { email, password, name: 'Ops' });
+    } finally {
+      await db.destroy();
+    }
+    const login = await new ApiClient(a).post<{ token: string }>('user/login', { email, password });
+    adminA = new ApiClient(a, login.body.token);
+    adminB = new ApiClient(b, login.body.token);
+  });
+  afterAll(async () => {
+    await Promise.all(children.map(stop));
+  });
+
+  it('accepts on B a token issued by A', async () => {
+    expect((await adminB.get('user/profile')).status).toBe(200);
+  });
+
+  /** Polls B until `ok`, for at most `ms`; answers how long it took. */
+  async function within(ms: number, ok: () => Promise<boolean>): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < ms) {
+      if (await ok()) return Date.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`not seen within ${ms} ms`);
+  }
+
+  const titlesOn = async (server: TestServer) => {
+    const res = await new ApiClient(server).get<{ data: Array<{ title: string }> }>('guest/list-book');
+    return res.status === 200 ? res.body.data.map((book) => book.title) : [];
+  };
+
+  it('serves on B, within a second, a book just added through A (guest API and page)', async () => {
+    expect(await titlesOn(b)).not.toContain('Shared Freshness');
+    await fetch(`${b.baseUrl}/lingostory`); // the catalogue page is now in B's page cache
+    const created = await adminA.post<{ data: { book_code: string } }>(
+      'admin/book',
+      bookForm({ title: 'Shared Freshness' }),
+    );
+    expect(created.status).toBe(200);
+    await within(1000, async () => (await titlesOn(b)).includes('Shared Freshness'));
+    await within(1000, async () =>
+      (await (await fetch(`${b.baseUrl}/lingostory`)).text()).includes('Shared Freshness'),
+    );
+  });
+
+  it('locks an account on both after five failed logins spread over A and B', async () => {
+    const email = `spread-${Date.now()}@example.org`;
+    await new ApiClient(a).post('user/signup', {
+      name: 'Spread',
+      email,
+      password: 'the right password',
+      password_confirmation: 'the right password',
+    });
+    for (const server of [a, b, a, b, a]) {
+      const wrong = await new ApiClient(server).post('user/login', { email, password: 'a wrong password' });
+      expect(wrong.status).toBe(422);
+    }
+    for (const server of [b, a]) {
+      const locked = await new ApiClient(server).post('user/login', {
+        email,
+        password: 'the right password',
+      });
+      expect(locked.status).toBe(429);
+      expect(locked.body).toEqual({
+        message:
+          'Too many failed sign-in attempts for this account. Please try again later or reset your password.',
+      });
+    }
+  });
+
+  it('gives phrases appended at once on A and B distinct positions', async () => {
+    const book = await adminA.post<{ data: { id: number } }>('admin/book', bookForm({ title: 'Race Book' }));
+    const chapter = await adminA.post<{ data: { id: number } }>('admin/chapter', {
+      title: 'One',
+      chapter_no: 1,
+      book_id: book.body.data.id,
+    });
+    const id = chapter.body.data.id;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? adminA : adminB).post(
+          'admin/phrase',
+          form({
+            chapter_id: id,
+            phrase: `P${i}`,
+            dictionary: 'a — b',
+            line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+          }),
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    const list = await adminB.get<{ data: { phrases: Array<{ position: number }> } }>(
+      `admin/phrase?chapter_id=${id}`,
+    );
+    expect(list.body.data.phrases.map((p) => p.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('clears its caches after its notification connection drops, since notices sent meanwhile are lost', async () => {
+    expect(await titlesOn(b)).not.toContain('While Away');
+    const admin = new Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      // A change nobody announces (as if its notice were lost): B's cached list does not show it...
+      await admin.query(`INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours,
+        minutes, cover_path, sample_audio_path, sample_text) VALUES ('while-away', 'While Away', 'a', 'n', 'd',
+        'Easy', 0, 5, 'covers/none', 'samples/none.mp3', 't')`);
+      expect(await titlesOn(b)).not.toContain('While Away');
+      // ...until its listening connection is cut and comes back, which clears everything.
+      const cut = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        [LISTENER_NAME],
+      );
+      expect(cut.rowCount).toBe(2);
+    } finally {
+      await admin.end();
+    }
+    await within(5000, async () => (await titlesOn(b)).includes('While Away'));
+  });
+});
