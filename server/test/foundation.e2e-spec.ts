@@ -1,4 +1,4 @@
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -255,12 +255,16 @@ describe('Demo content', () => {
 });
 
 describe('Media sweep at boot', () => {
-  it('removes temp files and media that no record points to, and keeps the rest', async () => {
+  it('removes temp files and media that no record points to once an hour old, and keeps the rest', async () => {
     const storageDir = tempStorage();
     let server = await startServer(storageDir);
     await server.app.get(DemoSeedService).seedOnce();
     writeFileSync(join(storageDir, 'tmp', 'half-upload'), 'partial');
     writeFileSync(join(storageDir, 'media', 'lines', 'orphan.mp3'), 'nobody points here');
+    // Older than an hour: an orphan. A younger file may be another instance's upload, its row not yet written.
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(storageDir, 'media', 'lines', 'orphan.mp3'), twoHoursAgo, twoHoursAgo);
+    writeFileSync(join(storageDir, 'media', 'lines', 'young.mp3'), 'its row is on its way');
     const kept = readdirSync(join(storageDir, 'media', 'covers')).length;
     await server.close(true);
 
@@ -268,6 +272,7 @@ describe('Media sweep at boot', () => {
     try {
       expect(readdirSync(join(storageDir, 'tmp'))).toEqual([]);
       expect(readdirSync(join(storageDir, 'media', 'lines'))).not.toContain('orphan.mp3');
+      expect(readdirSync(join(storageDir, 'media', 'lines'))).toContain('young.mp3');
       expect(readdirSync(join(storageDir, 'media', 'covers'))).toHaveLength(kept);
       expect(statSync(join(storageDir, 'media', 'covers')).isDirectory()).toBe(true);
     } finally {
