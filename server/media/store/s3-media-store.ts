@@ -1,5 +1,5 @@
 import {
-  DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -28,8 +28,8 @@ import {
   type ObjectInfo,
 } from './media-store';
 
-/** Deletions sent at once: DeleteObjects needs a Content-MD5 some S3 look-alikes reject, so one by one. */
-const DELETES_AT_ONCE = 8;
+/** S3's most keys in one DeleteObjects request. */
+const DELETES_PER_REQUEST = 1000;
 
 export function createS3Client(config: S3StoreConfig): S3Client {
   return new S3Client({
@@ -107,17 +107,21 @@ export class S3MediaStore implements MediaStore {
   }
 
   async delete(keys: readonly string[]): Promise<void> {
-    const queue = keys.map((key) => this.objectKey(key));
-    const worker = async () => {
-      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-        try {
-          await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
-        } catch (error) {
-          if (!notFound(error)) throw this.unavailable('DeleteObject', error);
-        }
+    for (let at = 0; at < keys.length; at += DELETES_PER_REQUEST) {
+      const batch = keys.slice(at, at + DELETES_PER_REQUEST).map((key) => ({ Key: this.objectKey(key) }));
+      let result;
+      try {
+        result = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch, Quiet: true } }),
+        );
+      } catch (error) {
+        throw this.unavailable('DeleteObjects', error);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(DELETES_AT_ONCE, queue.length) }, worker));
+      // A missing key is already what was asked for.
+      const failed = (result.Errors ?? []).filter((error) => error.Code !== 'NoSuchKey');
+      if (failed.length)
+        throw this.unavailable('DeleteObjects', new Error(`${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`));
+    }
   }
 
   async deletePrefix(prefix: string): Promise<void> {
