@@ -64,7 +64,9 @@ export class ErrorFilter implements ExceptionFilter {
       // The media store is down or refusing: ours to log, a retry later for the client.
       status = HttpStatus.SERVICE_UNAVAILABLE;
       body = { message: STORE_DOWN_MESSAGE };
-      this.logger.error(`${req.method} ${req.path} failed (request ${String(requestId)}): ${exception.message}`);
+      this.logger.error(
+        `${req.method} ${req.path} failed (request ${String(requestId)}): ${exception.message}`,
+      );
     } else {
       const error = exception as HttpishError;
       const candidate = error?.status ?? error?.statusCode;

@@ -103,7 +103,9 @@ export class MediaService {
       }
       return key;
     } finally {
-      await Promise.all([tempFile, ...sizes.map((size) => size.file)].map((file) => rm(file, { force: true })));
+      await Promise.all(
+        [tempFile, ...sizes.map((size) => size.file)].map((file) => rm(file, { force: true })),
+      );
     }
   }
 
@@ -155,7 +157,8 @@ export class MediaService {
       .filter((object) => now.getTime() - object.lastModified.getTime() >= minAgeMs)
       .map((object) => object.key);
     await this.store.delete(orphans);
-    if (orphans.length > 0) this.logger.log(`Removed ${orphans.length} media file(s) that no record points to`);
+    if (orphans.length > 0)
+      this.logger.log(`Removed ${orphans.length} media file(s) that no record points to`);
     return orphans.length;
   }
 

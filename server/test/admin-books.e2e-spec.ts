@@ -61,7 +61,7 @@ describe('Admin books API', () => {
       updated_at: expect.any(String),
     });
     const key = book.image_path.replace(/^\/media\//, '').replace(/-640\.webp$/, '');
-    expect((await mediaFiles(server))).toEqual(
+    expect(await mediaFiles(server)).toEqual(
       [
         `${key}-320.webp`,
         `${key}-640.webp`,
@@ -86,7 +86,7 @@ describe('Admin books API', () => {
   });
 
   it('requires every field and both files on Add Book, keeping nothing', async () => {
-    const before = (await mediaFiles(server));
+    const before = await mediaFiles(server);
     const res = await admin.post('admin/book', new FormData());
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
@@ -101,11 +101,11 @@ describe('Admin books API', () => {
       book_image: ['The book image field is required.'],
       sample_audio: ['The sample audio field is required.'],
     });
-    expect((await mediaFiles(server))).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it('checks difficulty, hours and minutes, and leaves no file behind', async () => {
-    const before = (await mediaFiles(server));
+    const before = await mediaFiles(server);
     const res = await admin.post(
       'admin/book',
       bookForm({ difficulty: 'Expert', hours: '-1', minutes: '60' }),
@@ -118,12 +118,12 @@ describe('Admin books API', () => {
     });
     const decimal = await admin.post('admin/book', bookForm({ hours: '1.5' }));
     expect(decimal.body.errors).toEqual({ hours: ['The hours must be a whole number.'] });
-    expect((await mediaFiles(server))).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
   it('refuses impostors by their content, under the field name, and keeps no file', async () => {
-    const before = (await mediaFiles(server));
+    const before = await mediaFiles(server);
     const res = await admin.post(
       'admin/book',
       bookForm({
@@ -144,14 +144,14 @@ describe('Admin books API', () => {
     expect(half.body.errors).toEqual({
       sample_audio: ['The audio must be an MP3, M4A/AAC, OGG or WAV file.'],
     });
-    expect((await mediaFiles(server))).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
   it('answers 413 to a cover over 5 MB and cuts the upload off', async () => {
     const big = join(tmpdir(), `big-${Date.now()}.jpg`);
     writeFileSync(big, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(6 * 1024 * 1024)]));
-    const before = (await mediaFiles(server));
+    const before = await mediaFiles(server);
     const res = await admin.post(
       'admin/book',
       bookForm({ book_image: [fixture('cover.jpg').slice(0, 0), 'x'] }),
@@ -163,7 +163,7 @@ describe('Admin books API', () => {
     );
     expect(oversize.status).toBe(413);
     expect(oversize.body).toEqual({ message: 'The book image file is too large. The limit is 5 MB.' });
-    expect((await mediaFiles(server))).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
@@ -260,9 +260,9 @@ describe('Admin books API', () => {
     expect(removed.status).toBe(200);
     expect([200, 404]).toContain((await edit).status);
     expect((await admin.get(`admin/book/${book.book_code}`)).status).toBe(404);
-    expect(
-      (await mediaFiles(server)).filter((file) => file.includes(book.image_path.slice(14, 46))),
-    ).toEqual([]);
+    expect((await mediaFiles(server)).filter((file) => file.includes(book.image_path.slice(14, 46)))).toEqual(
+      [],
+    );
   });
 
   it('answers 404 for an unknown code on read, update and delete', async () => {

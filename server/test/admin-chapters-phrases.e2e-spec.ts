@@ -168,7 +168,7 @@ describe('Admin chapters and phrases API', () => {
 
   it('requires phrase, dictionary and an audio file, checked by content', async () => {
     const chapterId = await addChapter('Vier', 4);
-    const before = (await mediaFiles(server));
+    const before = await mediaFiles(server);
     expect((await admin.post('admin/phrase', new FormData())).body.errors).toEqual({
       phrase: ['The phrase field is required.'],
       dictionary: ['The dictionary field is required.'],
@@ -214,7 +214,7 @@ describe('Admin chapters and phrases API', () => {
       form({ phrase: 'P', dictionary: 'D', chapter_id: 999999, line_audio: [fixture('clip.mp3'), 'a.mp3'] }),
     );
     expect(unknownChapter.body.errors).toEqual({ chapter_id: ['The selected chapter does not exist.'] });
-    expect((await mediaFiles(server))).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 

@@ -8,7 +8,16 @@ import { BookImportService } from '../imports/book-import.service';
 import type { BookImportResponse } from '../imports/book-imports.dto';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
-import { bookForm, form, loseMedia, mediaBytes, mediaExists, mediaFiles, stagedImports, tempFiles } from './fixtures';
+import {
+  bookForm,
+  form,
+  loseMedia,
+  mediaBytes,
+  mediaExists,
+  mediaFiles,
+  stagedImports,
+  tempFiles,
+} from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, type ZipItem } from './zips';
 
@@ -446,7 +455,7 @@ describe('Moving a whole book', () => {
 
   it('commits once when two commits arrive together; a failure halfway or a discard leaves nothing', async () => {
     const books = await bookCount();
-    const files = (await mediaFiles(server));
+    const files = await mediaFiles(server);
 
     const failing = await stage(exported);
     const service = server.app.get(BookImportService);
@@ -464,7 +473,7 @@ describe('Moving a whole book', () => {
       spy.mockRestore();
     }
     expect(await bookCount()).toBe(books);
-    expect((await mediaFiles(server))).toEqual(files);
+    expect(await mediaFiles(server)).toEqual(files);
     expect((await admin.get(`admin/import/${failing.import_id}`)).status).toBe(200);
 
     const [one, two] = await Promise.all([

@@ -344,14 +344,14 @@ describe('Importing a chapter', () => {
         ChapterImportService.prototype as unknown as { insertPhrase: (...a: unknown[]) => Promise<unknown> }
       ).insertPhrase.apply(this, args);
     });
-    const media = (await mediaFiles(server));
+    const media = await mediaFiles(server);
     try {
       expect((await admin.post(`admin/import/${replacing}/commit`)).status).toBe(500);
     } finally {
       spy.mockRestore();
     }
     expect((await phrasesOf(id)).map((p) => p.phrase)).toEqual(['A.', 'B.']);
-    expect((await mediaFiles(server))).toEqual(media);
+    expect(await mediaFiles(server)).toEqual(media);
     // The import is staged again, and commits now.
     expect((await admin.post(`admin/import/${replacing}/commit`)).status).toBe(200);
     expect((await phrasesOf(id)).map((p) => [p.position, p.phrase])).toEqual([

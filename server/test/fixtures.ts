@@ -43,9 +43,7 @@ export function bookForm(overrides: Record<string, string | [Blob, string] | und
 
 /** Every stored media key (`covers/…-640.webp`, `lines/….mp3`), from the app's store (folder or bucket). */
 export async function mediaFiles(server: TestServer): Promise<string[]> {
-  return (await mediaStore(server).list(''))
-    .map((object) => object.key)
-    .sort();
+  return (await mediaStore(server).list('')).map((object) => object.key).sort();
 }
 
 /** A stored media file's bytes, by its key or its /media URL (a signed one too). */

@@ -32,7 +32,8 @@ export async function startServer(
 ): Promise<TestServer> {
   // Media store: with TEST_MEDIA_STORE=s3 the same tests run against a bucket on a real S3 look-alike,
   // kept beside the storage folder so that a restart on the same data finds its objects.
-  const s3 = process.env.TEST_MEDIA_STORE === 's3' && !env.MEDIA_STORE ? await startS3(`${storageDir}-s3`) : null;
+  const s3 =
+    process.env.TEST_MEDIA_STORE === 's3' && !env.MEDIA_STORE ? await startS3(`${storageDir}-s3`) : null;
   const config = loadConfig({ STORAGE_DIR: storageDir, PORT: '0', HOST: '127.0.0.1', ...s3?.env, ...env });
   const app = await createApp(config, { pages: false, logger }).catch(async (error: unknown) => {
     await s3?.close();

@@ -77,7 +77,9 @@ const stopChild = (child: ChildProcess) =>
  */
 export async function startS3(directory: string): Promise<TestS3> {
   mkdirSync(directory, { recursive: true });
-  let { child, port } = await spawnS3rver(directory, 0);
+  const started = await spawnS3rver(directory, 0);
+  const port = started.port;
+  let child = started.child;
   const env = {
     MEDIA_STORE: 's3',
     S3_ENDPOINT: `http://127.0.0.1:${port}`,

@@ -76,7 +76,14 @@ export async function sendStored(
   } catch (error) {
     // Deleted between the look and the read: as if it had never been there.
     if (error instanceof ObjectNotFoundError) {
-      const sent = ['Accept-Ranges', 'Last-Modified', 'ETag', 'Content-Type', 'Content-Length', 'Content-Range'];
+      const sent = [
+        'Accept-Ranges',
+        'Last-Modified',
+        'ETag',
+        'Content-Type',
+        'Content-Length',
+        'Content-Range',
+      ];
       for (const header of setCaching ? [...sent, 'Cache-Control'] : sent) res.removeHeader(header);
       res.status(200);
       return false;

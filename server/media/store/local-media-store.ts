@@ -113,7 +113,8 @@ export class LocalMediaStore implements MediaStore {
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile()) {
           const info = await stat(full).catch(() => null);
-          if (info) found.push({ key: relative(this.root, full).split(sep).join('/'), lastModified: info.mtime });
+          if (info)
+            found.push({ key: relative(this.root, full).split(sep).join('/'), lastModified: info.mtime });
         }
       }
     };

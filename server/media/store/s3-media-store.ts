@@ -120,7 +120,10 @@ export class S3MediaStore implements MediaStore {
       // A missing key is already what was asked for.
       const failed = (result.Errors ?? []).filter((error) => error.Code !== 'NoSuchKey');
       if (failed.length)
-        throw this.unavailable('DeleteObjects', new Error(`${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`));
+        throw this.unavailable(
+          'DeleteObjects',
+          new Error(`${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`),
+        );
     }
   }
 
@@ -199,7 +202,10 @@ export class S3MediaStore implements MediaStore {
       }
       for (const object of page.Contents ?? [])
         if (object.Key?.startsWith(this.prefix))
-          found.push({ key: object.Key.slice(this.prefix.length), lastModified: object.LastModified ?? new Date() });
+          found.push({
+            key: object.Key.slice(this.prefix.length),
+            lastModified: object.LastModified ?? new Date(),
+          });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return found;
