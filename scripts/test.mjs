@@ -26,7 +26,7 @@ const steps = [
   // The same test files, with media and staged imports in a bucket instead of STORAGE_DIR.
   [
     'Media API tests on S3',
-    `npx jest --ci --selectProjects api --json --outputFile=test-results/jest-s3.json ${S3_FILES}`,
+    `npx jest --ci --json --outputFile=test-results/jest-s3.json ${S3_FILES}`,
     { TEST_MEDIA_STORE: 's3' },
   ],
   ['Browser journeys', 'npx playwright test'],
