@@ -1,6 +1,7 @@
 // `npm test`: the whole suite in one command. Build if needed, then lint, type-check, unit and API tests
-// (Jest) on SQLite, and then, side by side, the browser journeys (Playwright in Debian's Chromium) and the
-// API tests again on a throw-away PostgreSQL cluster (Debian's postgresql).
+// (Jest) on SQLite with media in STORAGE_DIR, and then, side by side, the browser journeys (Playwright in
+// Debian's Chromium) and the API tests again on the other configuration: a throw-away PostgreSQL cluster
+// (Debian's postgresql) with media in an S3 bucket (s3rver, started by the tests themselves).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
@@ -61,9 +62,9 @@ try {
   await runTogether([
     ['Browser journeys', 'npx playwright test'],
     [
-      'API tests (PostgreSQL)',
+      'API tests (PostgreSQL and S3)',
       'npx jest --ci --selectProjects api --json --outputFile=test-results/jest-postgres.json',
-      { TEST_DATABASE_URL: postgres.url },
+      { TEST_DATABASE_URL: postgres.url, TEST_MEDIA_STORE: 's3' },
     ],
   ]);
 } finally {

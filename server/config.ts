@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { readMediaStoreConfig, type MediaStoreConfig } from './media/store-config';
 
 /** Everything the server reads from its environment, validated once at boot. */
 export interface AppConfig {
@@ -30,6 +31,8 @@ export interface AppConfig {
   };
   /** ts-fsrs's fuzz on review intervals (spreads cards learnt together); off in tests, for repeatable dates. */
   reviewFuzz: boolean;
+  /** Where media and staged imports live: STORAGE_DIR or an S3 bucket (server/media/store-config.ts). */
+  mediaStore: MediaStoreConfig;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -177,5 +180,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       apiBase: apiBase ? readUrl('STRIPE_API_BASE', apiBase) : null,
     },
     reviewFuzz: readBoolean(env, 'REVIEW_FUZZ', true),
+    mediaStore: readMediaStoreConfig(env),
   };
 }

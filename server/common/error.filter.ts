@@ -1,5 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { StoreUnavailableError } from '../media/store/media-store';
+import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
 
 /** Errors that Express middleware (body parsers, multer) raise with an HTTP status of their own. */
 interface HttpishError {
@@ -58,6 +60,13 @@ export class ErrorFilter implements ExceptionFilter {
       if (status === HttpStatus.BAD_REQUEST && /^Failed to decode param/.test(String(body.message))) {
         body = { message: 'The address contains an invalid escape sequence.' };
       }
+    } else if (exception instanceof StoreUnavailableError) {
+      // The media store is down or refusing: ours to log, a retry later for the client.
+      status = HttpStatus.SERVICE_UNAVAILABLE;
+      body = { message: STORE_DOWN_MESSAGE };
+      this.logger.error(
+        `${req.method} ${req.path} failed (request ${String(requestId)}): ${exception.message}`,
+      );
     } else {
       const error = exception as HttpishError;
       const candidate = error?.status ?? error?.statusCode;

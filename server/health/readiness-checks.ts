@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { access, constants } from 'node:fs/promises';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { MediaService } from '../media/media.service';
+import { MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
 
 export type CheckState = 'ok' | 'unavailable';
 
@@ -23,13 +23,13 @@ function withTimeout(work: Promise<unknown>): Promise<CheckState> {
 export class ReadinessChecks {
   constructor(
     private readonly db: DataSource,
-    private readonly media: MediaService,
+    @Inject(MEDIA_STORE) private readonly media: MediaStore,
   ) {}
 
   async run(): Promise<{ database: CheckState; media: CheckState }> {
     const [database, media] = await Promise.all([
       withTimeout(this.db.query('SELECT 1')),
-      withTimeout(access(this.media.mediaDir, constants.W_OK)),
+      withTimeout(this.media.check()),
     ]);
     return { database, media };
   }

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { AppModule } from '../app.module';
@@ -12,6 +12,8 @@ import { closeUnreadBodies } from './body/unread-body';
 import { noStore, securityHeaders } from '../common/security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
+import { MEDIA_STORE } from '../media/store/create-stores';
+import { mediaFiles, IMMUTABLE } from '../media/serve/media-files';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
 import { clipGate } from '../reading/clip-gate';
@@ -57,23 +59,13 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
   // Account and admin answers are private to one user: no browser or proxy may keep them.
   app.use(['/api/v1/user', '/api/v1/admin'], noStore);
 
-  const media = app.get(MediaService);
-  await media.ensureFolders();
-  const files = { index: false, dotfiles: 'deny', redirect: false } as const;
+  await app.get(MediaService).ensureFolders();
   app.use(
     MEDIA_ROUTE,
     // Clips of locked chapters need a signed URL and are kept out of shared caches (server/reading/).
-    clipGate(
-      app.get(LockedClips),
-      app.get(ClipUrls),
-      express.static(media.mediaDir, { ...files, cacheControl: false }),
-    ),
-    express.static(media.mediaDir, {
-      ...files,
-      // Media files get random names and are never rewritten in place, so they never go stale.
-      immutable: true,
-      maxAge: 31_536_000_000,
-    }),
+    clipGate(app.get(LockedClips), app.get(ClipUrls), mediaFiles(app.get(MEDIA_STORE), null)),
+    // Media files get random names and are never rewritten in place, so they never go stale.
+    mediaFiles(app.get(MEDIA_STORE), IMMUTABLE),
   );
 
   // Public pages and the guest API are rendered once and kept until an admin change clears them.

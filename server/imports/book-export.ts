@@ -1,7 +1,5 @@
 import { ForbiddenException, Injectable, NotFoundException, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { In, type Repository } from 'typeorm';
 import { ZipFile } from 'yazl';
@@ -10,6 +8,7 @@ import { Chapter } from '../chapters/chapter.entity';
 import { RuleFailed } from '../common/api-error';
 import { COVER_WIDTHS, coverFile } from '../media/media-urls';
 import { MediaService } from '../media/media.service';
+import { storedEntries } from '../media/media-zip';
 import { Phrase } from '../phrases/phrase.entity';
 import {
   BOOK_FORMAT,
@@ -26,7 +25,7 @@ import {
 import { ExportLinks } from './export-links';
 import { toTsv } from './text-formats';
 
-/** A file of the zip: made here (JSON, TSV) or read from the media folder when its turn comes. */
+/** A file of the zip: made here (JSON, TSV) or read from the media store when its turn comes. */
 type Item = { name: string; data: Buffer } | { name: string; media: string };
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8');
@@ -144,28 +143,15 @@ export class BookExport {
     return items;
   }
 
-  /**
-   * Each media file is opened only when its turn comes. A read that fails (a file deleted since the
-   * check) destroys the output, and the connection is dropped, so a cut-off zip never looks complete.
-   */
   private stream(items: Item[]): PassThrough {
     const zip = new ZipFile();
-    const output = zip.outputStream as PassThrough;
-    let reading: ReadStream | undefined;
-    zip.on('error', (error: Error) => output.destroy(error));
-    // A client that hangs up stops the zip midway: the file being read would stay open.
-    output.on('close', () => reading?.destroy());
+    const addStored = storedEntries(zip, (path) => this.media.read(path));
     for (const item of items) {
       const compress = !STORED.test(item.name);
       if ('data' in item) zip.addBuffer(item.data, item.name, { compress });
-      else
-        zip.addReadStreamLazy(item.name, { compress }, (open) => {
-          reading = createReadStream(join(this.media.mediaDir, item.media));
-          reading.on('error', (error) => output.destroy(error));
-          open(null, reading);
-        });
+      else addStored(item.name, item.media, compress);
     }
     zip.end();
-    return output;
+    return zip.outputStream as PassThrough;
   }
 }

@@ -1,7 +1,6 @@
 import { ConflictException, Injectable, PayloadTooLargeException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { copyFile } from 'node:fs/promises';
 import { DataSource, Like, type EntityManager, type Repository } from 'typeorm';
 import { Book, type Difficulty } from '../books/book.entity';
 import { slugify, uniqueCode } from '../books/book-code';
@@ -70,6 +69,8 @@ export class BookImportService {
         throw ValidationFailed.field('zip', error.message.replace(/^The clips file/, 'The file'));
       }
       const manifest = await readBookArchive(entries, dir, (file) => this.media.probeAudio(file));
+      // Stored before the row is written: a row never points at files that are not there yet.
+      await this.stage.publish(id);
       const now = this.clock.now();
       const staged = await this.imports.save({
         id,
@@ -241,7 +242,7 @@ export class BookImportService {
   /** A staged file is copied into the media temp folder first: the stage stays whole for a retry. */
   private async copyIn(importId: string, file: string): Promise<string> {
     const temp = this.media.tempPath();
-    await copyFile(this.stage.file(importId, file), temp);
+    await this.stage.copyTo(importId, file, temp);
     return temp;
   }
 

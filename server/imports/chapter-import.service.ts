@@ -7,8 +7,7 @@ import {
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, open, readFile, rm } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { Chapter } from '../chapters/chapter.entity';
@@ -124,6 +123,8 @@ export class ChapterImportService {
       const manifest = dto.recording
         ? await this.stageRecording(id, dto.recording, recordingRows(text, decodeText(bytes)), text.format)
         : await this.stageClips(id, text, dto.clips ?? []);
+      // Stored before the row is written: a row never points at files that are not there yet.
+      await this.stage.publish(id);
       const now = this.clock.now();
       const staged = await this.imports.save({
         id,
@@ -243,15 +244,15 @@ export class ChapterImportService {
     };
   }
 
-  /** The staged file of row `n`, for the preview's player. */
-  clipFile(staged: StagedImport, n: number): { path: string; type: AudioType } | null {
+  /** The stored key of row `n`'s staged file, for the preview's player. */
+  clipFile(staged: StagedImport, n: number): { key: string; type: AudioType } | null {
     const manifest = JSON.parse(staged.manifest) as ChapterManifest;
     // 0 is the recording itself, which the preview plays segment by segment.
     if (n === 0 && manifest.recording)
-      return { path: this.stage.file(staged.id, manifest.recording.file), type: manifest.recording.type };
+      return { key: this.stage.key(staged.id, manifest.recording.file), type: manifest.recording.type };
     const row = manifest.rows.find((r) => r.n === n);
     return row?.file && row.type && !row.error
-      ? { path: this.stage.file(staged.id, row.file), type: row.type }
+      ? { key: this.stage.key(staged.id, row.file), type: row.type }
       : null;
   }
 
@@ -265,11 +266,13 @@ export class ChapterImportService {
     const stored: StoredAudio[] = [];
     let replaced: string[] = [];
     let bookCode = '';
-    if (manifest.recording) await this.cutRecording(staged.id, manifest);
+    const cut = manifest.recording ? await this.cutRecording(staged.id, manifest) : null;
     try {
-      for (const row of manifest.rows) {
+      for (const [i, row] of manifest.rows.entries()) {
         const temp = this.media.tempPath();
-        await copyFile(this.stage.file(staged.id, row.file!), temp);
+        // A staged clip is copied: the stage stays whole for a retry. Cut segments are made per commit.
+        if (cut) await rename(cut.files[i], temp);
+        else await this.stage.copyTo(staged.id, row.file!, temp);
         stored.push(await this.media.storeAudio(temp, 'lines'));
       }
       await this.db.transaction(async (tx) => {
@@ -317,6 +320,8 @@ export class ChapterImportService {
       await this.media.remove(stored.map((audio) => audio.path));
       if (error instanceof MediaRejectedError) throw ValidationFailed.field('clips', error.message);
       throw error;
+    } finally {
+      await cut?.cleanup();
     }
     await this.media.remove(replaced);
     await this.stage.remove(staged.id);
@@ -324,30 +329,39 @@ export class ChapterImportService {
     return { added: manifest.rows.length, bookCode };
   }
 
-  /** Cuts the recording at its boundaries, in one ffmpeg run, into the import's folder: the rows' clips. */
-  private async cutRecording(id: string, manifest: ChapterManifest): Promise<void> {
+  /**
+   * Cuts the recording at its boundaries, in one ffmpeg run, into a local folder under tmp/ (from a local
+   * copy of the staged recording): the rows' clips, in order. `cleanup` removes what is left of them.
+   */
+  private async cutRecording(id: string, manifest: ChapterManifest) {
     await requireFfmpeg();
     const recording = manifest.recording!;
     // Guessed boundaries (too few pauses) may leave segments too short to cut: the administrator moves them.
     const check = validateBoundaries(recording.cuts, recording.duration_ms, manifest.rows.length);
     if (!check.ok)
       throw new RuleFailed(`Move the boundaries first: ${check.errors.map((e) => e.message).join('; ')}.`);
-    const dir = this.stage.file(id, 'cut');
-    await rm(dir, { recursive: true, force: true });
+    const dir = this.media.tempPath();
+    const cleanup = () => rm(dir, { recursive: true, force: true });
     await mkdir(dir);
+    const source = await this.stage.localCopy(id, recording.file);
     let clips: string[];
     try {
-      clips = await cutSegments(this.stage.file(id, recording.file), recording.cuts, dir);
+      clips = await cutSegments(source.path, recording.cuts, dir);
     } catch (error) {
+      await cleanup();
       // A disk error is ours (a 500, logged); ffmpeg's refusal of these cuts is the administrator's to fix.
       throw ffmpegRefusal(
         error,
         'The recording could not be cut at these boundaries: move them and try again.',
       );
+    } finally {
+      await source.release();
     }
-    if (clips.length !== manifest.rows.length)
+    if (clips.length !== manifest.rows.length) {
+      await cleanup();
       throw new RuleFailed('The recording could not be cut at these boundaries: move them and try again.');
-    manifest.rows.forEach((row, i) => (row.file = `cut/${basename(clips[i])}`));
+    }
+    return { files: clips, cleanup };
   }
 
   /** One phrase row; a method of its own so that a test can make the commit fail halfway. */
@@ -360,7 +374,7 @@ export class ChapterImportService {
    * (with every bomb and path check), several files are taken as they are. Junk from macOS is left out.
    */
   private async gatherClips(id: string, files: UploadedFile[]): Promise<StagedClip[]> {
-    const dir = this.stage.dir(id);
+    const dir = this.stage.workDir(id);
     let clips: StagedClip[];
     if (files.length === 1 && (await looksLikeZip(files[0]))) {
       try {

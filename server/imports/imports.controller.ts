@@ -9,9 +9,12 @@ import {
   Post,
   Put,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { sendStored } from '../media/serve/send-stored';
+import { ImportStage } from './import-stage';
 import { CurrentUser, Public, Roles } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import { Uploads } from '../common/multipart.interceptor';
@@ -83,6 +86,7 @@ export class ImportPreviewController {
     private readonly chapters: ChapterImportService,
     private readonly imports: ImportsService,
     private readonly urls: PreviewUrls,
+    private readonly stage: ImportStage,
   ) {}
 
   @Get(':importId/:n')
@@ -91,6 +95,7 @@ export class ImportPreviewController {
     @Param('n') index: string,
     @Query('exp') exp: unknown,
     @Query('sig') sig: unknown,
+    @Req() req: Request,
     @Res() res: Response,
   ) {
     // 0 is a recording, 1 and up the rows.
@@ -98,8 +103,11 @@ export class ImportPreviewController {
     if (!this.urls.verify(id, n, exp, sig)) throw new NotFoundException('This preview link has expired.');
     const clip = this.chapters.clipFile(await this.imports.find(id), n);
     if (!clip) throw new NotFoundException('Clip not found.');
-    res.sendFile(clip.path, {
-      headers: { 'Cache-Control': 'private, no-store', 'Content-Type': AUDIO_TYPES[clip.type] },
+    // Streamed from the import store (whichever instance staged it), with Range for seeking.
+    const sent = await sendStored(req, res, this.stage.store, clip.key, {
+      cacheControl: 'private, no-store',
+      contentType: AUDIO_TYPES[clip.type],
     });
+    if (!sent) throw new NotFoundException('Clip not found.');
   }
 }

@@ -1,11 +1,24 @@
 import { Global, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config';
 import { MediaService } from './media.service';
+import { createStores, IMPORT_STORE, MEDIA_STORE, type Stores } from './store/create-stores';
 
+const STORES = Symbol('STORES');
+
+/**
+ * Media and where it is kept. MEDIA_STORE is exported for a readiness probe too:
+ * `@Inject(MEDIA_STORE) store: MediaStore` then `await store.check()` (throws StoreUnavailableError).
+ */
 @Global()
 @Module({
-  providers: [MediaService],
-  exports: [MediaService],
+  providers: [
+    { provide: STORES, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createStores(config) },
+    { provide: MEDIA_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.media },
+    { provide: IMPORT_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.imports },
+    MediaService,
+  ],
+  exports: [MediaService, MEDIA_STORE, IMPORT_STORE],
 })
 export class MediaModule implements OnApplicationBootstrap {
   constructor(
@@ -15,10 +28,15 @@ export class MediaModule implements OnApplicationBootstrap {
 
   /** Clears leftovers of aborted uploads and crashes before the first request arrives. */
   async onApplicationBootstrap(): Promise<void> {
+    await this.media.sweep(await this.referenced());
+  }
+
+  /** Every key a row points to. */
+  async referenced(): Promise<string[]> {
     const rows: Array<{ path: string }> = await this.db.query(
       `SELECT cover_path AS path FROM books UNION ALL SELECT sample_audio_path FROM books
        UNION ALL SELECT audio_path FROM phrases`,
     );
-    await this.media.sweep(rows.map((row) => row.path));
+    return rows.map((row) => row.path);
   }
 }

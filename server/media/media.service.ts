@@ -1,13 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { parseFile } from 'music-metadata';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { COVER_RATIO, COVER_WIDTHS, coverFile } from './media-urls';
 import { AUDIO_EXTENSIONS, isAudio, isImage, sniffFile, type AudioType } from './sniff';
-
+import { MEDIA_STORE } from './store/create-stores';
+import { contentTypeOf, type MediaStore } from './store/media-store';
 export type AudioKind = 'samples' | 'lines';
 
 export interface StoredAudio {
@@ -32,23 +34,30 @@ function filesOf(path: string): string[] {
 const randomName = () => randomBytes(16).toString('hex');
 
 /**
- * The only place that touches uploaded files on disk. New media is written under tmp/ first and renamed
- * into media/ (an atomic step on one file system), so a crash never leaves a half-written file in use.
+ * The sweep leaves younger objects alone: another instance may be between storing a file and committing
+ * the row that points to it.
+ */
+export const SWEEP_MIN_AGE_MS = 3_600_000;
+
+/**
+ * The only place that takes uploaded files in. New media is checked and processed on a local file under
+ * tmp/, then handed to the media store (a rename into STORAGE_DIR/media, or an upload to the bucket), so a
+ * crash never leaves a half-written file in use. Rows keep only the keys.
  */
 @Injectable()
 export class MediaService {
   private readonly logger = new Logger(MediaService.name);
-  readonly mediaDir: string;
+  /** Local to this instance, whatever the store: uploads on their way in. */
   readonly tempDir: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.mediaDir = join(config.storageDir, 'media');
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(MEDIA_STORE) readonly store: MediaStore,
+  ) {
     this.tempDir = join(config.storageDir, TEMP_PREFIX);
   }
 
   async ensureFolders(): Promise<void> {
-    for (const kind of ['covers', 'samples', 'lines'])
-      await mkdir(join(this.mediaDir, kind), { recursive: true });
     await mkdir(this.tempDir, { recursive: true });
   }
 
@@ -63,42 +72,50 @@ export class MediaService {
     if (!isImage(await sniffFile(tempFile)))
       throw new MediaRejectedError('The cover must be a JPEG, PNG or WebP image.');
     const key = `covers/${randomName()}`;
-    const written: string[] = [];
+    const sizes = COVER_WIDTHS.map((width) => ({ key: coverFile(key, width), width, file: this.tempPath() }));
     try {
-      const source = sharp(tempFile, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).rotate();
-      for (const width of COVER_WIDTHS) {
-        const staged = this.tempPath();
-        await source
-          .clone()
-          .resize(width, Math.round(width * COVER_RATIO), {
-            fit: 'cover',
-            position: sharp.strategy.attention,
-          })
-          .webp({ quality: 78 })
-          .toFile(staged);
-        const target = join(this.mediaDir, coverFile(key, width));
-        await rename(staged, target);
-        written.push(target);
+      try {
+        const source = sharp(tempFile, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).rotate();
+        for (const size of sizes)
+          await source
+            .clone()
+            .resize(size.width, Math.round(size.width * COVER_RATIO), {
+              fit: 'cover',
+              position: sharp.strategy.attention,
+            })
+            .webp({ quality: 78 })
+            .toFile(size.file);
+      } catch {
+        throw new MediaRejectedError(
+          'The cover image could not be read. Please upload a valid JPEG, PNG or WebP file.',
+        );
+      }
+      // Encoded first, stored after: a store that fails is ours (a 503), never the uploader's image.
+      const stored: string[] = [];
+      try {
+        for (const size of sizes) {
+          stored.push(size.key);
+          await this.store.put(size.key, size.file, 'image/webp');
+        }
+      } catch (error) {
+        await this.store.delete(stored).catch(() => undefined);
+        throw error;
       }
       return key;
-    } catch (error) {
-      await Promise.all(written.map((file) => rm(file, { force: true })));
-      if (error instanceof MediaRejectedError) throw error;
-      throw new MediaRejectedError(
-        'The cover image could not be read. Please upload a valid JPEG, PNG or WebP file.',
-      );
     } finally {
-      await rm(tempFile, { force: true });
+      await Promise.all(
+        [tempFile, ...sizes.map((size) => size.file)].map((file) => rm(file, { force: true })),
+      );
     }
   }
 
-  /** Moves a checked audio file into media/<kind>/ and reads its duration from the file itself. */
+  /** Stores a checked audio file under <kind>/ and reads its duration from the file itself. */
   async storeAudio(tempFile: string, kind: AudioKind): Promise<StoredAudio> {
     this.assertTemp(tempFile);
     try {
       const { type, durationMs } = await this.probeAudio(tempFile);
       const path = `${kind}/${randomName()}.${AUDIO_EXTENSIONS[type]}`;
-      await rename(tempFile, join(this.mediaDir, path));
+      await this.store.put(path, tempFile, contentTypeOf(path));
       return { path, durationMs };
     } finally {
       await rm(tempFile, { force: true });
@@ -123,58 +140,40 @@ export class MediaService {
 
   /** Deletes media files by their stored paths; a cover key removes every size. Missing files are fine. */
   async remove(paths: Array<string | null | undefined>): Promise<void> {
-    const files = paths.flatMap((path) => (path ? filesOf(path) : []));
-    await Promise.all(files.map((file) => rm(this.resolve(file), { force: true })));
+    await this.store.delete(paths.flatMap((path) => (path ? filesOf(path) : [])));
   }
 
   /**
-   * Removes what a crash or an aborted upload may have left: everything under tmp/, and media files that no
-   * row points to. Runs at boot, before the server accepts requests.
+   * Removes what a crash or an aborted upload may have left: everything under this instance's tmp/, and
+   * stored media that no row points to, once it is an hour old (`now` moves in tests). Runs at boot,
+   * before the server accepts requests.
    */
-  async sweep(referenced: Iterable<string>): Promise<number> {
+  async sweep(referenced: Iterable<string>, now = new Date(), minAgeMs = SWEEP_MIN_AGE_MS): Promise<number> {
     await rm(this.tempDir, { recursive: true, force: true });
     await this.ensureFolders();
     const keep = new Set([...referenced].flatMap(filesOf));
-    let removed = 0;
-    for (const file of await this.listFiles(this.mediaDir)) {
-      const path = relative(this.mediaDir, file).split(sep).join('/');
-      if (!keep.has(path)) {
-        await rm(file, { force: true });
-        removed++;
-      }
-    }
-    if (removed > 0) this.logger.log(`Removed ${removed} media file(s) that no record points to`);
-    return removed;
+    const orphans = (await this.store.list(''))
+      .filter((object) => !keep.has(object.key))
+      .filter((object) => now.getTime() - object.lastModified.getTime() >= minAgeMs)
+      .map((object) => object.key);
+    await this.store.delete(orphans);
+    if (orphans.length > 0)
+      this.logger.log(`Removed ${orphans.length} media file(s) that no record points to`);
+    return orphans.length;
   }
 
   async exists(path: string): Promise<boolean> {
-    return stat(this.resolve(path)).then(
-      () => true,
-      () => false,
-    );
+    return (await this.store.head(path)) !== null;
+  }
+
+  /** A stored file's bytes, for the exports' zips. */
+  read(path: string): Promise<Readable> {
+    return this.store.read(path);
   }
 
   /** Only files this service's temp folder holds are taken in (and deleted afterwards), never any other path. */
   private assertTemp(file: string): void {
     if (dirname(file) !== this.tempDir)
       throw new Error(`Refusing to take in a file outside the temp folder: ${file}`);
-  }
-
-  private resolve(path: string): string {
-    const full = join(this.mediaDir, path);
-    if (!full.startsWith(this.mediaDir + sep))
-      throw new Error(`Media path escapes the media folder: ${path}`);
-    return full;
-  }
-
-  private async listFiles(dir: string): Promise<string[]> {
-    const entries = await readdir(dir, { withFileTypes: true });
-    const nested = await Promise.all(
-      entries.map((entry) => {
-        const full = join(dir, entry.name);
-        return entry.isDirectory() ? this.listFiles(full) : Promise.resolve([full]);
-      }),
-    );
-    return nested.flat();
   }
 }

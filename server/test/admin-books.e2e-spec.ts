@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import sharp from 'sharp';
 import { ApiClient, newAdmin } from './api-client';
-import { BOOK_FIELDS, bookForm, fixture, mediaFiles, tempFiles } from './fixtures';
+import { BOOK_FIELDS, bookForm, fixture, mediaExists, mediaFiles, tempFiles } from './fixtures';
 import { rawGet, startServer, type TestServer } from './harness';
 
 interface BookBody {
@@ -24,7 +24,8 @@ describe('Admin books API', () => {
   });
   afterAll(() => server.close());
 
-  const onDisk = (url: string) => existsSync(join(server.storageDir, url.replace(/^\/media\//, 'media/')));
+  /** Whether each URL's file is in the media store (folder or bucket). */
+  const stored = (...urls: string[]) => Promise.all(urls.map((url) => mediaExists(server, url)));
   const create = async (overrides = {}) => {
     const res = await admin.post<{ message: string; data: BookBody }>('admin/book', bookForm(overrides));
     if (res.status !== 200) throw new Error(res.text);
@@ -60,7 +61,7 @@ describe('Admin books API', () => {
       updated_at: expect.any(String),
     });
     const key = book.image_path.replace(/^\/media\//, '').replace(/-640\.webp$/, '');
-    expect(mediaFiles(server.storageDir)).toEqual(
+    expect(await mediaFiles(server)).toEqual(
       [
         `${key}-320.webp`,
         `${key}-640.webp`,
@@ -85,7 +86,7 @@ describe('Admin books API', () => {
   });
 
   it('requires every field and both files on Add Book, keeping nothing', async () => {
-    const before = mediaFiles(server.storageDir);
+    const before = await mediaFiles(server);
     const res = await admin.post('admin/book', new FormData());
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
@@ -100,11 +101,11 @@ describe('Admin books API', () => {
       book_image: ['The book image field is required.'],
       sample_audio: ['The sample audio field is required.'],
     });
-    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it('checks difficulty, hours and minutes, and leaves no file behind', async () => {
-    const before = mediaFiles(server.storageDir);
+    const before = await mediaFiles(server);
     const res = await admin.post(
       'admin/book',
       bookForm({ difficulty: 'Expert', hours: '-1', minutes: '60' }),
@@ -117,12 +118,12 @@ describe('Admin books API', () => {
     });
     const decimal = await admin.post('admin/book', bookForm({ hours: '1.5' }));
     expect(decimal.body.errors).toEqual({ hours: ['The hours must be a whole number.'] });
-    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
   it('refuses impostors by their content, under the field name, and keeps no file', async () => {
-    const before = mediaFiles(server.storageDir);
+    const before = await mediaFiles(server);
     const res = await admin.post(
       'admin/book',
       bookForm({
@@ -143,14 +144,14 @@ describe('Admin books API', () => {
     expect(half.body.errors).toEqual({
       sample_audio: ['The audio must be an MP3, M4A/AAC, OGG or WAV file.'],
     });
-    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
   it('answers 413 to a cover over 5 MB and cuts the upload off', async () => {
     const big = join(tmpdir(), `big-${Date.now()}.jpg`);
     writeFileSync(big, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(6 * 1024 * 1024)]));
-    const before = mediaFiles(server.storageDir);
+    const before = await mediaFiles(server);
     const res = await admin.post(
       'admin/book',
       bookForm({ book_image: [fixture('cover.jpg').slice(0, 0), 'x'] }),
@@ -162,7 +163,7 @@ describe('Admin books API', () => {
     );
     expect(oversize.status).toBe(413);
     expect(oversize.body).toEqual({ message: 'The book image file is too large. The limit is 5 MB.' });
-    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
@@ -200,9 +201,9 @@ describe('Admin books API', () => {
     const updated = replaced.body.data;
     expect(updated.image_path).not.toBe(book.image_path);
     expect(updated.sample_audio).not.toBe(book.sample_audio);
-    expect(onDisk(updated.image_path) && onDisk(updated.sample_audio)).toBe(true);
-    expect(onDisk(book.image_path) || onDisk(book.sample_audio)).toBe(false);
-    expect(onDisk(book.image_path.replace('-640.', '-320.'))).toBe(false);
+    expect(await stored(updated.image_path, updated.sample_audio)).toEqual([true, true]);
+    expect(await stored(book.image_path, book.sample_audio)).toEqual([false, false]);
+    expect(await stored(book.image_path.replace('-640.', '-320.'))).toEqual([false]);
   });
 
   it('keeps an optional language code, checked, and clears it when sent empty', async () => {
@@ -247,7 +248,7 @@ describe('Admin books API', () => {
     const book = await create({ title: 'Una Estate' });
     const res = await admin.post(`admin/book/${book.book_code}?_method=put`, bookForm({ minutes: '75' }));
     expect(res.status).toBe(422);
-    expect(onDisk(book.image_path) && onDisk(book.sample_audio)).toBe(true);
+    expect(await stored(book.image_path, book.sample_audio)).toEqual([true, true]);
     expect((await admin.get(`admin/book/${book.book_code}`)).body.data).toEqual(book);
   });
 
@@ -259,9 +260,9 @@ describe('Admin books API', () => {
     expect(removed.status).toBe(200);
     expect([200, 404]).toContain((await edit).status);
     expect((await admin.get(`admin/book/${book.book_code}`)).status).toBe(404);
-    expect(
-      mediaFiles(server.storageDir).filter((file) => file.includes(book.image_path.slice(14, 46))),
-    ).toEqual([]);
+    expect((await mediaFiles(server)).filter((file) => file.includes(book.image_path.slice(14, 46)))).toEqual(
+      [],
+    );
   });
 
   it('answers 404 for an unknown code on read, update and delete', async () => {
@@ -294,14 +295,16 @@ describe('Admin books API', () => {
       })(),
     );
     expect(phrase.status).toBe(200);
-    expect(onDisk(phrase.body.data.line_audio)).toBe(true);
+    expect(await stored(phrase.body.data.line_audio)).toEqual([true]);
 
     const res = await admin.delete(`admin/book/${book.book_code}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'The book has been deleted.' });
-    expect([onDisk(book.image_path), onDisk(book.sample_audio), onDisk(phrase.body.data.line_audio)]).toEqual(
-      [false, false, false],
-    );
+    expect(await stored(book.image_path, book.sample_audio, phrase.body.data.line_audio)).toEqual([
+      false,
+      false,
+      false,
+    ]);
     expect((await admin.get(`admin/chapter/${chapter.body.data.id}`)).status).toBe(404);
     expect((await admin.get(`admin/book/${book.book_code}`)).status).toBe(404);
   });

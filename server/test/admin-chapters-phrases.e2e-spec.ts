@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { ApiClient, newAdmin } from './api-client';
-import { bookForm, fixture, form, mediaFiles, tempFiles } from './fixtures';
+import { bookForm, fixture, form, mediaExists, mediaFiles, tempFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
 interface PhraseBody {
@@ -27,8 +25,8 @@ describe('Admin chapters and phrases API', () => {
   });
   afterAll(() => server.close());
 
-  const onDisk = (url: string) =>
-    existsSync(join(server.storageDir, url.split('?')[0].replace(/^\/media\//, 'media/')));
+  /** Whether each URL's file is in the media store (folder or bucket). */
+  const stored = (...urls: string[]) => Promise.all(urls.map((url) => mediaExists(server, url)));
   const addChapter = async (title: string, chapter_no: number) =>
     (await admin.post<{ data: { id: number } }>('admin/chapter', { title, chapter_no, book_id: book.id }))
       .body.data.id;
@@ -144,7 +142,7 @@ describe('Admin chapters and phrases API', () => {
       duration_ms: expect.any(Number),
     });
     expect(first.duration_ms).toBeGreaterThan(500);
-    expect(onDisk(first.line_audio)).toBe(true);
+    expect(await stored(first.line_audio)).toEqual([true]);
     const second = await addPhrase(chapterId, 'Die Stadt schläft.');
     expect(second.position).toBe(2);
 
@@ -170,7 +168,7 @@ describe('Admin chapters and phrases API', () => {
 
   it('requires phrase, dictionary and an audio file, checked by content', async () => {
     const chapterId = await addChapter('Vier', 4);
-    const before = mediaFiles(server.storageDir);
+    const before = await mediaFiles(server);
     expect((await admin.post('admin/phrase', new FormData())).body.errors).toEqual({
       phrase: ['The phrase field is required.'],
       dictionary: ['The dictionary field is required.'],
@@ -216,7 +214,7 @@ describe('Admin chapters and phrases API', () => {
       form({ phrase: 'P', dictionary: 'D', chapter_id: 999999, line_audio: [fixture('clip.mp3'), 'a.mp3'] }),
     );
     expect(unknownChapter.body.errors).toEqual({ chapter_id: ['The selected chapter does not exist.'] });
-    expect(mediaFiles(server.storageDir)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
@@ -235,7 +233,7 @@ describe('Admin chapters and phrases API', () => {
       form({ phrase: 'Neu.', dictionary: 'neu — new', line_audio: [fixture('clip.mp3'), 'b.mp3'] }),
     );
     expect(newAudio.body.data.line_audio).not.toBe(phrase.line_audio);
-    expect([onDisk(phrase.line_audio), onDisk(newAudio.body.data.line_audio)]).toEqual([false, true]);
+    expect(await stored(phrase.line_audio, newAudio.body.data.line_audio)).toEqual([false, true]);
     expect((await admin.get(`admin/phrase/${phrase.id}`)).body).toEqual({ data: newAudio.body.data });
   });
 
@@ -283,7 +281,7 @@ describe('Admin chapters and phrases API', () => {
     ];
     const removed = await admin.delete(`admin/phrase/${b.id}`);
     expect(removed.body).toEqual({ message: 'The phrase has been deleted.' });
-    expect(onDisk(b.line_audio)).toBe(false);
+    expect(await stored(b.line_audio)).toEqual([false]);
     const phrases = (
       await admin.get<{ data: { phrases: PhraseBody[] } }>(`admin/phrase?chapter_id=${chapterId}`)
     ).body.data.phrases;
@@ -294,7 +292,7 @@ describe('Admin chapters and phrases API', () => {
 
     const gone = await admin.delete(`admin/chapter/${chapterId}`);
     expect(gone.body).toEqual({ message: 'The chapter has been deleted.' });
-    expect([onDisk(a.line_audio), onDisk(c.line_audio)]).toEqual([false, false]);
+    expect(await stored(a.line_audio, c.line_audio)).toEqual([false, false]);
     expect((await admin.get(`admin/phrase?chapter_id=${chapterId}`)).status).toBe(404);
     expect((await admin.delete(`admin/phrase/${a.id}`)).status).toBe(404);
   });

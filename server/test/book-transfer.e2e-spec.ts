@@ -1,6 +1,6 @@
 import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from '../phrases/phrase.entity';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
@@ -8,7 +8,16 @@ import { BookImportService } from '../imports/book-import.service';
 import type { BookImportResponse } from '../imports/book-imports.dto';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
-import { bookForm, form, mediaFiles, tempFiles } from './fixtures';
+import {
+  bookForm,
+  form,
+  loseMedia,
+  mediaBytes,
+  mediaExists,
+  mediaFiles,
+  stagedImports,
+  tempFiles,
+} from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, type ZipItem } from './zips';
 
@@ -106,9 +115,9 @@ describe('Moving a whole book', () => {
   let original: Book;
   let exported: Buffer;
 
-  const media = (url: string) => readFileSync(join(server.storageDir, url.replace(/^\/media\//, 'media/')));
+  const media = (url: string) => mediaBytes(server, url);
   const bookOf = async (code: string) => (await admin.get<{ data: Book }>(`admin/book/${code}`)).body.data;
-  const stageDirs = () => readdirSync(join(server.storageDir, 'imports'));
+  const stageDirs = () => stagedImports(server);
   const bookCount = async () =>
     Number(
       (
@@ -133,8 +142,8 @@ describe('Moving a whole book', () => {
         chapter_no: chapter.chapter_no,
         phrases: phrases[i].map(({ position, phrase, dictionary }) => ({ position, phrase, dictionary })),
       })),
-      clips: paths.map(({ path }) => readFileSync(join(server.storageDir, 'media', path))),
-      sample: media(book.sample_audio),
+      clips: await Promise.all(paths.map(({ path }) => mediaBytes(server, path))),
+      sample: await media(book.sample_audio),
     };
   }
 
@@ -278,15 +287,8 @@ describe('Moving a whole book', () => {
     const imported = await bookOf(`${original.book_code}-2`);
     expect(imported.image_path).not.toBe(original.image_path);
     for (const width of [320, 640, 960])
-      expect(
-        existsSync(
-          join(
-            server.storageDir,
-            imported.image_path.replace(/^\/media\//, 'media/').replace('-640', `-${width}`),
-          ),
-        ),
-      ).toBe(true);
-    expect(stageDirs()).not.toContain(preview.import_id);
+      expect(await mediaExists(server, imported.image_path.replace('-640', `-${width}`))).toBe(true);
+    expect(await stageDirs()).not.toContain(preview.import_id);
     // The public catalogue shows it at once.
     const guest = await new ApiClient(server).get(`guest/book-detail/${original.book_code}-2`);
     expect(guest.status).toBe(200);
@@ -453,7 +455,7 @@ describe('Moving a whole book', () => {
 
   it('commits once when two commits arrive together; a failure halfway or a discard leaves nothing', async () => {
     const books = await bookCount();
-    const files = mediaFiles(server.storageDir);
+    const files = await mediaFiles(server);
 
     const failing = await stage(exported);
     const service = server.app.get(BookImportService);
@@ -471,7 +473,7 @@ describe('Moving a whole book', () => {
       spy.mockRestore();
     }
     expect(await bookCount()).toBe(books);
-    expect(mediaFiles(server.storageDir)).toEqual(files);
+    expect(await mediaFiles(server)).toEqual(files);
     expect((await admin.get(`admin/import/${failing.import_id}`)).status).toBe(200);
 
     const [one, two] = await Promise.all([
@@ -483,17 +485,17 @@ describe('Moving a whole book', () => {
     expect([404, 409]).toContain(statuses[1]);
     expect(await bookCount()).toBe(books + 1);
     // Cover (3 sizes), sample and 5 clips.
-    expect(mediaFiles(server.storageDir).length).toBe(files.length + 9);
+    expect((await mediaFiles(server)).length).toBe(files.length + 9);
 
     const discarded = await stage(exported);
-    expect(stageDirs()).toContain(discarded.import_id);
+    expect(await stageDirs()).toContain(discarded.import_id);
     expect((await admin.delete(`admin/import/${discarded.import_id}`)).body).toEqual({
       message: 'The import has been discarded.',
     });
-    expect(stageDirs()).not.toContain(discarded.import_id);
+    expect(await stageDirs()).not.toContain(discarded.import_id);
     expect((await admin.get(`admin/import/${discarded.import_id}`)).status).toBe(404);
     expect(await bookCount()).toBe(books + 1);
-    expect(mediaFiles(server.storageDir).length).toBe(files.length + 9);
+    expect((await mediaFiles(server)).length).toBe(files.length + 9);
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
@@ -510,14 +512,14 @@ describe('Moving a whole book', () => {
       CHAPTERS.map((c) => [c.chapter_no, c.title, c.phrases.map((p) => p.phrase)]),
     );
     expect(copy.sample.equals(CLIPS[4])).toBe(true);
-    expect(readdirSync(join(server.storageDir, 'imports'))).toEqual([]);
+    expect(await stageDirs()).toEqual([]);
   });
 
   it('refuses to export a book whose files are missing, before sending a byte', async () => {
     const code = `${original.book_code}-2`;
     const book = await bookOf(code);
     const [{ path }] = await clipPaths(book.id, 5);
-    rmSync(join(server.storageDir, 'media', path));
+    await loseMedia(server, path);
     const res = await admin.get(`admin/book/${code}/export`);
     expect([res.status, res.body]).toEqual([
       422,

@@ -6,7 +6,7 @@ import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock } from './clock';
-import { bookForm, mediaFiles } from './fixtures';
+import { bookForm, mediaFiles, stagedImports } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, renameEntry, understateSize } from './zips';
 
@@ -83,7 +83,7 @@ describe('Importing a chapter', () => {
   }
   const phrasesOf = async (id: number) =>
     (await admin.get<Phrases>(`admin/phrase?chapter_id=${id}`)).body.data.phrases;
-  const stageDirs = () => readdirSync(join(server.storageDir, 'imports'));
+  const stageDirs = () => stagedImports(server);
 
   it('stages a TSV and a zip, previews every row with its clip, and commits them in order', async () => {
     const zip = await makeZip([
@@ -133,7 +133,7 @@ describe('Importing a chapter', () => {
     expect((await fetch(server.baseUrl + altered)).status).toBe(404);
     expect((await fetch(server.baseUrl + data.rows[2].audio!.replace(/\/3\?/, '/2?'))).status).toBe(404);
 
-    const before = mediaFiles(server.storageDir).length;
+    const before = (await mediaFiles(server)).length;
     const committed = await admin.post(`admin/import/${data.import_id}/commit`);
     expect(committed.status).toBe(200);
     expect(committed.body).toEqual({
@@ -146,10 +146,10 @@ describe('Importing a chapter', () => {
       [2, 'Il dit "au revoir".'],
       [3, 'On arrive.'],
     ]);
-    expect(mediaFiles(server.storageDir).length).toBe(before + 3);
+    expect((await mediaFiles(server)).length).toBe(before + 3);
     // The import and its files are gone; the public reader shows the phrases.
     expect((await admin.post(`admin/import/${data.import_id}/commit`)).status).toBe(404);
-    expect(stageDirs()).not.toContain(data.import_id);
+    expect(await stageDirs()).not.toContain(data.import_id);
     const reader = await new ApiClient(server).get<{ data: { phrases: Array<{ phrase: string }> } }>(
       `guest/book/${bookCode}/chapter/1`,
     );
@@ -225,6 +225,7 @@ describe('Importing a chapter', () => {
   });
 
   it('refuses whole files that are not what they claim, with a message', async () => {
+    const before = await stageDirs();
     const post = (text: [Blob, string] | undefined, clips: Array<[Blob, string]>) =>
       admin.post<{ message: string; errors?: Record<string, string[]> }>(
         `admin/chapter/${chapterId}/import`,
@@ -255,11 +256,11 @@ describe('Importing a chapter', () => {
       (await member.post(`admin/chapter/${chapterId}/import`, importForm(file(TSV, 't.tsv'), []))).status,
     ).toBe(403);
     // Nothing is left behind by a refused import.
-    expect(stageDirs().length).toBe(readdirSync(join(server.storageDir, 'imports')).length);
+    expect(await stageDirs()).toEqual(before);
   });
 
   it('refuses zip bombs and unsafe paths, leaving nothing behind', async () => {
-    const before = stageDirs();
+    const before = await stageDirs();
     const post = async (zip: Buffer) =>
       admin.post<{ message: string; errors?: Record<string, string[]> }>(
         `admin/chapter/${chapterId}/import`,
@@ -282,7 +283,7 @@ describe('Importing a chapter', () => {
       expect([to, evil.status]).toEqual([to, 422]);
       expect(evil.body.errors?.clips?.[0]).toMatch(/unsafe path/);
     }
-    expect(stageDirs()).toEqual(before);
+    expect(await stageDirs()).toEqual(before);
     expect(readdirSync(join(server.storageDir, 'tmp'))).toEqual([]);
     expect(existsSync(join(server.storageDir, '1.mp3'))).toBe(false);
   });
@@ -308,11 +309,11 @@ describe('Importing a chapter', () => {
     expect((await phrasesOf(id)).length).toBe(2);
 
     const second = await stage();
-    expect(stageDirs()).toContain(second);
+    expect(await stageDirs()).toContain(second);
     expect((await admin.delete(`admin/import/${second}`)).body).toEqual({
       message: 'The import has been discarded.',
     });
-    expect(stageDirs()).not.toContain(second);
+    expect(await stageDirs()).not.toContain(second);
     expect((await admin.post(`admin/import/${second}/commit`)).status).toBe(404);
     expect((await admin.delete(`admin/import/${second}`)).status).toBe(404);
     expect((await phrasesOf(id)).length).toBe(2);
@@ -343,14 +344,14 @@ describe('Importing a chapter', () => {
         ChapterImportService.prototype as unknown as { insertPhrase: (...a: unknown[]) => Promise<unknown> }
       ).insertPhrase.apply(this, args);
     });
-    const media = mediaFiles(server.storageDir);
+    const media = await mediaFiles(server);
     try {
       expect((await admin.post(`admin/import/${replacing}/commit`)).status).toBe(500);
     } finally {
       spy.mockRestore();
     }
     expect((await phrasesOf(id)).map((p) => p.phrase)).toEqual(['A.', 'B.']);
-    expect(mediaFiles(server.storageDir)).toEqual(media);
+    expect(await mediaFiles(server)).toEqual(media);
     // The import is staged again, and commits now.
     expect((await admin.post(`admin/import/${replacing}/commit`)).status).toBe(200);
     expect((await phrasesOf(id)).map((p) => [p.position, p.phrase])).toEqual([
@@ -358,7 +359,7 @@ describe('Importing a chapter', () => {
       [2, 'Y.'],
       [3, 'Z.'],
     ]);
-    expect(mediaFiles(server.storageDir).length).toBe(media.length + 1);
+    expect((await mediaFiles(server)).length).toBe(media.length + 1);
   });
 
   it('takes the text with 2,000 clip files, and refuses 2,001', async () => {
@@ -392,7 +393,7 @@ describe('Importing a chapter', () => {
         .getRepository(StagedImport)
         .update({ id }, { status: 'committing', updatedAt: new Date(Date.now() + 25 * 3_600_000) });
       await server.app.get(ImportsService).sweep();
-      expect(stageDirs()).toContain(id);
+      expect(await stageDirs()).toContain(id);
     } finally {
       clock.restore();
       await db.getRepository(StagedImport).update({ id }, { status: 'staged' });
@@ -411,11 +412,11 @@ describe('Importing a chapter', () => {
     try {
       clock.advance(23 * 3_600_000);
       await imports.sweep();
-      expect(stageDirs()).toContain(id);
+      expect(await stageDirs()).toContain(id);
       expect((await admin.get(`admin/import/${id}`)).status).toBe(200);
       clock.advance(2 * 3_600_000);
       await imports.sweep();
-      expect(stageDirs()).not.toContain(id);
+      expect(await stageDirs()).not.toContain(id);
       expect((await admin.get(`admin/import/${id}`)).status).toBe(404);
     } finally {
       clock.restore();

@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { IMPORT_STORE, MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
+import type { TestServer } from './harness';
 
 const DIR = join(__dirname, 'fixtures');
 
@@ -38,14 +41,36 @@ export function bookForm(overrides: Record<string, string | [Blob, string] | und
   });
 }
 
-/** Every file under a media folder, relative to it, for asserting what is on disk. */
-export function mediaFiles(storageDir: string): string[] {
-  const root = join(storageDir, 'media');
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
-    .sort();
+/** Every stored media key (`covers/…-640.webp`, `lines/….mp3`), from the app's store (folder or bucket). */
+export async function mediaFiles(server: TestServer): Promise<string[]> {
+  return (await mediaStore(server).list('')).map((object) => object.key).sort();
 }
+
+/** A stored media file's bytes, by its key or its /media URL (a signed one too). */
+export async function mediaBytes(server: TestServer, keyOrUrl: string): Promise<Buffer> {
+  const stream = await mediaStore(server).read(mediaKey(keyOrUrl));
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function mediaExists(server: TestServer, keyOrUrl: string): Promise<boolean> {
+  return (await mediaStore(server).head(mediaKey(keyOrUrl))) !== null;
+}
+
+/** Loses a stored file behind the app's back, as a failed disk or a hand-made deletion would. */
+export async function loseMedia(server: TestServer, keyOrUrl: string): Promise<void> {
+  await mediaStore(server).delete([mediaKey(keyOrUrl)]);
+}
+
+/** The ids of the imports that have files in the import store. */
+export async function stagedImports(server: TestServer): Promise<string[]> {
+  const objects = await server.app.get<symbol, MediaStore>(IMPORT_STORE).list('');
+  return [...new Set(objects.map((object) => object.key.split('/')[0]))].sort();
+}
+
+const mediaStore = (server: TestServer) => server.app.get<symbol, MediaStore>(MEDIA_STORE);
+const mediaKey = (keyOrUrl: string) => keyOrUrl.replace(/^\/media\//, '').replace(/\?.*$/, '');
 
 export function tempFiles(storageDir: string): string[] {
   return readdirSync(join(storageDir, 'tmp'));

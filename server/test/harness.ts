@@ -8,12 +8,15 @@ import { join } from 'node:path';
 import { loadConfig, type AppConfig } from '../config';
 import { createApp } from '../http/create-app';
 import { databaseUrlFor } from './database';
+import { startS3, type TestS3 } from './s3';
 
 export interface TestServer {
   app: NestExpressApplication;
   config: AppConfig;
   baseUrl: string;
   storageDir: string;
+  /** The S3 server behind the media store, when the test runs on one (TEST_MEDIA_STORE=s3). */
+  s3: TestS3 | null;
   /** Stops the server; pass `keep` to leave the storage folder for a restart on the same data. */
   close(keep?: boolean): Promise<void>;
 }
@@ -29,24 +32,34 @@ export async function startServer(
   logger: LoggerService | false = false,
 ): Promise<TestServer> {
   const databaseUrl = await databaseUrlFor(storageDir);
+  // Media store: with TEST_MEDIA_STORE=s3 the same tests run against a bucket on a real S3 look-alike,
+  // kept beside the storage folder so that a restart on the same data finds its objects.
+  const s3 =
+    process.env.TEST_MEDIA_STORE === 's3' && !env.MEDIA_STORE ? await startS3(`${storageDir}-s3`) : null;
   const config = loadConfig({
     STORAGE_DIR: storageDir,
     PORT: '0',
     HOST: '127.0.0.1',
     // A small pool: the PostgreSQL pass runs many test servers at once on one cluster.
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
+    ...s3?.env,
     ...env,
   });
-  const app = await createApp(config, { pages: false, logger });
+  const app = await createApp(config, { pages: false, logger }).catch(async (error: unknown) => {
+    await s3?.close();
+    throw error;
+  });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
     app,
     config,
     storageDir,
+    s3,
     baseUrl: `http://127.0.0.1:${address.port}`,
     async close(keep = false) {
       await app.close();
+      await s3?.close(keep);
       if (!keep) rmSync(storageDir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import { registeredRoutes } from './routes';
 /** Routes open to visitors. A new public route must be added here on purpose. */
 const PUBLIC_ROUTES = [
   'GET /api/v1/health',
+  'GET /api/v1/health/ready',
   'GET /api/v1/guest/list-book',
   'GET /api/v1/guest/book-detail/:bookCode',
   'GET /api/v1/guest/book/:bookCode/chapters',

@@ -1,10 +1,8 @@
-import { readFileSync, rmSync } from 'node:fs';
 import { parseCsv } from './csv';
-import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
-import { fixture, form } from './fixtures';
+import { fixture, form, loseMedia, mediaBytes } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
@@ -83,8 +81,7 @@ describe('Anki export of saved words', () => {
   };
 
   /** The stored file behind a word's clip URL (signed or not). */
-  const storedClip = (url: string) =>
-    readFileSync(join(server.storageDir, 'media', url.replace(/^\/media\//, '').replace(/\?.*$/, '')));
+  const storedClip = (url: string) => mediaBytes(server, url);
 
   /** Downloads the Anki export and reads it back: Anki's header lines, the rows and the other files. */
   async function ankiExport(client: ApiClient) {
@@ -130,7 +127,11 @@ describe('Anki export of saved words', () => {
       expect((await client.post('user/words', { phrase_id: phrase, term })).status).toBe(200);
     }
     const clips = new Map(
-      (await client.get<WordList>('user/words')).body.data.map((w) => [w.phrase, storedClip(w.audio!)]),
+      await Promise.all(
+        (await client.get<WordList>('user/words')).body.data.map(
+          async (w) => [w.phrase, await storedClip(w.audio!)] as const,
+        ),
+      ),
     );
 
     const withPlan = await ankiExport(client);
@@ -185,7 +186,7 @@ describe('Anki export of saved words', () => {
     await client.post('user/words', { phrase_id: phrase, term: 'merci' });
     const words = (await client.get<WordList>('user/words')).body.data;
     const lost = words.find((w) => w.term === 'merci')!.audio!;
-    rmSync(join(server.storageDir, 'media', lost.replace(/^\/media\//, '')));
+    await loseMedia(server, lost);
     const { rows, files } = await ankiExport(client);
     expect(rows.map((row) => [row[0], row[5] === '' ? 'no sound' : 'sound'])).toEqual([
       ['bonjour', 'sound'],

@@ -1,10 +1,10 @@
 import { Injectable, Logger, StreamableFile } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { MediaService } from '../media/media.service';
+import { storedEntries } from '../media/media-zip';
 import { AUDIO_EXTENSIONS } from '../media/sniff';
 import type { User } from '../users/user.entity';
 import { WordsService, type WordRow } from './words.service';
@@ -127,23 +127,9 @@ export class AnkiExport {
     }));
   }
 
-  /**
-   * Each clip is opened only when its turn comes. A read that fails (a clip deleted since the check)
-   * destroys the output, and Nest then drops the connection, so a cut-off zip never looks complete.
-   */
   private addClips(zip: ZipFile, clips: Map<string, string>): void {
-    const output = zip.outputStream as PassThrough;
-    let reading: ReadStream | undefined;
-    zip.on('error', (error: Error) => output.destroy(error));
-    // A client that hangs up stops the zip midway: the clip being read would stay open.
-    output.on('close', () => reading?.destroy());
-    for (const [name, path] of clips) {
-      // Clips are compressed already, except WAV.
-      zip.addReadStreamLazy(name, { compress: name.endsWith('.wav') }, (open) => {
-        reading = createReadStream(join(this.media.mediaDir, path));
-        reading.on('error', (error) => output.destroy(error));
-        open(null, reading);
-      });
-    }
+    const addStored = storedEntries(zip, (path) => this.media.read(path));
+    // Clips are compressed already, except WAV.
+    for (const [name, path] of clips) addStored(name, path, name.endsWith('.wav'));
   }
 }

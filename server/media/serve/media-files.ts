@@ -1,0 +1,23 @@
+import express, { type RequestHandler } from 'express';
+import { LocalMediaStore } from '../store/local-media-store';
+import type { MediaStore } from '../store/media-store';
+import { storeMediaHandler } from './store-media-handler';
+
+const YEAR_SECONDS = 31_536_000;
+export const IMMUTABLE = `public, max-age=${YEAR_SECONDS}, immutable`;
+
+/**
+ * The handler that serves /media files from a store. A folder keeps express.static (Range, ETag, 304s,
+ * proven and tested); a bucket is streamed through this process with the same behaviour, so URLs, the
+ * locked-clip gate, caching and the CSP stay as they are (docs/media-storage.md). `cacheControl` null sets
+ * none: the clip gate sets its own before it hands over.
+ */
+export function mediaFiles(store: MediaStore, cacheControl: typeof IMMUTABLE | null): RequestHandler {
+  if (store instanceof LocalMediaStore) {
+    const files = { index: false, dotfiles: 'deny', redirect: false } as const;
+    return cacheControl
+      ? express.static(store.root, { ...files, immutable: true, maxAge: YEAR_SECONDS * 1000 })
+      : express.static(store.root, { ...files, cacheControl: false });
+  }
+  return storeMediaHandler(store, { cacheControl });
+}
