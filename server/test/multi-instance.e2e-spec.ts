@@ -9,14 +9,17 @@ import { bookForm, fixture, form } from './fixtures';
 import { assertBuilt, boot, stop } from './built-server';
 import { databaseUrlFor, onPostgres, testDatabaseConfig } from './database';
 import { tempStorage, type TestServer } from './harness';
+import { startS3, type TestS3 } from './s3';
 
 /**
- * Two built server processes on one PostgreSQL database behave as one. Runs in the PostgreSQL pass of
+ * Two built server processes, each with its own STORAGE_DIR, on one PostgreSQL database and one S3 bucket
+ * (s3rver) behave as one. Runs in the PostgreSQL pass of
  * the suite (TEST_DATABASE_URL); SQLite serves one process per STORAGE_DIR and refuses a second.
  */
 (onPostgres ? describe : describe.skip)('Two instances on one PostgreSQL', () => {
   const storageDir = tempStorage();
   let databaseUrl: string;
+  let s3: TestS3;
   const children: ChildProcess[] = [];
   let a: TestServer;
   let b: TestServer;
@@ -28,9 +31,15 @@ import { tempStorage, type TestServer } from './harness';
   beforeAll(async () => {
     assertBuilt();
     databaseUrl = (await databaseUrlFor(storageDir))!;
+    s3 = await startS3(`${storageDir}-s3`);
     // Both boot at once on an empty database: the migrations run under the advisory lock.
-    const env = { STORAGE_DIR: storageDir, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' };
-    const [first, second] = await Promise.all([boot(env), boot(env)]);
+    const env = (dir: string) => ({
+      STORAGE_DIR: dir,
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_SIZE: '4',
+      ...s3.env,
+    });
+    const [first, second] = await Promise.all([boot(env(tempStorage())), boot(env(tempStorage()))]);
     children.push(first.child, second.child);
     a = asServer(first.url);
     b = asServer(second.url);
@@ -50,6 +59,7 @@ import { tempStorage, type TestServer } from './harness';
   });
   afterAll(async () => {
     await Promise.all(children.map(stop));
+    await s3?.close();
   });
 
   it('accepts on B a token issued by A', async () => {
@@ -110,6 +120,30 @@ import { tempStorage, type TestServer } from './harness';
     }
   });
 
+  it('serves from B, byte for byte, a clip uploaded through A', async () => {
+    const book = await adminA.post<{ data: { id: number } }>('admin/book', bookForm({ title: 'Clip Book' }));
+    const chapter = await adminA.post<{ data: { id: number } }>('admin/chapter', {
+      title: 'One',
+      chapter_no: 1,
+      book_id: book.body.data.id,
+    });
+    const added = await adminA.post<{ data: { line_audio: string } }>(
+      'admin/phrase',
+      form({
+        chapter_id: chapter.body.data.id,
+        phrase: 'Hi',
+        dictionary: 'a — b',
+        line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+      }),
+    );
+    expect(added.status).toBe(200);
+    const res = await fetch(`${b.baseUrl}${added.body.data.line_audio}`);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(
+      Buffer.from(await fixture('clip.mp3').arrayBuffer()),
+    );
+  });
+
   it('gives phrases appended at once on A and B distinct positions', async () => {
     const book = await adminA.post<{ data: { id: number } }>('admin/book', bookForm({ title: 'Race Book' }));
     const chapter = await adminA.post<{ data: { id: number } }>('admin/chapter', {
@@ -150,7 +184,7 @@ import { tempStorage, type TestServer } from './harness';
       expect(await titlesOn(b)).not.toContain('While Away');
       // ...until its listening connection is cut and comes back, which clears everything.
       const cut = await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
         [LISTENER_NAME],
       );
       expect(cut.rowCount).toBe(2);
