@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { copyMedia, copyRows, CopyRefused, COPIED_TABLES } from '../database/copy-installation';
+import { openDatabase } from '../database/data-source';
+import { sharedJwtSecret } from '../database/prepare';
+import { createStores } from '../media/store/create-stores';
+
+const USAGE =
+  'Usage: npm run migrate-to -- --database-url postgres://user:password@host:5432/db [--media-store s3]\n' +
+  '(with --media-store s3, the bucket is read from S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID,\n' +
+  'S3_SECRET_ACCESS_KEY and S3_FORCE_PATH_STYLE, as the server reads them)';
+
+/**
+ * `npm run migrate-to`: moves the SQLite installation in STORAGE_DIR (rows and media) to PostgreSQL and,
+ * with `--media-store s3`, to a bucket. Run it with the server stopped; docs/scaling.md has the steps.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { 'database-url': { type: 'string' }, 'media-store': { type: 'string' } },
+  });
+  if (!values['database-url']) throw new ConfigError('--database-url is required');
+  const source = loadConfig({ ...process.env, DATABASE_URL: '', MEDIA_STORE: 'local' });
+  const target = loadConfig({
+    ...process.env,
+    DATABASE_URL: values['database-url'],
+    MEDIA_STORE: values['media-store'] ?? 'local',
+  });
+  const from = await openDatabase({ ...source, databaseUrl: null });
+  const to = await openDatabase(target);
+  try {
+    const rows = await copyRows(from, to);
+    // Sessions survive the move: the copied secret is kept; an installation that never booted this
+    // version still has its secret in STORAGE_DIR/jwt-secret, which is offered instead.
+    await sharedJwtSecret(to, source.storageDir);
+    for (const table of COPIED_TABLES) console.log(`${table}: ${rows[table]} row(s)`);
+    if (target.mediaStore.kind === 'local') {
+      console.log('Media stays in STORAGE_DIR/media (no --media-store s3).');
+    } else {
+      const tempRoot = join(source.storageDir, 'tmp');
+      mkdirSync(tempRoot, { recursive: true });
+      const files = await copyMedia(createStores(source).media, createStores(target).media, tempRoot);
+      console.log(`media: ${files} file(s) copied to bucket ${target.mediaStore.bucket}`);
+    }
+    console.log('Done. Start the server with the same DATABASE_URL (and S3 settings) to use the new home.');
+  } finally {
+    await Promise.all([from.destroy(), to.destroy()]);
+  }
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof CopyRefused;
+  console.error(`Migration failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (known) console.error(USAGE);
+  process.exit(1);
+});

@@ -1,0 +1,121 @@
+import { mkdtemp, copyFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { MediaStore } from '../media/store/media-store';
+import { sql } from './sql';
+
+/**
+ * The tables an installation's data lives in, parents before children (foreign keys). Left out on
+ * purpose: `migrations` (the target runs its own), `rate_hits` (minutes-long counters) and `imports`
+ * (staged imports live a day; their files stay behind in STORAGE_DIR/imports).
+ */
+export const COPIED_TABLES = [
+  'users',
+  'books',
+  'chapters',
+  'phrases',
+  'app_meta',
+  'password_reset_tokens',
+  'subscriptions',
+  'stripe_events',
+  'reading_progress',
+  'saved_words',
+  'review_logs',
+  'listening_events',
+] as const;
+const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports']);
+/** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
+const NUMBERED = new Set(
+  COPIED_TABLES.filter((table) => !['app_meta', 'stripe_events', 'subscriptions'].includes(table)),
+);
+const BATCH = 500;
+
+export class CopyRefused extends Error {}
+
+export interface CopyReport {
+  rows: Record<string, number>;
+  mediaFiles: number;
+}
+
+async function sourceTables(source: DataSource): Promise<string[]> {
+  const rows = (await source.query(
+    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
+  )) as Array<{ name: string }>;
+  return rows.map((row) => row.name);
+}
+
+async function count(db: DataSource, table: string): Promise<number> {
+  const [row] = (await db.query(`SELECT COUNT(*) AS n FROM "${table}"`)) as Array<{ n: number | string }>;
+  return Number(row.n);
+}
+
+/**
+ * Copies a SQLite installation's rows into an empty, migrated PostgreSQL database, in one transaction
+ * (all or nothing), then moves each sequence past the highest copied id: copied ids would otherwise
+ * collide with the next insert.
+ */
+export async function copyRows(source: DataSource, target: DataSource): Promise<Record<string, number>> {
+  const unknown = (await sourceTables(source)).filter(
+    (table) => !NOT_COPIED.has(table) && !(COPIED_TABLES as readonly string[]).includes(table),
+  );
+  // A table added by a later migration and not listed here would be silently left behind.
+  if (unknown.length) throw new Error(`Tables this tool does not know how to copy: ${unknown.join(', ')}`);
+  for (const table of ['users', 'books'])
+    if ((await count(target, table)) > 0)
+      throw new CopyRefused(
+        `The target database already holds data (table ${table} is not empty); use an empty database.`,
+      );
+  const copied: Record<string, number> = {};
+  await target.transaction(async (tx) => {
+    // SQLite keeps times as UTC text without a zone; read them as UTC, whatever the server's own zone.
+    await tx.query(`SET LOCAL TIME ZONE 'UTC'`);
+    for (const table of COPIED_TABLES) {
+      copied[table] = 0;
+      for (let offset = 0; ; offset += BATCH) {
+        const rows = (await source.query(`SELECT * FROM "${table}" ORDER BY rowid LIMIT ? OFFSET ?`, [
+          BATCH,
+          offset,
+        ])) as Array<Record<string, unknown>>;
+        if (!rows.length) break;
+        const columns = Object.keys(rows[0]);
+        const values = rows.map((row) => `(${columns.map(() => '?').join(', ')})`).join(', ');
+        await sql(
+          tx,
+          `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values}`,
+          rows.flatMap((row) => columns.map((column) => row[column])),
+        );
+        copied[table] += rows.length;
+        if (rows.length < BATCH) break;
+      }
+      if (NUMBERED.has(table) && copied[table] > 0)
+        await tx.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT MAX(id) FROM "${table}"))`, [
+          `"${table}"`,
+        ]);
+    }
+  });
+  return copied;
+}
+
+/** Copies every media file into the target store; a file already there with the same size is skipped. */
+export async function copyMedia(source: MediaStore, target: MediaStore, tempRoot: string): Promise<number> {
+  const temp = await mkdtemp(join(tempRoot, 'migrate-'));
+  let copied = 0;
+  try {
+    for (const { key } of await source.list('')) {
+      const [from, already] = [await source.head(key), await target.head(key)];
+      if (from && already && from.size === already.size) continue;
+      const file = join(temp, String(copied));
+      const local = await source.localCopy(key);
+      try {
+        await copyFile(local.path, file);
+      } finally {
+        await local.release();
+      }
+      await target.put(key, file);
+      copied++;
+    }
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+  return copied;
+}

@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { makeBook } from './books';
+import { fixture, form } from './fixtures';
+import { assertBuilt } from './built-server';
+import { databaseUrlFor, onPostgres } from './database';
+import { startServer, tempStorage } from './harness';
+import { startS3, type TestS3 } from './s3';
+
+const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
+
+/** Moving a SQLite installation with local media to PostgreSQL and a bucket (PostgreSQL pass only). */
+(onPostgres ? describe : describe.skip)('npm run migrate-to', () => {
+  let s3: TestS3;
+  beforeAll(async () => {
+    assertBuilt();
+    s3 = await startS3(`${tempStorage()}-s3`);
+  });
+  afterAll(() => s3?.close());
+
+  it('moves every row and clip, keeps sessions, resets the sequences, and refuses a second run', async () => {
+    // A SQLite installation, media in its folder, whatever engine the suite runs on.
+    const sqliteDir = tempStorage();
+    const old = await startServer(sqliteDir, { DATABASE_URL: '', MEDIA_STORE: 'local' });
+    const admin = await newAdmin(old);
+    const { code, chapterIds } = await makeBook(admin.client);
+    const member = await newMember(old);
+    const login = await new ApiClient(old).post<{ token: string }>('user/login', {
+      email: member.email,
+      password: member.password,
+    });
+    const before = await new ApiClient(old).get<{ data: { phrases: Array<{ id: number }> } }>(
+      `guest/book/${code}/chapter/1`,
+    );
+    await old.close(true);
+
+    const targetUrl = (await databaseUrlFor(tempStorage()))!;
+    const migrate = () =>
+      spawnSync(process.execPath, [CLI, '--database-url', targetUrl, '--media-store', 's3'], {
+        env: { ...process.env, STORAGE_DIR: sqliteDir, ...s3.env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const run = migrate();
+    expect(run.stderr).not.toContain('Migration failed');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('phrases: 6 row(s)');
+    expect(run.stdout).toMatch(/media: \d+ file\(s\) copied to bucket/);
+
+    const moved = await startServer(tempStorage(), { DATABASE_URL: targetUrl, ...s3.env });
+    try {
+      expect(moved.config.mediaStore.kind).toBe('s3');
+      const guest = new ApiClient(moved);
+      const chapter = await guest.get<{ data: { phrases: Array<{ id: number; audio: string }> } }>(
+        `guest/book/${code}/chapter/1`,
+      );
+      expect(chapter.body.data.phrases.map((p) => p.id)).toEqual(before.body.data.phrases.map((p) => p.id));
+      const clip = await fetch(moved.baseUrl + chapter.body.data.phrases[0].audio);
+      expect(clip.status).toBe(200);
+      expect(Buffer.from(await clip.arrayBuffer())).toEqual(
+        Buffer.from(await fixture('clip.mp3').arrayBuffer()),
+      );
+      // The member's session from before the move still works: the secret moved with the rows.
+      expect((await new ApiClient(moved, login.body.token).get('user/profile')).status).toBe(200);
+      // New rows get new ids: the sequences were moved past the copied ones.
+      const adminLogin = await guest.post<{ token: string }>('user/login', {
+        email: admin.email,
+        password: admin.password,
+      });
+      const added = await new ApiClient(moved, adminLogin.body.token).post<{
+        data: { id: number; position: number };
+      }>(
+        'admin/phrase',
+        form({
+          chapter_id: chapterIds[0],
+          phrase: 'New',
+          dictionary: 'a — b',
+          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+        }),
+      );
+      expect(added.status).toBe(200);
+      expect(added.body.data.id).toBeGreaterThan(6);
+      expect(added.body.data.position).toBe(3);
+      expect((await newMember(moved)).id).toBeGreaterThan(2);
+    } finally {
+      await moved.close();
+    }
+
+    const again = migrate();
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(
+      'Migration failed: The target database already holds data (table users is not empty); use an empty database.',
+    );
+  });
+});
