@@ -78,7 +78,7 @@ export async function copyRows(source: DataSource, target: DataSource): Promise<
         ])) as Array<Record<string, unknown>>;
         if (!rows.length) break;
         const columns = Object.keys(rows[0]);
-        const values = rows.map((row) => `(${columns.map(() => '?').join(', ')})`).join(', ');
+        const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
         await sql(
           tx,
           `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values}`,
