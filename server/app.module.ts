@@ -30,7 +30,7 @@ import { BodyInterceptor } from './http/body/body.interceptor';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, instanceLock: InstanceLock): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -54,7 +54,7 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
-        InstanceLock,
+        { provide: InstanceLock, useValue: instanceLock },
         ReadinessChecks,
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Rate limits first, so that floods are refused before any token or password work.

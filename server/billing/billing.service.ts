@@ -132,11 +132,22 @@ export class BillingService {
       this.logger.warn(`Checkout session ${session.id} names no known user`);
       return;
     }
-    const row =
-      (await tx.findOneBy(Subscription, { userId })) ?? tx.create(Subscription, { userId, status: 'none' });
+    const row = await this.rowOf(tx, userId);
     row.stripeCustomerId = idOf(session.customer) ?? row.stripeCustomerId;
     row.stripeSubscriptionId = idOf(session.subscription) ?? row.stripeSubscriptionId;
     await tx.save(row);
+  }
+
+  /**
+   * The member's subscription row, made when missing. Two events for one member can arrive at once (the
+   * checkout and the subscription it created): the insert that loses waits on the key and inserts
+   * nothing, rather than failing on it as a read-then-insert would on PostgreSQL.
+   */
+  private async rowOf(tx: EntityManager, userId: number): Promise<Subscription> {
+    await sql(tx, `INSERT INTO subscriptions (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING`, [
+      userId,
+    ]);
+    return tx.findOneByOrFail(Subscription, { userId });
   }
 
   private async updateSubscription(
@@ -152,7 +163,7 @@ export class BillingService {
         this.logger.warn(`Subscription ${subscription.id} belongs to no known user`);
         return;
       }
-      row = (await tx.findOneBy(Subscription, { userId })) ?? tx.create(Subscription, { userId });
+      row = await this.rowOf(tx, userId);
       row.stripeCustomerId = customerId;
     }
     // Newer Stripe API versions keep the period on the subscription's items.

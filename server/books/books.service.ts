@@ -1,7 +1,8 @@
 import { sql } from '../database/sql';
+import { isUniqueViolation } from '../database/db-errors';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Like, QueryFailedError, type Repository } from 'typeorm';
+import { DataSource, Like, type Repository } from 'typeorm';
 import { ValidationFailed, type FieldErrors } from '../common/api-error';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
@@ -131,8 +132,9 @@ export class BooksService {
       try {
         return await this.books.save(book);
       } catch (error) {
-        const clash = error instanceof QueryFailedError && /UNIQUE.*book_code/.test(error.message);
-        if (!clash || attempt >= 3) throw error;
+        // Another book took the code meanwhile (told by the driver's code, on either database): look again.
+        // Each retry sees every code taken so far, so a burst of N same-titled books needs at most N tries.
+        if (!isUniqueViolation(error) || attempt >= 9) throw error;
       }
     }
   }

@@ -74,6 +74,11 @@ export class CatalogueBroadcast implements OnApplicationBootstrap, OnModuleDestr
       this.lost(client, error);
       return;
     }
+    // The application may have shut down while this connection was being made: do not keep it open.
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.client = client;
     this.retryMs = 500;
     // Anything sent while this instance was not listening is lost: start from nothing cached.

@@ -34,26 +34,27 @@ export class SlidingWindow {
 
   /**
    * Counts one hit for the key, unless it is over its limit: then nothing is counted and the answer is
-   * how many milliseconds until it may act again (0 means the hit was counted). The hit is written first
-   * and ranked among its window's, so requests sent all at once, on any instance, cannot all slip under
-   * the limit together.
+   * how many milliseconds until it may act again (0 means the hit was counted). Counting and writing are
+   * one step per key: on PostgreSQL a transaction-scoped advisory lock on the key queues requests racing
+   * on any instance; on SQLite the transaction runs alone. So requests sent all at once get exactly the
+   * limit through, never more, never fewer.
    */
   async hit(key: string): Promise<number> {
     const keyHash = this.hash(key);
-    const now = this.clock.now().getTime();
-    const [{ id }] = await sql<Array<{ id: number }>>(
-      this.db,
-      'INSERT INTO rate_hits (key_hash, at_ms) VALUES (?, ?) RETURNING id',
-      [keyHash, now],
-    );
-    const earlier = await sql<Array<{ id: number; at_ms: number }>>(
-      this.db,
-      'SELECT id, at_ms FROM rate_hits WHERE key_hash = ? AND at_ms > ? AND id < ? ORDER BY at_ms DESC, id DESC LIMIT ?',
-      [keyHash, now - this.windowMs, id, this.limit],
-    );
-    if (earlier.length < this.limit) return 0;
-    await sql(this.db, 'DELETE FROM rate_hits WHERE id = ?', [id]);
-    return Math.max(1, Number(earlier[this.limit - 1].at_ms) + this.windowMs - now);
+    return this.db.transaction(async (tx) => {
+      if (tx.connection.options.type === 'postgres')
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [keyHash]);
+      const now = this.clock.now().getTime();
+      const recent = await sql<Array<{ at_ms: number }>>(
+        tx,
+        'SELECT at_ms FROM rate_hits WHERE key_hash = ? AND at_ms > ? ORDER BY at_ms DESC LIMIT ?',
+        [keyHash, now - this.windowMs, this.limit],
+      );
+      if (recent.length >= this.limit)
+        return Math.max(1, Number(recent[this.limit - 1].at_ms) + this.windowMs - now);
+      await sql(tx, 'INSERT INTO rate_hits (key_hash, at_ms) VALUES (?, ?)', [keyHash, now]);
+      return 0;
+    });
   }
 
   async reset(key: string): Promise<void> {

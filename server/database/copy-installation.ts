@@ -69,6 +69,8 @@ export async function copyRows(source: DataSource, target: DataSource): Promise<
   await target.transaction(async (tx) => {
     // SQLite keeps times as UTC text without a zone; read them as UTC, whatever the server's own zone.
     await tx.query(`SET LOCAL TIME ZONE 'UTC'`);
+    // A target that has booted once holds its own generated secret: the installation's own replaces it.
+    await tx.query(`DELETE FROM "app_meta"`);
     for (const table of COPIED_TABLES) {
       copied[table] = 0;
       for (let offset = 0; ; offset += BATCH) {

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
-import type { LoggerService, LogLevel } from '@nestjs/common';
+import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config';
 import { AppLogger } from '../common/app-logger';
@@ -25,6 +25,7 @@ import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { prepareDatabase } from '../database/prepare';
+import { InstanceLock } from '../database/instance-lock';
 
 export interface AppOptions {
   /** Serve the Astro pages too. API tests run without them, so they need no site build. */
@@ -36,9 +37,29 @@ export const API_PREFIX = 'api/v1';
 
 /** Builds the one process: API, media and pages. Everything is mounted before `listen`. */
 export async function createApp(config: AppConfig, options: AppOptions): Promise<NestExpressApplication> {
-  // Migrations (under a lock when instances share PostgreSQL) and the shared session secret come first.
-  await prepareDatabase(config);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  // With SQLite, one process per STORAGE_DIR: refused before anything is written. Then the migrations
+  // (under a lock when instances share PostgreSQL) and the shared session secret.
+  const instanceLock = InstanceLock.acquire(config);
+  try {
+    await prepareDatabase(config);
+    if (config.databaseUrl && config.mediaStore.kind === 'local')
+      new Logger('Lingonovel').warn(
+        'PostgreSQL with media in STORAGE_DIR: fine for one instance, but several need MEDIA_STORE=s3, ' +
+          'or each serves only its own uploads (docs/scaling.md).',
+      );
+    return await assemble(config, options, instanceLock);
+  } catch (error) {
+    instanceLock.release();
+    throw error;
+  }
+}
+
+async function assemble(
+  config: AppConfig,
+  options: AppOptions,
+  instanceLock: InstanceLock,
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, instanceLock), {
     logger: options.logger ?? new AppLogger(),
     // Throw instead of exiting, so that main.ts and the tests see the error.
     abortOnError: false,

@@ -1,3 +1,4 @@
+import { lockChapter } from '../database/locks';
 import {
   ConflictException,
   Injectable,
@@ -276,10 +277,8 @@ export class ChapterImportService {
         stored.push(await this.media.storeAudio(temp, 'lines'));
       }
       await this.db.transaction(async (tx) => {
-        // PostgreSQL runs transactions side by side: the chapter's row is locked, so that two imports (or
-        // an import and an added phrase) do not read the same last position. SQLite runs one at a time.
-        if (tx.connection.options.type === 'postgres')
-          await tx.query('SELECT id FROM chapters WHERE id = $1 FOR UPDATE', [staged.chapterId]);
+        // Two imports, or an import and a phrase added by hand, must not read the same last position.
+        await lockChapter(tx, staged.chapterId!);
         const chapter = await tx.findOne(Chapter, {
           where: { id: staged.chapterId! },
           relations: { book: true },

@@ -258,6 +258,25 @@ describe('Payments through Stripe', () => {
     expect((await client.get<Profile>('user/profile')).body.data.subscription.status).toBe('past_due');
   });
 
+  it('takes a checkout and its subscription arriving at once for a new member, both applied', async () => {
+    const { client, id } = await newMember(server);
+    const customer = `cus_pair_${id}`;
+    const answers = await Promise.all([
+      deliver(
+        event('checkout.session.completed', {
+          id: `cs_pair_${id}`,
+          object: 'checkout.session',
+          client_reference_id: String(id),
+          customer,
+          subscription: `sub_${customer}`,
+        }),
+      ),
+      deliver(event('customer.subscription.created', subscriptionObject(customer, id, { status: 'active' }))),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect((await client.get<Profile>('user/profile')).body.data.subscription.status).toBe('active');
+  });
+
   it('handles concurrent deliveries of one event exactly once', async () => {
     const { id } = await newMember(server);
     const same = event(

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { newAdmin, type ApiClient } from './api-client';
 import { makeBook } from './books';
-import { fixture, form } from './fixtures';
+import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
 /**
@@ -48,6 +48,16 @@ describe('Concurrent edits of one chapter', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => append(`Racing ${i}`)));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(await positions()).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+  });
+
+  it('gives books created at once with one title distinct codes, never a 500', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        admin.post<{ data: { book_code: string } }>('admin/book', bookForm({ title: 'Twin Title' })),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((a) => a.body.data.book_code)).size).toBe(6);
   });
 
   it('keeps the order whole when appends, deletes and a reorder race', async () => {
