@@ -1,9 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { Roles } from '../common/auth.decorators';
-import { UserType } from '../users/user.entity';
+import { AdminOnly } from '../common/auth.decorators';
 import { AdminStatsService } from './admin-stats.service';
 
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin/stats')
 export class AdminStatsController {
   constructor(private readonly stats: AdminStatsService) {}

@@ -1,5 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JwtStrategy } from './jwt.strategy';
 import { User } from '../users/user.entity';
 import { Clock } from '../common/clock';
 import { RateWindows } from '../common/rate-limit';
@@ -12,9 +15,18 @@ import { SessionTokens } from './session-tokens.service';
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([User, PasswordResetToken])],
+  // Secrets are passed per call (the session secret, or a key derived from it for device tokens).
+  imports: [TypeOrmModule.forFeature([User, PasswordResetToken]), JwtModule.register({}), PassportModule],
   controllers: [AuthController],
-  providers: [AuthService, PasswordRecoveryService, SessionTokens, DeviceTokens, Clock, RateWindows],
+  providers: [
+    AuthService,
+    PasswordRecoveryService,
+    SessionTokens,
+    DeviceTokens,
+    JwtStrategy,
+    Clock,
+    RateWindows,
+  ],
   exports: [SessionTokens, Clock, RateWindows, TypeOrmModule],
 })
 export class AuthModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import jwt from 'jsonwebtoken';
+import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import { derivedKey } from '../common/derived-key';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -22,26 +22,27 @@ export class DeviceTokens {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
+    private readonly jwt: JwtService,
   ) {
     this.key = derivedKey(config.jwtSecret, 'lingonovel device token v1');
   }
 
   issue(user: User): string {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
-    return jwt.sign({ typ: 'device', ver: user.tokenVersion, iat, exp: iat + DEVICE_TTL_SECONDS }, this.key, {
-      algorithm: 'HS256',
-      subject: String(user.id),
-      jwtid: randomUUID(),
-    });
+    return this.jwt.sign(
+      { typ: 'device', ver: user.tokenVersion, iat, exp: iat + DEVICE_TTL_SECONDS },
+      { secret: this.key, algorithm: 'HS256', subject: String(user.id), jwtid: randomUUID() },
+    );
   }
 
   /** The device's id when `token` is a live device token of this very account; otherwise null. */
   verify(token: string, user: User): string | null {
     try {
-      const claims = jwt.verify(token, this.key, {
+      const claims = this.jwt.verify<Record<string, unknown>>(token, {
+        secret: this.key,
         algorithms: ['HS256'],
         clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
-      }) as jwt.JwtPayload;
+      });
       const valid =
         claims.typ === 'device' &&
         typeof claims.exp === 'number' &&

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import jwt from 'jsonwebtoken';
+import { JwtService } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { Clock } from '../common/clock';
 import type { User } from '../users/user.entity';
@@ -12,39 +12,53 @@ export interface SessionClaims {
 }
 
 /**
- * Bearer tokens: JWT signed with HS256 only (verification names the one algorithm, so `alg: none` and
- * algorithm swaps fail). They carry the user's token version, which a password change or reset bumps,
- * and must carry an expiry.
+ * Bearer tokens: JWT signed with HS256 only, through @nestjs/jwt (verification names the one algorithm,
+ * so `alg: none` and algorithm swaps fail). They carry the user's token version, which a password change
+ * or reset bumps, and must carry an expiry. The bearer strategy (jwt.strategy.ts) checks the signature;
+ * `claimsOf` then checks the rest against our clock, which tests move.
  */
 @Injectable()
 export class SessionTokens {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly jwt: JwtService,
   ) {}
 
   issue(user: User): string {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
-    return jwt.sign({ ver: user.tokenVersion, iat, exp: iat + SESSION_TTL_SECONDS }, this.config.jwtSecret, {
-      algorithm: 'HS256',
-      subject: String(user.id),
-    });
+    return this.jwt.sign(
+      { ver: user.tokenVersion, iat, exp: iat + SESSION_TTL_SECONDS },
+      { secret: this.config.jwtSecret, algorithm: 'HS256', subject: String(user.id) },
+    );
   }
 
+  /** Verifies the signature and the claims; null for anything that is not a live session token. */
   verify(token: string): SessionClaims | null {
     try {
-      const claims = jwt.verify(token, this.config.jwtSecret, {
+      const payload = this.jwt.verify<Record<string, unknown>>(token, {
+        secret: this.config.jwtSecret,
         algorithms: ['HS256'],
-        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
-      }) as jwt.JwtPayload;
-      const userId = Number(claims.sub);
-      // A token without an expiry would be valid forever; one with another type (a device token) is no
-      // session, whatever key it was signed with.
-      if (typeof claims.exp !== 'number' || claims.typ !== undefined) return null;
-      if (!Number.isSafeInteger(userId) || typeof claims.ver !== 'number') return null;
-      return { userId, tokenVersion: claims.ver };
+        clockTimestamp: this.nowSeconds(),
+      });
+      return this.claimsOf(payload);
     } catch {
       return null;
     }
+  }
+
+  /** The claims of a token whose signature is already checked, or null if it is no live session token. */
+  claimsOf(payload: Record<string, unknown>): SessionClaims | null {
+    const userId = Number(payload.sub);
+    // A token without an expiry would be valid forever; one with another type (a device token) is no
+    // session, whatever key it was signed with.
+    if (typeof payload.exp !== 'number' || payload.exp <= this.nowSeconds() || payload.typ !== undefined)
+      return null;
+    if (!Number.isSafeInteger(userId) || typeof payload.ver !== 'number') return null;
+    return { userId, tokenVersion: payload.ver };
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
   }
 }

@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { Roles } from '../common/auth.decorators';
+import { AdminOnly } from '../common/auth.decorators';
 import { Uploads } from '../common/multipart.interceptor';
-import { UserType } from '../users/user.entity';
 import { BOOK_UPLOADS, CreateBookDto, UpdateBookDto } from './books.dto';
 import { BooksService } from './books.service';
 
 /** Book management. `POST book/{code}?_method=put` reaches `update` through the method override. */
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin/book')
 export class BooksController {
   constructor(private readonly books: BooksService) {}

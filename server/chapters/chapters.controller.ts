@@ -1,13 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { IdParam } from '../common/id-param';
-import { Roles } from '../common/auth.decorators';
-import { UserType } from '../users/user.entity';
+import { AdminOnly } from '../common/auth.decorators';
 import { PhraseOrderDto } from '../phrases/phrases.dto';
 import { PhrasesService } from '../phrases/phrases.service';
 import { BookIdQuery, ChapterDto } from './chapters.dto';
 import { ChaptersService } from './chapters.service';
 
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin/chapter')
 export class ChaptersController {
   constructor(

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { User, UserType } from '../users/user.entity';
+import { UserType, type User } from '../users/user.entity';
 
 export const IS_PUBLIC = 'lingonovel:public';
 export const ROLES = 'lingonovel:roles';
@@ -23,6 +23,9 @@ export const MaybeUser = createParamDecorator(
 
 /** Restricts a route or controller further, to these user types. */
 export const Roles = (...types: UserType[]) => SetMetadata(ROLES, types);
+
+/** Administrators only: on every controller under /admin, where it can be seen (the guard also refuses any without it). */
+export const AdminOnly = () => Roles(UserType.Admin);
 
 export interface AuthenticatedRequest extends Request {
   user?: User;

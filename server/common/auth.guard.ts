@@ -1,58 +1,69 @@
 import {
   ForbiddenException,
   Injectable,
+  Logger,
   UnauthorizedException,
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { User, UserType } from '../users/user.entity';
-import { SessionTokens } from '../auth/session-tokens.service';
+import { AuthGuard as PassportGuard } from '@nestjs/passport';
+import { UserType, type User } from '../users/user.entity';
+import { SESSION_STRATEGY } from '../auth/jwt.strategy';
 import { IS_PUBLIC, OPTIONAL_AUTH, ROLES, type AuthenticatedRequest } from './auth.decorators';
 
+export const SESSION_INVALID = 'Your session has expired or is not valid. Please sign in.';
+
 /**
- * Every route needs a valid bearer token unless marked @Public(). Controllers under `admin` need an
- * administrator even without @Roles, so a new admin route cannot be left open by mistake.
+ * Runs the bearer strategy (passport-jwt, auth/jwt.strategy.ts) without letting passport answer: a
+ * missing, bad or outdated token leaves the request without a user, and AuthGuard decides what that
+ * means. Passport's own 401 says only "Unauthorized".
+ */
+class SessionAuthentication extends PassportGuard(SESSION_STRATEGY) {
+  handleRequest<T = User>(error: unknown, user: T | false): T {
+    return (error || !user ? undefined : user) as T;
+  }
+}
+
+/**
+ * Every route needs a valid bearer token unless marked @Public() (deny by default). Administrators'
+ * controllers say so with @AdminOnly(); a controller under `admin` without it is refused anyway, and a
+ * test fails (server/test/security.e2e-spec.ts), so a new admin route cannot be left open by mistake.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly tokens: SessionTokens,
-    @InjectRepository(User) private readonly users: Repository<User>,
-  ) {}
+  private readonly logger = new Logger(AuthGuard.name);
+  private readonly session = new SessionAuthentication();
+
+  constructor(private readonly reflector: Reflector) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (this.reflector.getAllAndOverride<boolean>(OPTIONAL_AUTH, targets)) {
-      request.user = (await this.sessionUser(request)) ?? undefined;
+      await this.session.canActivate(context);
       return true;
     }
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
-    const user = await this.sessionUser(request);
-    if (!user) throw new UnauthorizedException('Your session has expired or is not valid. Please sign in.');
-    request.user = user;
+    await this.session.canActivate(context);
+    const user = request.user;
+    if (!user) throw new UnauthorizedException(SESSION_INVALID);
 
-    const controllerPath = String(Reflect.getMetadata(PATH_METADATA, context.getClass()) ?? '');
-    const required =
-      this.reflector.getAllAndOverride<UserType[]>(ROLES, targets) ??
-      (controllerPath.replace(/^\//, '').startsWith('admin') ? [UserType.Admin] : null);
+    const required = this.reflector.getAllAndOverride<UserType[]>(ROLES, targets);
+    if (!required && this.underAdmin(context)) {
+      this.logger.error(`${context.getClass().name} serves /admin without @AdminOnly(): refused`);
+      throw new ForbiddenException('You do not have permission to do this.');
+    }
     if (required && !required.includes(user.userType)) {
       throw new ForbiddenException('You do not have permission to do this.');
     }
     return true;
   }
 
-  /** The user a valid bearer token names, or null for no token, a bad one or an outdated one. */
-  private async sessionUser(request: AuthenticatedRequest): Promise<User | null> {
-    const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(request.headers.authorization ?? '');
-    const claims = match ? this.tokens.verify(match[1]) : null;
-    const user = claims ? await this.users.findOneBy({ id: claims.userId }) : null;
-    return user && claims && user.tokenVersion === claims.tokenVersion ? user : null;
+  private underAdmin(context: ExecutionContext): boolean {
+    const path = String(Reflect.getMetadata(PATH_METADATA, context.getClass()) ?? '');
+    return path.replace(/^\//, '').startsWith('admin');
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { CurrentUser, Public, Roles } from '../common/auth.decorators';
+import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
 import { Uploads } from '../common/multipart.interceptor';
-import { UserType, type User } from '../users/user.entity';
+import type { User } from '../users/user.entity';
 import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';
 import { BOOK_IMPORT_UPLOADS, BookImportDto } from './book-imports.dto';
@@ -10,7 +10,7 @@ import { BOOK_IMPORT_UPLOADS, BookImportDto } from './book-imports.dto';
  * Whole books: export one as a zip, and stage one from such a zip. The staged book is then committed or
  * discarded through the same `admin/import/{import_id}` routes as a chapter import.
  */
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin/book')
 export class BookImportsController {
   constructor(

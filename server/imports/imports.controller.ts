@@ -15,10 +15,10 @@ import {
 import type { Request, Response } from 'express';
 import { sendStored } from '../media/serve/send-stored';
 import { ImportStage } from './import-stage';
-import { CurrentUser, Public, Roles } from '../common/auth.decorators';
+import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import { Uploads } from '../common/multipart.interceptor';
-import { UserType, type User } from '../users/user.entity';
+import type { User } from '../users/user.entity';
 import { ChapterImportService } from './chapter-import.service';
 import {
   BoundariesDto,
@@ -38,7 +38,7 @@ const AUDIO_TYPES = {
 };
 
 /** Importing a chapter's phrases in one step: stage and preview, then commit or discard. */
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin')
 export class ImportsController {
   constructor(

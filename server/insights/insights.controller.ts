@@ -1,10 +1,9 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { Roles } from '../common/auth.decorators';
-import { UserType } from '../users/user.entity';
+import { AdminOnly } from '../common/auth.decorators';
 import { InsightsService } from './insights.service';
 
 /** What authors learn about a book's readers: aggregates only. */
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin/book')
 export class InsightsController {
   constructor(private readonly insights: InsightsService) {}

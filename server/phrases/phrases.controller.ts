@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { Roles } from '../common/auth.decorators';
+import { AdminOnly } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import { Uploads } from '../common/multipart.interceptor';
-import { UserType } from '../users/user.entity';
 import { ChapterIdQuery, CreatePhraseDto, PHRASE_UPLOADS, UpdatePhraseDto } from './phrases.dto';
 import { PhrasesService } from './phrases.service';
 
-@Roles(UserType.Admin)
+@AdminOnly()
 @Controller('admin/phrase')
 export class PhrasesController {
   constructor(private readonly phrases: PhrasesService) {}

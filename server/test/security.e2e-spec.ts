@@ -1,3 +1,8 @@
+import { ModulesContainer } from '@nestjs/core';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import type { Type } from '@nestjs/common';
+import { ROLES } from '../common/auth.decorators';
+import { UserType } from '../users/user.entity';
 import jwt from 'jsonwebtoken';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
@@ -90,6 +95,26 @@ describe('Route matrix', () => {
       const allowed = await admin.request(method, concrete(path), method === 'GET' ? undefined : {});
       expect([method, path, [401, 403].includes(allowed.status)]).toEqual([method, path, false]);
     }
+  });
+
+  it('marks every controller that serves /admin with @AdminOnly(), and serves no admin route outside them', () => {
+    const adminControllers = [...server.app.get(ModulesContainer).values()]
+      .flatMap((module) => [...module.controllers.values()])
+      .map((wrapper) => wrapper.metatype as Type)
+      .filter((controller) => String(Reflect.getMetadata(PATH_METADATA, controller)).startsWith('admin'));
+    expect(adminControllers.length).toBeGreaterThanOrEqual(7);
+    for (const controller of adminControllers)
+      expect([controller.name, Reflect.getMetadata(ROLES, controller)]).toEqual([
+        controller.name,
+        [UserType.Admin],
+      ]);
+    // Every registered /admin route belongs to one of them (a route cannot be mounted there another way).
+    const prefixes = adminControllers.map((c) => `/api/v1/${String(Reflect.getMetadata(PATH_METADATA, c))}`);
+    for (const { path } of registeredRoutes(server).filter((r) => r.path.startsWith('/api/v1/admin')))
+      expect([path, prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))]).toEqual([
+        path,
+        true,
+      ]);
   });
 
   it('shows an administrator the catalogue counts', async () => {
