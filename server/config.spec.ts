@@ -89,6 +89,17 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ STORAGE_DIR: dir, REVIEW_FUZZ: '1' }).reviewFuzz).toBe(true);
   });
 
+  it('logs readable lines unless LOG_FORMAT asks for JSON, and refuses any other format', () => {
+    const dir = storage();
+    const format = (value?: string) => loadConfig({ STORAGE_DIR: dir, LOG_FORMAT: value }).logFormat;
+    expect(format()).toBe('text');
+    expect(format(' ')).toBe('text');
+    expect(format('text')).toBe('text');
+    expect(format('json')).toBe('json');
+    expect(format(' JSON ')).toBe('json');
+    expect(() => format('pretty')).toThrow(new ConfigError('LOG_FORMAT must be text or json, got "pretty"'));
+  });
+
   it('derives the public URL from the port and drops a trailing slash', () => {
     const dir = storage();
     expect(loadConfig({ STORAGE_DIR: dir, PORT: '8080' }).publicUrl).toBe('http://localhost:8080');

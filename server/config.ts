@@ -33,7 +33,11 @@ export interface AppConfig {
   reviewFuzz: boolean;
   /** Where media and staged imports live: STORAGE_DIR or an S3 bucket (server/media/store-config.ts). */
   mediaStore: MediaStoreConfig;
+  /** `text`: readable lines (the default); `json`: one JSON object per line, for log collectors. */
+  logFormat: LogFormat;
 }
+
+export type LogFormat = 'text' | 'json';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -133,6 +137,13 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function readLogFormat(env: Env): LogFormat {
+  const raw = env.LOG_FORMAT?.trim().toLowerCase();
+  if (!raw) return 'text';
+  if (raw === 'text' || raw === 'json') return raw;
+  throw new ConfigError(`LOG_FORMAT must be text or json, got "${env.LOG_FORMAT}"`);
+}
+
 function optional(env: Env, name: string): string | null {
   const value = env[name]?.trim();
   return value ? value : null;
@@ -181,5 +192,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     reviewFuzz: readBoolean(env, 'REVIEW_FUZZ', true),
     mediaStore: readMediaStoreConfig(env),
+    logFormat: readLogFormat(env),
   };
 }

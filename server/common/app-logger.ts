@@ -1,4 +1,6 @@
-import { ConsoleLogger } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService } from '@nestjs/common';
+import pino, { type DestinationStream, type Level, type Logger as Pino } from 'pino';
+import type { LogFormat } from '../config';
 
 /** Nest's start-up chatter (one line per module and route) hides the lines an operator needs. */
 const QUIET_CONTEXTS = new Set([
@@ -14,4 +16,73 @@ export class AppLogger extends ConsoleLogger {
     if (context && QUIET_CONTEXTS.has(context)) return;
     super.log(message, context);
   }
+}
+
+/** How Nest's ConsoleLogger tells a stack trace from a context name among the optional arguments. */
+const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
+
+/**
+ * LOG_FORMAT=json: every line Nest logs (boot, warnings, the error filter's reports, the request log)
+ * becomes one JSON object through pino, so a log collector sees one format. Nest's calling convention
+ * is kept: the last string argument is the context, an error's first extra argument its stack. A plain
+ * object as the message (the request log's fields) is written as fields, not as text.
+ */
+export class JsonLogger implements LoggerService {
+  private readonly pino: Pino;
+
+  constructor(destination: DestinationStream = process.stdout) {
+    this.pino = pino(
+      {
+        // Everything Nest's own logger prints (it has no level threshold by default).
+        level: 'trace',
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+      },
+      destination,
+    );
+  }
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(level: Level, message: unknown, params: unknown[]): void {
+    const fields: Record<string, unknown> = {};
+    let rest = params;
+    const last = rest.at(-1);
+    if (typeof last === 'string' && !STACK.test(last)) {
+      fields.context = last;
+      rest = rest.slice(0, -1);
+    }
+    if (level === 'info' && typeof fields.context === 'string' && QUIET_CONTEXTS.has(fields.context)) return;
+    if (level === 'error' && typeof rest[0] === 'string') {
+      fields.stack = rest[0];
+      rest = rest.slice(1);
+    }
+    rest = rest.filter((extra) => extra !== undefined);
+    if (rest.length) fields.details = rest;
+
+    if (message instanceof Error) this.pino[level]({ ...fields, err: message }, message.message);
+    else if (message !== null && typeof message === 'object') this.pino[level]({ ...fields, ...message });
+    else this.pino[level](fields, String(message));
+  }
+}
+
+export function appLogger(format: LogFormat): LoggerService {
+  return format === 'json' ? new JsonLogger() : new AppLogger();
 }

@@ -1,38 +1,95 @@
+import helmet from 'helmet';
 import type { NextFunction, Request, Response } from 'express';
+import { MEDIA_ROUTE } from '../media/media-urls';
+
+type Directives = Record<string, string[]>;
 
 /**
  * Pages may run scripts from our own origin and the inline scripts we ship, named by hash (see
  * server/http/script-hashes.ts): no 'unsafe-inline' and no nonces, since pages are cached and shared.
  * Inline styles stay allowed (island wrappers, React's style attributes); they cannot run code.
  */
-function pagePolicy(scriptHashes: string[]): string {
-  return [
-    "default-src 'self'",
-    ["script-src 'self'", ...scriptHashes].join(' '),
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "media-src 'self'",
-    "connect-src 'self'",
-    "font-src 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "object-src 'none'",
-  ].join('; ');
+function pagePolicy(scriptHashes: string[]): Directives {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...scriptHashes],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'media-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'font-src': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+  };
 }
 
 /** API responses are data only and get the strictest policy. */
-const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const API_POLICY: Directives = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] };
 
-export function securityHeaders(scriptHashes: string[]) {
-  const pageCsp = pagePolicy(scriptHashes);
+/**
+ * The API's reference page (Swagger UI at /api/docs) loads its script, stylesheet and the OpenAPI
+ * document from our origin; its HTML has an inline <style> and its stylesheet inline data: images.
+ */
+const DOCS_POLICY: Directives = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/** 180 days; see docs/security.md for why subdomains are left to the operator. */
+const HSTS_MAX_AGE = 15_552_000;
+
+type Kind = 'page' | 'media' | 'api' | 'docs';
+
+/** Express routes case-insensitively, so the kinds are told apart the same way. */
+function kindOf(path: string): Kind {
+  const lower = path.toLowerCase();
+  if (lower === '/api/docs' || lower.startsWith('/api/docs/')) return 'docs';
+  if (lower.startsWith('/api/')) return 'api';
+  if (lower.startsWith(`${MEDIA_ROUTE}/`)) return 'media';
+  return 'page';
+}
+
+/**
+ * Every answer's security headers, through helmet. Each of helmet's defaults that differs from ours is
+ * overridden here (its CSP adds upgrade-insecure-requests, which breaks plain-HTTP installs; its
+ * Referrer-Policy is no-referrer, its X-Frame-Options SAMEORIGIN, its HSTS unconditional). The exact
+ * list of headers sent is in docs/security.md.
+ */
+export function securityHeaders(scriptHashes: string[], publicUrl: string) {
+  const pageDirectives = pagePolicy(scriptHashes);
+  const https = publicUrl.startsWith('https://');
+  const forKind = (directives: Directives, resourcePolicy: 'same-origin' | 'cross-origin') =>
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives },
+      // Media may be served from a CDN's hostname and embedded by our pages; nothing else is meant to be
+      // loaded by another site.
+      crossOriginResourcePolicy: { policy: resourcePolicy },
+      crossOriginOpenerPolicy: { policy: 'same-origin' },
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      xFrameOptions: { action: 'deny' },
+      // A browser ignores HSTS over plain HTTP, but a plain-HTTP install behind nothing must not claim it.
+      strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE, includeSubDomains: false } : false,
+      // Kept from helmet's defaults: X-Content-Type-Options nosniff, X-XSS-Protection 0 (turns off old
+      // browsers' faulty filter), X-Permitted-Cross-Domain-Policies none, Origin-Agent-Cluster ?1.
+      // Dropped: DNS prefetching is a performance choice, not ours to switch off; noopen is for IE 8.
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+    });
+  const byKind: Record<Kind, ReturnType<typeof helmet>> = {
+    page: forKind(pageDirectives, 'same-origin'),
+    media: forKind(pageDirectives, 'cross-origin'),
+    api: forKind(API_POLICY, 'same-origin'),
+    docs: forKind(DOCS_POLICY, 'same-origin'),
+  };
   return (req: Request, res: Response, next: NextFunction): void => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-    res.setHeader('Content-Security-Policy', req.path.startsWith('/api/') ? API_CSP : pageCsp);
-    next();
+    byKind[kindOf(req.path)](req, res, next);
   };
 }
 

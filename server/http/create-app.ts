@@ -5,7 +5,7 @@ import compression from 'compression';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config';
-import { AppLogger } from '../common/app-logger';
+import { appLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
 import { methodOverride } from '../common/method-override';
 import { closeUnreadBodies } from './body/unread-body';
@@ -37,6 +37,9 @@ export const API_PREFIX = 'api/v1';
 
 /** Builds the one process: API, media and pages. Everything is mounted before `listen`. */
 export async function createApp(config: AppConfig, options: AppOptions): Promise<NestExpressApplication> {
+  // Set before anything logs, so that what is logged before Nest starts has the chosen format too.
+  const logger = options.logger ?? appLogger(config.logFormat);
+  Logger.overrideLogger(logger);
   // With SQLite, one process per STORAGE_DIR: refused before anything is written. Then the migrations
   // (under a lock when instances share PostgreSQL) and the shared session secret.
   const instanceLock = InstanceLock.acquire(config);
@@ -47,7 +50,7 @@ export async function createApp(config: AppConfig, options: AppOptions): Promise
         'PostgreSQL with media in STORAGE_DIR: fine for one instance, but several need MEDIA_STORE=s3, ' +
           'or each serves only its own uploads (docs/scaling.md).',
       );
-    return await assemble(config, options, instanceLock);
+    return await assemble(config, { ...options, logger }, instanceLock);
   } catch (error) {
     instanceLock.release();
     throw error;
@@ -60,7 +63,7 @@ async function assemble(
   instanceLock: InstanceLock,
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, instanceLock), {
-    logger: options.logger ?? new AppLogger(),
+    logger: options.logger,
     // Throw instead of exiting, so that main.ts and the tests see the error.
     abortOnError: false,
     // Bodies are read after the guards, by server/http/body/, never before: see closeUnreadBodies.
@@ -73,10 +76,10 @@ async function assemble(
   app.enableShutdownHooks();
 
   app.use(closeUnreadBodies);
-  app.use(requestContext);
+  app.use(requestContext(config.logFormat));
   app.use(methodOverride);
   app.use(compression());
-  app.use(securityHeaders(options.pages ? await inlineScriptHashes() : []));
+  app.use(securityHeaders(options.pages ? await inlineScriptHashes() : [], config.publicUrl));
   // Account and admin answers are private to one user: no browser or proxy may keep them.
   app.use(['/api/v1/user', '/api/v1/admin'], noStore);
 
