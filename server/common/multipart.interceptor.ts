@@ -36,7 +36,7 @@ export interface UploadOptions {
   total?: number;
 }
 
-const UPLOADS = 'lingonovel:uploads';
+export const UPLOADS = 'lingonovel:uploads';
 const UPLOAD_OPTIONS = 'lingonovel:upload-options';
 export const Uploads = (limits: UploadLimits, options: UploadOptions = {}) =>
   applyDecorators(SetMetadata(UPLOADS, limits), SetMetadata(UPLOAD_OPTIONS, options));

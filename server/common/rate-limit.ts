@@ -100,7 +100,7 @@ export class TooManyRequests extends HttpException {
   }
 }
 
-const RATE_LIMIT = 'lingonovel:rate-limit';
+export const RATE_LIMIT = 'lingonovel:rate-limit';
 export const PER_IP_PER_MINUTE = 30;
 
 /**

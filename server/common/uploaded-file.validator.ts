@@ -1,3 +1,4 @@
+import { UPLOAD_FIELD } from './field';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 /** What the multipart interceptor puts in the body for a file field. */
@@ -30,7 +31,8 @@ export function isUploadedFile(value: unknown): value is UploadedFile {
 
 /** The field must be a file sent in a multipart body (not a string or an object naming one). */
 export function IsUploadedFile(options?: ValidationOptions): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
+  return (target: object, propertyName: string | symbol) => {
+    Reflect.defineMetadata(UPLOAD_FIELD, true, target, propertyName);
     registerDecorator({
       name: 'isUploadedFile',
       target: target.constructor,
@@ -38,4 +40,5 @@ export function IsUploadedFile(options?: ValidationOptions): PropertyDecorator {
       options,
       validator: { validate: isUploadedFile },
     });
+  };
 }

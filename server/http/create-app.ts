@@ -25,6 +25,7 @@ import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { prepareDatabase } from '../database/prepare';
+import { buildOpenApi, mountOpenApi } from './openapi';
 import { InstanceLock } from '../database/instance-lock';
 
 export interface AppOptions {
@@ -103,6 +104,8 @@ async function assemble(
   app.use((req: Request, res: Response, next: NextFunction) =>
     req.path.startsWith('/api/v1/guest/') ? guestApi(req, res, next) : next(),
   );
+  // The API's description (/api/v1/openapi.json) and its readable page (/api/docs).
+  mountOpenApi(app, buildOpenApi(app));
   if (options.pages) {
     await mountSite(
       app.getHttpAdapter().getInstance(),

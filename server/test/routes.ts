@@ -5,11 +5,14 @@ export function registeredRoutes(server: TestServer): Array<{ method: string; pa
   const express = server.app.getHttpAdapter().getInstance() as {
     router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
   };
-  return express.router.stack
-    .filter((layer) => layer.route)
-    .flatMap((layer) =>
-      Object.keys(layer.route!.methods)
-        .filter((m) => m !== '_all')
-        .map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })),
-    );
+  return (
+    express.router.stack
+      // The API description's page (/api/docs and its files) is documentation, not part of the API.
+      .filter((layer) => layer.route && !/^\/api\/docs(\/|$)/.test(layer.route.path))
+      .flatMap((layer) =>
+        Object.keys(layer.route!.methods)
+          .filter((m) => m !== '_all')
+          .map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })),
+      )
+  );
 }

@@ -13,6 +13,7 @@ import { registeredRoutes } from './routes';
 const PUBLIC_ROUTES = [
   'GET /api/v1/health',
   'GET /api/v1/health/ready',
+  'GET /api/v1/openapi.json',
   'GET /api/v1/guest/list-book',
   'GET /api/v1/guest/book-detail/:bookCode',
   'GET /api/v1/guest/book/:bookCode/chapters',

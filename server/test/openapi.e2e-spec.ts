@@ -1,0 +1,84 @@
+import { registeredRoutes } from './routes';
+import { startServer, type TestServer } from './harness';
+
+interface Operation {
+  'x-auth': string;
+  security: unknown[];
+  responses: Record<string, unknown>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+}
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+};
+
+/** The OpenAPI document describes exactly the routes Express serves, with who may call them. */
+describe('OpenAPI document', () => {
+  let server: TestServer;
+  let document: Document;
+
+  beforeAll(async () => {
+    server = await startServer();
+    const res = await fetch(`${server.baseUrl}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    document = (await res.json()) as Document;
+  });
+  afterAll(() => server.close());
+
+  const inDocument = () =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+
+  it('lists every route Express has, and nothing Express does not have', () => {
+    expect(document.openapi).toMatch(/^3\./);
+    // The description's own routes (its JSON and the page's files) describe the API; they are not part of it.
+    const own = (path: string) => path === '/api/v1/openapi.json';
+    const express = registeredRoutes(server)
+      .filter(({ path }) => !own(path))
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(express.length).toBeGreaterThan(50);
+    expect(inDocument().sort()).toEqual([...new Set(express)].sort());
+  });
+
+  it('says who may call each route, as the guard decides it', () => {
+    const op = (method: string, path: string) => document.paths[path][method];
+    expect(op('get', '/api/v1/guest/list-book')['x-auth']).toBe('public');
+    expect(op('get', '/api/v1/guest/list-book').security).toEqual([]);
+    expect(op('get', '/api/v1/user/profile')['x-auth']).toBe('member');
+    expect(op('get', '/api/v1/user/profile').security).toEqual([{ bearer: [] }]);
+    expect(op('post', '/api/v1/admin/book')['x-auth']).toBe('admin');
+    expect(Object.keys(op('post', '/api/v1/admin/book').responses)).toEqual(
+      expect.arrayContaining(['401', '403', '413', '422']),
+    );
+    expect(Object.keys(op('post', '/api/v1/user/login').responses)).toEqual(
+      expect.arrayContaining(['422', '429']),
+    );
+    for (const methods of Object.values(document.paths))
+      for (const operation of Object.values(methods))
+        expect(['public', 'optional', 'member', 'admin']).toContain(operation['x-auth']);
+  });
+
+  it('describes request bodies: JSON fields with what is required, and uploads as multipart files', () => {
+    const login = document.paths['/api/v1/user/login'].post.requestBody!;
+    expect(Object.keys(login.content)).toContain('application/json');
+    const phrase = document.paths['/api/v1/admin/phrase'].post.requestBody!;
+    expect(Object.keys(phrase.content)).toEqual(['multipart/form-data']);
+    const schemas = document.components.schemas;
+    expect(schemas.CreatePhraseDto.properties).toEqual(
+      expect.objectContaining({ line_audio: expect.objectContaining({ type: 'string', format: 'binary' }) }),
+    );
+    expect(schemas.CreatePhraseDto.required).toEqual(
+      expect.arrayContaining(['phrase', 'dictionary', 'chapter_id', 'line_audio']),
+    );
+    expect(schemas.UpdatePhraseDto.required ?? []).not.toContain('line_audio');
+  });
+
+  it('serves a readable page at /api/docs', async () => {
+    const res = await fetch(`${server.baseUrl}/api/docs`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('swagger');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
