@@ -1,3 +1,4 @@
+import type { ChapterResponse } from './chapter-responses';
 import { IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger, Trim } from '../common/form-values';
@@ -44,7 +45,7 @@ export class ChapterDto {
 
 export { PositiveId };
 
-export const toChapterResponse = (chapter: Chapter) => ({
+export const toChapterResponse = (chapter: Chapter): ChapterResponse => ({
   id: chapter.id,
   book_id: chapter.bookId,
   title: chapter.title,

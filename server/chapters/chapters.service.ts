@@ -1,3 +1,4 @@
+import type { ChapterSummaryResponse } from './chapter-responses';
 import { sql } from '../database/sql';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors';
 import { Injectable, NotFoundException } from '@nestjs/common';
@@ -11,15 +12,6 @@ import { Chapter } from './chapter.entity';
 import { toChapterResponse, type ChapterDto } from './chapters.dto';
 
 const NUMBER_TAKEN = 'This book already has a chapter with that number.';
-
-interface ChapterSummaryRow {
-  id: number;
-  book_id: number;
-  title: string;
-  chapter_no: number;
-  phrase_count: number;
-  duration_ms: number;
-}
 
 @Injectable()
 export class ChaptersService {
@@ -42,7 +34,7 @@ export class ChaptersService {
          FROM chapters c LEFT JOIN phrases p ON p.chapter_id = c.id
         WHERE c.book_id = ? GROUP BY c.id ORDER BY c.chapter_no`,
       [bookId],
-    )) as ChapterSummaryRow[];
+    )) as ChapterSummaryResponse[];
     return { data: { id: book.id, book_code: book.bookCode, title: book.title, chapters: rows } };
   }
 

@@ -14,6 +14,7 @@ import { Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { PositiveId } from '../chapters/chapters.dto';
 import type { Phrase } from './phrase.entity';
+import type { PhraseResponse } from './phrase-responses';
 
 export { PHRASE_UPLOADS } from '../common/body-limits';
 
@@ -72,7 +73,7 @@ export class PhraseOrderDto {
 }
 
 /** `audio` is the clip's URL as ClipUrls gives it: signed when its chapter is locked. */
-export const toPhraseResponse = (phrase: Phrase, audio: string) => ({
+export const toPhraseResponse = (phrase: Phrase, audio: string): PhraseResponse => ({
   id: phrase.id,
   chapter_id: phrase.chapterId,
   position: phrase.position,

@@ -75,6 +75,16 @@ describe('OpenAPI document', () => {
     expect(schemas.UpdatePhraseDto.required ?? []).not.toContain('line_audio');
   });
 
+  it("describes answers with the server's own response classes, which the site's types also are", () => {
+    const list = document.paths['/api/v1/admin/phrase'].get.responses['200'] as {
+      content: Record<string, { schema: { $ref: string } }>;
+    };
+    expect(list.content['application/json'].schema.$ref).toBe('#/components/schemas/ChapterPhrasesAnswer');
+    expect(document.components.schemas.PhraseResponse.properties?.duration_ms).toEqual(
+      expect.objectContaining({ type: 'integer', nullable: true }),
+    );
+  });
+
   it('serves a readable page at /api/docs', async () => {
     const res = await fetch(`${server.baseUrl}/api/docs`);
     expect(res.status).toBe(200);

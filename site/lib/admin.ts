@@ -3,6 +3,12 @@
  * section 2, and a few formatters. Nothing here calls the API: site/lib/api.ts does.
  */
 import type { BookResponse } from '../../server/books/books.dto';
+import type {
+  BookChaptersResponse,
+  ChapterDetailResponse,
+  ChapterSummaryResponse,
+} from '../../server/chapters/chapter-responses';
+import type { ChapterPhrasesResponse, PhraseResponse } from '../../server/phrases/phrase-responses';
 import { ApiError, GENERIC_ERROR } from './api';
 
 export const DIFFICULTIES = ['Easy', 'Medium', 'Hard'] as const;
@@ -10,53 +16,15 @@ export const DIFFICULTIES = ['Easy', 'Medium', 'Hard'] as const;
 /** A book as the admin API answers it (the server's own type, so the two cannot drift apart). */
 export type Book = BookResponse;
 
-export interface ChapterSummary {
-  id: number;
-  book_id: number;
-  title: string;
-  chapter_no: number;
-  phrase_count: number;
-  duration_ms: number;
-}
-
+/** The admin API's chapter and phrase answers: the server's own classes, which the OpenAPI document describes. */
+export type ChapterSummary = ChapterSummaryResponse;
 /** GET admin/chapter?book_id=: `title` is the book's. */
-export interface BookChapters {
-  id: number;
-  book_code: string;
-  title: string;
-  chapters: ChapterSummary[];
-}
-
+export type BookChapters = BookChaptersResponse;
 /** GET admin/chapter/{id}. */
-export interface Chapter {
-  id: number;
-  book_id: number;
-  title: string;
-  chapter_no: number;
-  book_code: string;
-  book_title: string;
-}
-
-export interface Phrase {
-  id: number;
-  chapter_id: number;
-  position: number;
-  phrase: string;
-  dictionary: string;
-  line_audio: string;
-  duration_ms: number;
-}
-
+export type Chapter = ChapterDetailResponse;
+export type Phrase = PhraseResponse;
 /** GET admin/phrase?chapter_id=: `title` is the chapter's. */
-export interface ChapterPhrases {
-  id: number;
-  title: string;
-  chapter_no: number;
-  book_id: number;
-  book_code: string;
-  book_title: string;
-  phrases: Phrase[];
-}
+export type ChapterPhrases = ChapterPhrasesResponse;
 
 export interface Saved<T> {
   message: string;
