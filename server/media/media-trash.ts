@@ -12,12 +12,12 @@ export const MEDIA_GRACE_MS = 3_600_000;
 const PURGE_EVERY_MS = 5 * 60_000;
 const BATCH = 500;
 
-/** Every key a row points to (a cover's key stands for its sizes). */
+/** Every media key rows point to (a cover's key stands for its sizes); a backup reads it from its snapshot. */
+export const REFERENCED_MEDIA_SQL = `SELECT cover_path AS path FROM books UNION ALL SELECT sample_audio_path FROM books
+  UNION ALL SELECT audio_path FROM phrases`;
+
 export async function referencedMedia(db: DataSource): Promise<string[]> {
-  const rows: Array<{ path: string | null }> = await db.query(
-    `SELECT cover_path AS path FROM books UNION ALL SELECT sample_audio_path FROM books
-     UNION ALL SELECT audio_path FROM phrases`,
-  );
+  const rows: Array<{ path: string | null }> = await db.query(REFERENCED_MEDIA_SQL);
   return rows.flatMap((row) => (row.path ? [row.path] : []));
 }
 
@@ -81,7 +81,11 @@ export class MediaTrash implements OnModuleInit, OnModuleDestroy {
     await this.store.delete(doomed);
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH);
-      await sql(this.db, `DELETE FROM media_trash WHERE "key" IN (${batch.map(() => '?').join(', ')})`, batch);
+      await sql(
+        this.db,
+        `DELETE FROM media_trash WHERE "key" IN (${batch.map(() => '?').join(', ')})`,
+        batch,
+      );
     }
     if (doomed.length > 0) this.logger.log(`Deleted ${doomed.length} replaced or deleted media file(s)`);
     return doomed.length;
