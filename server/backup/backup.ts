@@ -58,6 +58,7 @@ async function writeArchive(snapshot: Snapshot, store: MediaStore, file: string,
   const written = pipeline(zip.outputStream, createWriteStream(file, { mode: 0o600 }));
   // A failing disk stops yazl; every wait below must then end too.
   const writeFailed = new Promise<never>((_, reject) => written.catch(reject));
+  writeFailed.catch(() => undefined);
   const files: ArchivedFile[] = [];
   const add = async (name: string, source: Readable, compress: boolean) => {
     const checksum = new Checksum();
@@ -67,36 +68,43 @@ async function writeArchive(snapshot: Snapshot, store: MediaStore, file: string,
     files.push({ name, size: checksum.size, sha256: checksum.digest() });
   };
 
-  await add(snapshot.entry, createReadStream(snapshot.file), true);
-  const keys = [...new Set(snapshot.mediaPaths.flatMap(filesOf))].sort();
-  const missingMedia: string[] = [];
-  for (const key of keys) {
-    const stream = await store.read(key).catch((error: unknown) => {
-      if (error instanceof ObjectNotFoundError) return null;
-      throw error;
-    });
-    if (stream) await add(MEDIA_PREFIX + key, stream, false);
-    else missingMedia.push(key);
+  try {
+    await add(snapshot.entry, createReadStream(snapshot.file), true);
+    const keys = [...new Set(snapshot.mediaPaths.flatMap(filesOf))].sort();
+    const missingMedia: string[] = [];
+    for (const key of keys) {
+      const stream = await store.read(key).catch((error: unknown) => {
+        if (error instanceof ObjectNotFoundError) return null;
+        throw error;
+      });
+      if (stream) await add(MEDIA_PREFIX + key, stream, false);
+      else missingMedia.push(key);
+    }
+    const manifest: Manifest = {
+      format: ARCHIVE_FORMAT,
+      version: ARCHIVE_VERSION,
+      createdAt: new Date().toISOString(),
+      engine: snapshot.engine,
+      schema: {
+        migration: snapshot.migration,
+        timestamp: migrationTimestamp(snapshot.migration),
+        applied: snapshot.applied,
+      },
+      database: snapshot.entry,
+      sessionSecret: sessionSecret(snapshot.secretInDatabase, Boolean(config.jwtSecret)),
+      files,
+      missingMedia,
+    };
+    zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + '\n'), MANIFEST_NAME);
+    zip.end();
+    await written;
+    return manifest;
+  } catch (error) {
+    // Stops the half-written zip (FILE.partial is then removed): a failed read must not leave it open.
+    (zip.outputStream as Readable).destroy();
+    await written.catch(() => undefined);
+    throw error;
   }
-  const manifest: Manifest = {
-    format: ARCHIVE_FORMAT,
-    version: ARCHIVE_VERSION,
-    createdAt: new Date().toISOString(),
-    engine: snapshot.engine,
-    schema: {
-      migration: snapshot.migration,
-      timestamp: migrationTimestamp(snapshot.migration),
-      applied: snapshot.applied,
-    },
-    database: snapshot.entry,
-    sessionSecret: sessionSecret(snapshot.secretInDatabase, Boolean(config.jwtSecret)),
-    files,
-    missingMedia,
-  };
-  zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + '\n'), MANIFEST_NAME);
-  zip.end();
-  await written;
-  return manifest;
 }
 
 function sessionSecret(
