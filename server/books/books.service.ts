@@ -43,7 +43,7 @@ export class BooksService {
       await this.events.changed(book.bookCode);
       return { message: 'The book has been created.', data: toBookResponse(book) };
     } catch (error) {
-      await this.media.remove([stored.cover, stored.sample?.path]);
+      await this.media.discard([stored.cover, stored.sample?.path]);
       throw error;
     }
   }
@@ -72,7 +72,7 @@ export class BooksService {
         await tx.update(Book, { id: current.id }, changes);
       });
     } catch (error) {
-      await this.media.remove([stored.cover, stored.sample?.path]);
+      await this.media.discard([stored.cover, stored.sample?.path]);
       throw error;
     }
     await this.media.remove(replaced);
@@ -158,7 +158,7 @@ export class BooksService {
         : undefined,
     ]);
     if (Object.keys(errors).length > 0) {
-      await this.media.remove([cover, sample?.path]);
+      await this.media.discard([cover, sample?.path]);
       throw new ValidationFailed(errors);
     }
     return { cover: cover ?? undefined, sample: sample ?? undefined };

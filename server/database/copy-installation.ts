@@ -6,8 +6,9 @@ import { sql } from './sql';
 
 /**
  * The tables an installation's data lives in, parents before children (foreign keys). Left out on
- * purpose: `migrations` (the target runs its own), `rate_hits` (minutes-long counters) and `imports`
- * (staged imports live a day; their files stay behind in STORAGE_DIR/imports).
+ * purpose: `migrations` (the target runs its own), `rate_hits` (minutes-long counters), `imports`
+ * (staged imports live a day; their files stay behind in STORAGE_DIR/imports) and `media_trash` (files let
+ * go of within the hour; copied to the bucket, they are swept there as orphans).
  */
 export const COPIED_TABLES = [
   'users',
@@ -23,7 +24,7 @@ export const COPIED_TABLES = [
   'review_logs',
   'listening_events',
 ] as const;
-const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports']);
+const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports', 'media_trash']);
 /** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
 const NUMBERED = new Set(
   COPIED_TABLES.filter((table) => !['app_meta', 'stripe_events', 'subscriptions'].includes(table)),

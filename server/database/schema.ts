@@ -21,6 +21,7 @@ import { LearnerProgress1763816400000 } from '../migrations/1763816400000-Learne
 import { Imports1763820000000 } from '../migrations/1763820000000-Imports';
 import { StagedImport } from '../imports/staged-import.entity';
 import { SharedRateLimits1763823600000 } from '../migrations/1763823600000-SharedRateLimits';
+import { MediaTrash1763827200000 } from '../migrations/1763827200000-MediaTrash';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   LearnerProgress1763816400000,
   Imports1763820000000,
   SharedRateLimits1763823600000,
+  MediaTrash1763827200000,
 ];

@@ -161,7 +161,7 @@ export class BookImportService {
         }
       }
     } catch (error) {
-      await this.media.remove(stored);
+      await this.media.discard(stored);
       throw error;
     }
     await this.stage.remove(staged.id);

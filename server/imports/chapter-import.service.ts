@@ -316,7 +316,7 @@ export class ChapterImportService {
         if (!affected) throw new ConflictException('This import was taken over by another commit.');
       });
     } catch (error) {
-      await this.media.remove(stored.map((audio) => audio.path));
+      await this.media.discard(stored.map((audio) => audio.path));
       if (error instanceof MediaRejectedError) throw ValidationFailed.field('clips', error.message);
       throw error;
     } finally {

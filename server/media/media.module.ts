@@ -2,6 +2,7 @@ import { Global, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { MediaService } from './media.service';
+import { MediaTrash, referencedMedia } from './media-trash';
 import { createStores, IMPORT_STORE, MEDIA_STORE, type Stores } from './store/create-stores';
 
 const STORES = Symbol('STORES');
@@ -17,26 +18,28 @@ const STORES = Symbol('STORES');
     { provide: MEDIA_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.media },
     { provide: IMPORT_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.imports },
     MediaService,
+    MediaTrash,
   ],
-  exports: [MediaService, MEDIA_STORE, IMPORT_STORE],
+  exports: [MediaService, MediaTrash, MEDIA_STORE, IMPORT_STORE],
 })
 export class MediaModule implements OnApplicationBootstrap {
   constructor(
     private readonly media: MediaService,
+    private readonly trash: MediaTrash,
     private readonly db: DataSource,
   ) {}
 
-  /** Clears leftovers of aborted uploads and crashes before the first request arrives. */
+  /**
+   * Clears leftovers of aborted uploads and crashes before the first request arrives, and deletes the
+   * replaced or deleted media whose hour is up.
+   */
   async onApplicationBootstrap(): Promise<void> {
+    await this.trash.purge();
     await this.media.sweep(await this.referenced());
   }
 
   /** Every key a row points to. */
-  async referenced(): Promise<string[]> {
-    const rows: Array<{ path: string }> = await this.db.query(
-      `SELECT cover_path AS path FROM books UNION ALL SELECT sample_audio_path FROM books
-       UNION ALL SELECT audio_path FROM phrases`,
-    );
-    return rows.map((row) => row.path);
+  referenced(): Promise<string[]> {
+    return referencedMedia(this.db);
   }
 }

@@ -8,6 +8,7 @@ import { parseFile } from 'music-metadata';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { COVER_RATIO, COVER_WIDTHS, coverFile } from './media-urls';
 import { AUDIO_EXTENSIONS, isAudio, isImage, sniffFile, type AudioType } from './sniff';
+import { MediaTrash } from './media-trash';
 import { MEDIA_STORE } from './store/create-stores';
 import { contentTypeOf, type MediaStore } from './store/media-store';
 export type AudioKind = 'samples' | 'lines';
@@ -25,7 +26,7 @@ const MAX_COVER_PIXELS = 40_000_000;
 const TEMP_PREFIX = 'tmp';
 
 /** The files behind a stored path: a cover key stands for one file per size. */
-function filesOf(path: string): string[] {
+export function filesOf(path: string): string[] {
   return path.startsWith('covers/') && !path.includes('.')
     ? COVER_WIDTHS.map((w) => coverFile(path, w))
     : [path];
@@ -53,6 +54,7 @@ export class MediaService {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(MEDIA_STORE) readonly store: MediaStore,
+    private readonly trash: MediaTrash,
   ) {
     this.tempDir = join(config.storageDir, TEMP_PREFIX);
   }
@@ -138,20 +140,33 @@ export class MediaService {
     }
   }
 
-  /** Deletes media files by their stored paths; a cover key removes every size. Missing files are fine. */
+  /**
+   * Lets go of media a committed row pointed to (replaced or deleted): the files are kept for an hour, so
+   * a backup whose snapshot still names them can copy them, then MediaTrash deletes them for good. A cover
+   * key stands for every size.
+   */
   async remove(paths: Array<string | null | undefined>): Promise<void> {
+    await this.trash.add(paths.flatMap((path) => (path ? filesOf(path) : [])));
+  }
+
+  /**
+   * Deletes at once files that no committed row ever pointed to (an upload whose request failed), so a
+   * failed request leaves nothing behind. Missing files are fine.
+   */
+  async discard(paths: Array<string | null | undefined>): Promise<void> {
     await this.store.delete(paths.flatMap((path) => (path ? filesOf(path) : [])));
   }
 
   /**
    * Removes what a crash or an aborted upload may have left: everything under this instance's tmp/, and
-   * stored media that no row points to, once it is an hour old (`now` moves in tests). Runs at boot,
-   * before the server accepts requests.
+   * stored media that no row points to, once it is an hour old (`now` moves in tests). Files in the trash
+   * are left to MediaTrash, which keeps them their full hour after the delete, however old the file is.
+   * Runs at boot, before the server accepts requests.
    */
   async sweep(referenced: Iterable<string>, now = new Date(), minAgeMs = SWEEP_MIN_AGE_MS): Promise<number> {
     await rm(this.tempDir, { recursive: true, force: true });
     await this.ensureFolders();
-    const keep = new Set([...referenced].flatMap(filesOf));
+    const keep = new Set([...referenced, ...(await this.trash.keys())].flatMap(filesOf));
     const orphans = (await this.store.list(''))
       .filter((object) => !keep.has(object.key))
       .filter((object) => now.getTime() - object.lastModified.getTime() >= minAgeMs)

@@ -77,7 +77,7 @@ export class PhrasesService {
       await this.events.changed(chapter.book!.bookCode);
       return { message: 'The phrase has been added.', data: this.toResponse(phrase) };
     } catch (error) {
-      await this.media.remove([audio.path]);
+      await this.media.discard([audio.path]);
       if (isForeignKeyViolation(error)) {
         throw ValidationFailed.field('chapter_id', 'The selected chapter does not exist.');
       }
@@ -100,7 +100,7 @@ export class PhrasesService {
         await tx.update(Phrase, { id }, changes);
       });
     } catch (error) {
-      await this.media.remove([audio?.path]);
+      await this.media.discard([audio?.path]);
       throw error;
     }
     await this.media.remove([replaced]);

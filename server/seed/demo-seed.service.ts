@@ -94,7 +94,7 @@ export class DemoSeedService {
         await tx.getRepository(AppMeta).save({ key: SEEDED_KEY, value: new Date().toISOString() });
       });
     } catch (error) {
-      await this.media.remove(
+      await this.media.discard(
         staged.flatMap((m) => [m.cover, m.sample.path, ...m.lines.flat().map((l) => l.path)]),
       );
       throw error;

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import sharp from 'sharp';
 import { ApiClient, newAdmin } from './api-client';
-import { BOOK_FIELDS, bookForm, fixture, mediaExists, mediaFiles, tempFiles } from './fixtures';
+import {
+  BOOK_FIELDS,
+  bookForm,
+  fixture,
+  mediaExists,
+  mediaFiles,
+  purgeAfterGrace,
+  tempFiles,
+} from './fixtures';
 import { rawGet, startServer, type TestServer } from './harness';
 
 interface BookBody {
@@ -202,8 +210,12 @@ describe('Admin books API', () => {
     expect(updated.image_path).not.toBe(book.image_path);
     expect(updated.sample_audio).not.toBe(book.sample_audio);
     expect(await stored(updated.image_path, updated.sample_audio)).toEqual([true, true]);
+    // The replaced files stay for the grace period (a backup may be copying them), then go.
+    expect(await stored(book.image_path, book.sample_audio)).toEqual([true, true]);
+    await purgeAfterGrace(server);
     expect(await stored(book.image_path, book.sample_audio)).toEqual([false, false]);
     expect(await stored(book.image_path.replace('-640.', '-320.'))).toEqual([false]);
+    expect(await stored(updated.image_path, updated.sample_audio)).toEqual([true, true]);
   });
 
   it('keeps an optional language code, checked, and clears it when sent empty', async () => {
@@ -260,6 +272,7 @@ describe('Admin books API', () => {
     expect(removed.status).toBe(200);
     expect([200, 404]).toContain((await edit).status);
     expect((await admin.get(`admin/book/${book.book_code}`)).status).toBe(404);
+    await purgeAfterGrace(server);
     expect((await mediaFiles(server)).filter((file) => file.includes(book.image_path.slice(14, 46)))).toEqual(
       [],
     );
@@ -300,6 +313,12 @@ describe('Admin books API', () => {
     const res = await admin.delete(`admin/book/${book.book_code}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'The book has been deleted.' });
+    expect(await stored(book.image_path, book.sample_audio, phrase.body.data.line_audio)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    await purgeAfterGrace(server);
     expect(await stored(book.image_path, book.sample_audio, phrase.body.data.line_audio)).toEqual([
       false,
       false,

@@ -1,5 +1,5 @@
 import { ApiClient, newAdmin } from './api-client';
-import { bookForm, fixture, form, mediaExists, mediaFiles, tempFiles } from './fixtures';
+import { bookForm, fixture, form, mediaExists, mediaFiles, purgeAfterGrace, tempFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
 interface PhraseBody {
@@ -233,6 +233,9 @@ describe('Admin chapters and phrases API', () => {
       form({ phrase: 'Neu.', dictionary: 'neu — new', line_audio: [fixture('clip.mp3'), 'b.mp3'] }),
     );
     expect(newAudio.body.data.line_audio).not.toBe(phrase.line_audio);
+    // The old clip stays for the grace period (a backup may be copying it), then goes.
+    expect(await stored(phrase.line_audio, newAudio.body.data.line_audio)).toEqual([true, true]);
+    await purgeAfterGrace(server);
     expect(await stored(phrase.line_audio, newAudio.body.data.line_audio)).toEqual([false, true]);
     expect((await admin.get(`admin/phrase/${phrase.id}`)).body).toEqual({ data: newAudio.body.data });
   });
@@ -281,6 +284,8 @@ describe('Admin chapters and phrases API', () => {
     ];
     const removed = await admin.delete(`admin/phrase/${b.id}`);
     expect(removed.body).toEqual({ message: 'The phrase has been deleted.' });
+    expect(await stored(b.line_audio)).toEqual([true]);
+    await purgeAfterGrace(server);
     expect(await stored(b.line_audio)).toEqual([false]);
     const phrases = (
       await admin.get<{ data: { phrases: PhraseBody[] } }>(`admin/phrase?chapter_id=${chapterId}`)
@@ -292,6 +297,8 @@ describe('Admin chapters and phrases API', () => {
 
     const gone = await admin.delete(`admin/chapter/${chapterId}`);
     expect(gone.body).toEqual({ message: 'The chapter has been deleted.' });
+    expect(await stored(a.line_audio, c.line_audio)).toEqual([true, true]);
+    await purgeAfterGrace(server);
     expect(await stored(a.line_audio, c.line_audio)).toEqual([false, false]);
     expect((await admin.get(`admin/phrase?chapter_id=${chapterId}`)).status).toBe(404);
     expect((await admin.delete(`admin/phrase/${a.id}`)).status).toBe(404);

@@ -6,7 +6,7 @@ import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock } from './clock';
-import { bookForm, mediaFiles, stagedImports } from './fixtures';
+import { bookForm, mediaFiles, purgeAfterGrace, stagedImports } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, renameEntry, understateSize } from './zips';
 
@@ -359,6 +359,9 @@ describe('Importing a chapter', () => {
       [2, 'Y.'],
       [3, 'Z.'],
     ]);
+    // The replaced clips stay for the grace period, then go.
+    expect((await mediaFiles(server)).length).toBe(media.length + 3);
+    await purgeAfterGrace(server);
     expect((await mediaFiles(server)).length).toBe(media.length + 1);
   });
 

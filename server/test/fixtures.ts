@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MEDIA_GRACE_MS, MediaTrash } from '../media/media-trash';
 import { IMPORT_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import type { TestServer } from './harness';
@@ -67,6 +68,14 @@ export async function loseMedia(server: TestServer, keyOrUrl: string): Promise<v
 export async function stagedImports(server: TestServer): Promise<string[]> {
   const objects = await server.app.get<symbol, MediaStore>(IMPORT_STORE).list('');
   return [...new Set(objects.map((object) => object.key.split('/')[0]))].sort();
+}
+
+/**
+ * Runs the trash's purge as if the grace period were over: replaced and deleted media is kept an hour
+ * (MEDIA_GRACE_MS), then deleted for good.
+ */
+export function purgeAfterGrace(server: TestServer): Promise<number> {
+  return server.app.get(MediaTrash).purge(new Date(Date.now() + MEDIA_GRACE_MS + 60_000));
 }
 
 const mediaStore = (server: TestServer) => server.app.get<symbol, MediaStore>(MEDIA_STORE);

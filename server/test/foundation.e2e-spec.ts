@@ -86,6 +86,7 @@ describe('Foundation API', () => {
       'chapters',
       'imports',
       'listening_events',
+      'media_trash',
       'migrations',
       'password_reset_tokens',
       'phrases',

@@ -8,7 +8,7 @@ import { MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import { ApiClient, newAdmin } from './api-client';
 import { makeBook } from './books';
-import { fixture, form } from './fixtures';
+import { fixture, form, purgeAfterGrace } from './fixtures';
 import { rawGet, startServer, tempStorage, type TestServer } from './harness';
 import { startS3, type TestS3 } from './s3';
 
@@ -126,7 +126,7 @@ describe('Media in an S3 bucket', () => {
     expect([bare.status, bare.headers['cache-control']]).toEqual([403, 'no-store']);
   });
 
-  it('removes the object when its phrase is replaced, and when it is deleted', async () => {
+  it('removes the object an hour after its phrase is replaced, and after it is deleted', async () => {
     const phrase = await addPhrase(chapterIds[0]);
     const replaced = await admin.post<{ data: Phrase }>(
       `admin/phrase/${phrase.id}?_method=put`,
@@ -134,9 +134,17 @@ describe('Media in an S3 bucket', () => {
     );
     expect(replaced.status).toBe(200);
     const now = replaced.body.data.line_audio;
+    expect(await objectExists(keyOf(phrase.line_audio))).toBe(true);
+    await purgeAfterGrace(server);
     expect(await objectExists(keyOf(phrase.line_audio))).toBe(false);
     expect(await objectExists(keyOf(now))).toBe(true);
     expect((await admin.delete(`admin/phrase/${phrase.id}`)).status).toBe(200);
+    expect(await objectExists(keyOf(now))).toBe(true);
+    // The boot sweep leaves a trashed file alone even when the file itself is hours old.
+    const media = server.app.get(MediaModule);
+    await server.app.get(MediaService).sweep(await media.referenced(), new Date(Date.now() + 2 * HOUR));
+    expect(await objectExists(keyOf(now))).toBe(true);
+    await purgeAfterGrace(server);
     expect(await objectExists(keyOf(now))).toBe(false);
   });
 
