@@ -63,10 +63,7 @@ export class AuthService {
     return { message: 'Your account has been created. You can now sign in.' };
   }
 
-  async login(
-    dto: LoginDto,
-    response: Response,
-  ): Promise<LoginAnswer> {
+  async login(dto: LoginDto, response: Response): Promise<LoginAnswer> {
     const user = await this.users.findOneBy({ email: dto.email });
     // A device token counts only for the account it was issued to: a stolen one for another account, or
     // one from before a password change, leaves the caller untrusted.

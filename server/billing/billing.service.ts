@@ -69,10 +69,7 @@ export class BillingService {
   }
 
   /** Verifies and applies one webhook event, exactly once: its id is stored in the same transaction as its effect. */
-  async webhook(
-    rawBody: Buffer | undefined,
-    signature: string | undefined,
-  ): Promise<{ received: true; duplicate: boolean }> {
+  async webhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
     if (!this.stripe.enabled || !this.config.stripe.webhookSecret)
       throw new ServiceUnavailableException(PAYMENTS_OFF);
     let event: Stripe.Event;

@@ -108,7 +108,8 @@ export class BookResponse {
   @ApiProperty({ description: "The cover's URL." }) image_path: string;
   @ApiProperty({ description: "The sample clip's URL." }) sample_audio: string;
   @ApiProperty() sample_text: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'A BCP 47 language tag.' }) language: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'A BCP 47 language tag.' }) language:
+    string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

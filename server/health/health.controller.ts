@@ -24,7 +24,10 @@ export class HealthController {
   @Get('ready')
   @HttpCode(200)
   @ApiOkResponse({ type: ReadyAnswer })
-  @ApiServiceUnavailableResponse({ type: NotReadyAnswer, description: 'The database or the media store is down.' })
+  @ApiServiceUnavailableResponse({
+    type: NotReadyAnswer,
+    description: 'The database or the media store is down.',
+  })
   async ready(@Res({ passthrough: true }) res: Response): Promise<ReadyAnswer | NotReadyAnswer> {
     res.setHeader('Cache-Control', 'no-store');
     const checks = await this.checks.run();

@@ -79,7 +79,8 @@ export class BookImportResponse {
   @ApiProperty({ type: [BookImportChapter] }) chapters: BookImportChapter[];
   @ApiProperty({
     type: [String],
-    description: "Every problem of the import, the book's and each chapter's; the commit waits until there are none.",
+    description:
+      "Every problem of the import, the book's and each chapter's; the commit waits until there are none.",
   })
   errors: string[];
   @ApiProperty({ format: 'date-time' }) expires_at: string;

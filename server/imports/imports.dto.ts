@@ -62,13 +62,15 @@ export class ImportRowResponse {
     description: "A short-lived signed URL the preview's <audio> plays (it cannot send the token).",
   })
   audio: string | null;
-  @ApiProperty({ type: 'string', nullable: true, description: "What is wrong with the row." }) error: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'What is wrong with the row.' }) error:
+    string | null;
 }
 
 export class RecordingPreview {
-  @ApiProperty({ description: "A short-lived signed URL of the whole recording." }) url: string;
+  @ApiProperty({ description: 'A short-lived signed URL of the whole recording.' }) url: string;
   @ApiProperty() duration_ms: number;
-  @ApiProperty({ type: [Number], description: 'Where each phrase after the first starts, in ms.' }) cuts: number[];
+  @ApiProperty({ type: [Number], description: 'Where each phrase after the first starts, in ms.' })
+  cuts: number[];
 }
 
 /** A chapter import's preview, as the staging call and a later look answer it. */
@@ -100,7 +102,8 @@ export class ImportPreviewAnswer {
 }
 
 export class ImportCommitted {
-  @ApiProperty({ required: false, description: 'A chapter import: how many phrases were added.' }) added?: number;
+  @ApiProperty({ required: false, description: 'A chapter import: how many phrases were added.' })
+  added?: number;
   @ApiProperty({ required: false, description: "A book import: the new book's code." }) book_code?: string;
 }
 

@@ -71,7 +71,8 @@ export class ListeningDto {
 export class ListeningCounts {
   @ApiProperty({ description: 'Events recorded now.' }) accepted: number;
   @ApiProperty({ description: 'Events received before (a retried batch): ignored.' }) duplicates: number;
-  @ApiProperty({ description: 'Events about a phrase that is gone or locked, or too old: ignored.' }) skipped: number;
+  @ApiProperty({ description: 'Events about a phrase that is gone or locked, or too old: ignored.' })
+  skipped: number;
 }
 
 export class ListeningAnswer {

@@ -28,7 +28,8 @@ export class ReaderPhrase {
   @ApiProperty({ description: 'Glossary entries, one per line.' }) dictionary: string;
   @ApiProperty({ type: [GlossaryTerm], description: 'The dictionary, split into terms.' })
   glossary: GlossaryEntry[];
-  @ApiProperty({ description: "The clip's URL; signed and expiring when the chapter is locked." }) audio: string;
+  @ApiProperty({ description: "The clip's URL; signed and expiring when the chapter is locked." })
+  audio: string;
   @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
 }
 

@@ -99,6 +99,11 @@ describe('OpenAPI document', () => {
         if (!described) missing.push(`${method.toUpperCase()} ${path}`);
       }
     expect(missing).toEqual([]);
+    // Every class an answer names is in the document (a union's members need @ApiExtraModels).
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map(
+      ([, name]) => name,
+    );
+    expect(refs.filter((name) => !document.components.schemas[name])).toEqual([]);
   });
 
   it('serves a readable page at /api/docs', async () => {

@@ -77,7 +77,11 @@ export class WordResponse {
   @ApiProperty() term: string;
   @ApiProperty() meaning: string;
   @ApiProperty({ description: 'The phrase the word was saved from.' }) phrase: string;
-  @ApiProperty({ type: 'string', nullable: true, description: "The phrase's clip, null when the member may no longer hear it." })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The phrase's clip, null when the member may no longer hear it.",
+  })
   audio: string | null;
   @ApiProperty() book_code: string;
   @ApiProperty() book_title: string;
