@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { AdminOnly } from '../common/auth.decorators';
-import { AdminStatsService } from './admin-stats.service';
+import { AdminStatsAnswer, AdminStatsService } from './admin-stats.service';
 
 @AdminOnly()
 @Controller('admin/stats')
@@ -8,6 +9,7 @@ export class AdminStatsController {
   constructor(private readonly stats: AdminStatsService) {}
 
   @Get()
+  @ApiOkResponse({ type: AdminStatsAnswer })
   get() {
     return this.stats.stats();
   }

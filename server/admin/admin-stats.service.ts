@@ -1,13 +1,18 @@
 import { sql } from '../database/sql';
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { UserType } from '../users/user.entity';
 
-export interface AdminStats {
-  books: number;
-  chapters: number;
-  phrases: number;
-  members: number;
+export class AdminStats {
+  @ApiProperty() books: number;
+  @ApiProperty() chapters: number;
+  @ApiProperty() phrases: number;
+  @ApiProperty() members: number;
+}
+
+export class AdminStatsAnswer {
+  @ApiProperty({ type: AdminStats }) data: AdminStats;
 }
 
 @Injectable()
@@ -15,7 +20,7 @@ export class AdminStatsService {
   constructor(private readonly db: DataSource) {}
 
   /** One query for the administrators' home page. */
-  async stats(): Promise<{ data: AdminStats }> {
+  async stats(): Promise<AdminStatsAnswer> {
     const [row] = (await sql(
       this.db,
       `SELECT (SELECT COUNT(*) FROM books) AS books, (SELECT COUNT(*) FROM chapters) AS chapters,

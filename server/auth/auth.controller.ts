@@ -1,8 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { MessageAnswer } from '../common/answers';
 import { Public } from '../common/auth.decorators';
 import { RateLimit } from '../common/rate-limit';
 import { LoginDto, RecoveryRequestDto, ResetPasswordDto, SignupDto, VerifyTokenDto } from './auth.dto';
+import { LoginAnswer } from './auth-responses';
 import { AuthService } from './auth.service';
 import { PasswordRecoveryService } from './password-recovery.service';
 
@@ -21,6 +24,7 @@ export class AuthController {
   @Post('signup')
   @HttpCode(200)
   @RateLimit('signup')
+  @ApiOkResponse({ type: MessageAnswer })
   signup(@Body() dto: SignupDto) {
     return this.auth.signup(dto);
   }
@@ -28,12 +32,14 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @RateLimit('login')
+  @ApiOkResponse({ type: LoginAnswer })
   login(@Body() dto: LoginDto, @Res({ passthrough: true }) res: Response) {
     return this.auth.login(dto, res);
   }
 
   @Get('password-recovery-token')
   @RateLimit('recovery')
+  @ApiOkResponse({ type: MessageAnswer })
   requestToken(@Query() dto: RecoveryRequestDto) {
     return this.recovery.requestToken(dto.email);
   }
@@ -41,12 +47,14 @@ export class AuthController {
   @Post('password-recovery-token')
   @HttpCode(200)
   @RateLimit('recovery')
+  @ApiOkResponse({ type: MessageAnswer })
   requestTokenByPost(@Body() dto: RecoveryRequestDto) {
     return this.recovery.requestToken(dto.email);
   }
 
   @Get('verify-password-recovery-token')
   @RateLimit('recovery')
+  @ApiOkResponse({ type: MessageAnswer })
   verifyToken(@Query() dto: VerifyTokenDto) {
     return this.recovery.verifyToken(dto.verification_token);
   }
@@ -54,12 +62,14 @@ export class AuthController {
   @Post('verify-password-recovery-token')
   @HttpCode(200)
   @RateLimit('recovery')
+  @ApiOkResponse({ type: MessageAnswer })
   verifyTokenByPost(@Body() dto: VerifyTokenDto) {
     return this.recovery.verifyToken(dto.verification_token);
   }
 
   @Get('reset-password-using-token')
   @RateLimit('recovery')
+  @ApiOkResponse({ type: MessageAnswer })
   resetPassword(@Query() dto: ResetPasswordDto) {
     return this.recovery.resetPassword(dto.verification_token, dto.password);
   }
@@ -67,6 +77,7 @@ export class AuthController {
   @Post('reset-password-using-token')
   @HttpCode(200)
   @RateLimit('recovery')
+  @ApiOkResponse({ type: MessageAnswer })
   resetPasswordByPost(@Body() dto: ResetPasswordDto) {
     return this.recovery.resetPassword(dto.verification_token, dto.password);
   }

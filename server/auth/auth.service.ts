@@ -6,7 +6,9 @@ import type { Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
 import { User, UserType } from '../users/user.entity';
-import { toUserResponse, type UserResponse } from '../users/users.dto';
+import type { MessageAnswer } from '../common/answers';
+import { toUserResponse } from '../users/users.dto';
+import type { LoginAnswer } from './auth-responses';
 import type { LoginDto, SignupDto } from './auth.dto';
 import { hashPassword, verifyPassword } from './password';
 import { DeviceTokens } from './device-tokens.service';
@@ -41,7 +43,7 @@ export class AuthService {
     this.dummyHash = hashPassword('not-a-real-password-' + Math.random());
   }
 
-  async signup(dto: SignupDto): Promise<{ message: string }> {
+  async signup(dto: SignupDto): Promise<MessageAnswer> {
     if (await this.users.existsBy({ email: dto.email })) throw ValidationFailed.field('email', EMAIL_TAKEN);
     try {
       await this.users.insert({
@@ -61,10 +63,7 @@ export class AuthService {
     return { message: 'Your account has been created. You can now sign in.' };
   }
 
-  async login(
-    dto: LoginDto,
-    response: Response,
-  ): Promise<{ token: string; user: UserResponse; device_token: string }> {
+  async login(dto: LoginDto, response: Response): Promise<LoginAnswer> {
     const user = await this.users.findOneBy({ email: dto.email });
     // A device token counts only for the account it was issued to: a stolen one for another account, or
     // one from before a password change, leaves the caller untrusted.

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { RuleFailed } from '../common/api-error';
+import type { MessageAnswer } from '../common/answers';
 import { Clock } from '../common/clock';
 import { MailService } from '../mail/mail.service';
 import { passwordResetMail } from '../mail/password-reset.mail';
@@ -42,7 +43,7 @@ export class PasswordRecoveryService implements OnModuleDestroy {
    * up, counting its quota and storing a token would make known addresses measurably slower to answer.
    * Only a known one, under its hourly quota, gets mail.
    */
-  requestToken(email: string): Promise<{ message: string }> {
+  requestToken(email: string): Promise<MessageAnswer> {
     // setImmediate: the answer is written before the work begins (better-sqlite3 is synchronous, so work
     // started in this tick could run before the answer goes out).
     const work = new Promise<void>((resolve) => setImmediate(resolve))
@@ -84,12 +85,12 @@ export class PasswordRecoveryService implements OnModuleDestroy {
       );
   }
 
-  async verifyToken(token: string): Promise<{ message: string }> {
+  async verifyToken(token: string): Promise<MessageAnswer> {
     await this.findUsable(this.resetTokens, token);
     return { message: 'The token is valid. You can now choose a new password.' };
   }
 
-  async resetPassword(token: string, password: string): Promise<{ message: string }> {
+  async resetPassword(token: string, password: string): Promise<MessageAnswer> {
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
       const tokens = tx.getRepository(PasswordResetToken);

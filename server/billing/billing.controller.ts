@@ -8,11 +8,12 @@ import {
   UseInterceptors,
   type RawBodyRequest,
 } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser, Public } from '../common/auth.decorators';
 import { FormRedirectInterceptor } from '../common/form-redirect.interceptor';
 import { User } from '../users/user.entity';
-import { CheckoutDto } from './billing.dto';
+import { CheckoutDto, RedirectAnswer, WebhookAnswer } from './billing.dto';
 import { BillingService } from './billing.service';
 import { PaymentsConfiguredGuard } from './payments-configured.guard';
 
@@ -24,6 +25,7 @@ export class BillingController {
   @HttpCode(200)
   @UseGuards(PaymentsConfiguredGuard)
   @UseInterceptors(FormRedirectInterceptor)
+  @ApiOkResponse({ type: RedirectAnswer })
   createSubscription(@CurrentUser() user: User, @Body() dto: CheckoutDto) {
     return this.billing.checkout(user, dto);
   }
@@ -32,6 +34,7 @@ export class BillingController {
   @HttpCode(200)
   @UseGuards(PaymentsConfiguredGuard)
   @UseInterceptors(FormRedirectInterceptor)
+  @ApiOkResponse({ type: RedirectAnswer })
   startTrial(@CurrentUser() user: User, @Body() dto: CheckoutDto) {
     return this.billing.startTrial(user, dto);
   }
@@ -40,6 +43,7 @@ export class BillingController {
   @HttpCode(200)
   @UseGuards(PaymentsConfiguredGuard)
   @UseInterceptors(FormRedirectInterceptor)
+  @ApiOkResponse({ type: RedirectAnswer })
   portal(@CurrentUser() user: User) {
     return this.billing.portal(user);
   }
@@ -47,6 +51,7 @@ export class BillingController {
   @Public()
   @Post('billing/webhook')
   @HttpCode(200)
+  @ApiOkResponse({ type: WebhookAnswer })
   webhook(@Req() req: RawBodyRequest<Request>) {
     return this.billing.webhook(req.rawBody, req.header('stripe-signature'));
   }

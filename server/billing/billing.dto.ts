@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Field } from '../common/field';
 import type { Subscription } from './subscription.entity';
@@ -21,11 +22,21 @@ export class CheckoutDto {
 
 export class TrialDto extends CheckoutDto {}
 
-export interface SubscriptionSummary {
-  status: string;
-  trial_ends_at: string | null;
-  current_period_end: string | null;
-  cancel_at_period_end: boolean;
+export class SubscriptionSummary {
+  @ApiProperty({ description: "Stripe's subscription status, or `none`." }) status: string;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) trial_ends_at: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) current_period_end: string | null;
+  @ApiProperty() cancel_at_period_end: boolean;
+}
+
+/** A Stripe page to send the member to (a form post is redirected there with 303 instead). */
+export class RedirectAnswer {
+  @ApiProperty() url: string;
+}
+
+export class WebhookAnswer {
+  @ApiProperty() received: boolean;
+  @ApiProperty({ description: 'True when the event had been applied already.' }) duplicate: boolean;
 }
 
 export const NO_SUBSCRIPTION: SubscriptionSummary = {

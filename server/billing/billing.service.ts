@@ -8,7 +8,13 @@ import { RuleFailed, ValidationFailed } from '../common/api-error';
 import type { User } from '../users/user.entity';
 import { StripeGateway } from './stripe.gateway';
 import { Subscription } from './subscription.entity';
-import { toSubscriptionSummary, type CheckoutDto, type SubscriptionSummary } from './billing.dto';
+import {
+  toSubscriptionSummary,
+  type CheckoutDto,
+  type RedirectAnswer,
+  type SubscriptionSummary,
+  type WebhookAnswer,
+} from './billing.dto';
 
 export const PAYMENTS_OFF = 'Payments are not configured on this server.';
 export const TRIAL_DAYS = 30;
@@ -40,18 +46,18 @@ export class BillingService {
     return toSubscriptionSummary(await this.subscriptions.findOneBy({ userId }));
   }
 
-  async checkout(user: User, dto: CheckoutDto): Promise<{ url: string }> {
+  async checkout(user: User, dto: CheckoutDto): Promise<RedirectAnswer> {
     return { url: await this.createSession(user, this.ourPrice(dto), null) };
   }
 
-  async startTrial(user: User, dto: CheckoutDto): Promise<{ url: string }> {
+  async startTrial(user: User, dto: CheckoutDto): Promise<RedirectAnswer> {
     const priceId = this.ourPrice(dto, true);
     const current = await this.subscriptions.findOneBy({ userId: user.id });
     if (current?.hadTrial) throw new RuleFailed('You have already had your free trial.');
     return { url: await this.createSession(user, priceId, TRIAL_DAYS) };
   }
 
-  async portal(user: User): Promise<{ url: string }> {
+  async portal(user: User): Promise<RedirectAnswer> {
     const current = await this.subscriptions.findOneBy({ userId: user.id });
     if (!current?.stripeCustomerId) throw new RuleFailed('You have no subscription to manage yet.');
     return {
@@ -63,10 +69,7 @@ export class BillingService {
   }
 
   /** Verifies and applies one webhook event, exactly once: its id is stored in the same transaction as its effect. */
-  async webhook(
-    rawBody: Buffer | undefined,
-    signature: string | undefined,
-  ): Promise<{ received: true; duplicate: boolean }> {
+  async webhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
     if (!this.stripe.enabled || !this.config.stripe.webhookSecret)
       throw new ServiceUnavailableException(PAYMENTS_OFF);
     let event: Stripe.Event;

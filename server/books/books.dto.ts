@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
@@ -94,22 +95,32 @@ export class UpdateBookDto extends BookFieldsDto {
 }
 
 /** A book as every API answer shows it (SPEC.md section 3). */
-export interface BookResponse {
-  id: number;
-  book_code: string;
-  title: string;
-  author: string;
-  narrated_by: string;
-  description: string;
-  difficulty: string;
-  hours: number;
-  minutes: number;
-  image_path: string;
-  sample_audio: string;
-  sample_text: string;
-  language: string | null;
-  created_at: string;
-  updated_at: string;
+export class BookResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() book_code: string;
+  @ApiProperty() title: string;
+  @ApiProperty() author: string;
+  @ApiProperty() narrated_by: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ enum: DIFFICULTIES }) difficulty: string;
+  @ApiProperty() hours: number;
+  @ApiProperty() minutes: number;
+  @ApiProperty({ description: "The cover's URL." }) image_path: string;
+  @ApiProperty({ description: "The sample clip's URL." }) sample_audio: string;
+  @ApiProperty() sample_text: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'A BCP 47 language tag.' }) language:
+    string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class BookListAnswer {
+  @ApiProperty({ type: [BookResponse] }) data: BookResponse[];
+}
+
+export class BookAnswer {
+  @ApiProperty({ required: false, description: 'Present when the call saved the book.' }) message?: string;
+  @ApiProperty({ type: BookResponse }) data: BookResponse;
 }
 
 export function toBookResponse(book: Book): BookResponse {

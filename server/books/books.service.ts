@@ -9,7 +9,14 @@ import { MediaRejectedError, MediaService, type StoredAudio } from '../media/med
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { Book } from './book.entity';
 import { slugify, uniqueCode } from './book-code';
-import { toBookResponse, type CreateBookDto, type UpdateBookDto } from './books.dto';
+import type { MessageAnswer } from '../common/answers';
+import {
+  toBookResponse,
+  type BookAnswer,
+  type BookListAnswer,
+  type CreateBookDto,
+  type UpdateBookDto,
+} from './books.dto';
 
 interface StoredBookMedia {
   cover?: string;
@@ -26,17 +33,17 @@ export class BooksService {
     private readonly events: CatalogueEvents,
   ) {}
 
-  async list() {
+  async list(): Promise<BookListAnswer> {
     const books = await this.books.find({ order: { title: 'ASC', id: 'ASC' } });
     if (books.length === 0) throw new NotFoundException('No books found');
     return { data: books.map(toBookResponse) };
   }
 
-  async get(bookCode: string) {
+  async get(bookCode: string): Promise<BookAnswer> {
     return { data: toBookResponse(await this.find(bookCode)) };
   }
 
-  async create(dto: CreateBookDto) {
+  async create(dto: CreateBookDto): Promise<BookAnswer> {
     const stored = await this.storeMedia(dto);
     try {
       const book = await this.insertWithUniqueCode(dto, stored);
@@ -53,7 +60,7 @@ export class BooksService {
    * re-read and updated in one transaction, so a delete or another edit meanwhile is neither undone nor
    * left pointing at a deleted file.
    */
-  async update(bookCode: string, dto: UpdateBookDto) {
+  async update(bookCode: string, dto: UpdateBookDto): Promise<BookAnswer> {
     await this.find(bookCode);
     const stored = await this.storeMedia(dto);
     const changes: Partial<Book> = { ...this.fields(dto) };
@@ -81,7 +88,7 @@ export class BooksService {
   }
 
   /** Deletes the book, its chapters and phrases (foreign keys cascade), then every file they owned. */
-  async remove(bookCode: string) {
+  async remove(bookCode: string): Promise<MessageAnswer> {
     const book = await this.find(bookCode);
     const lines = (await sql(
       this.db,

@@ -1,14 +1,24 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { Book } from '../books/book.entity';
-import { toBookResponse, type BookResponse } from '../books/books.dto';
+import { BookResponse, toBookResponse } from '../books/books.dto';
 import { coverSrcset } from '../media/media-urls';
 
 /** A book as the public pages show it: the API fields plus what responsive images need. */
-export interface PublicBook extends BookResponse {
-  image_srcset: string;
+export class PublicBook extends BookResponse {
+  @ApiProperty({ description: "The cover's srcset, for responsive images." }) image_srcset: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The sample clip's length, when known." })
   sample_audio_ms: number | null;
+}
+
+export class PublicBookListAnswer {
+  @ApiProperty({ type: [PublicBook] }) data: PublicBook[];
+}
+
+export class PublicBookAnswer {
+  @ApiProperty({ type: PublicBook }) data: PublicBook;
 }
 
 const toPublicBook = (book: Book): PublicBook => ({

@@ -1,6 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { Public } from '../common/auth.decorators';
-import { CatalogueService } from './catalogue.service';
+import { CatalogueService, PublicBookAnswer, PublicBookListAnswer } from './catalogue.service';
 
 /** SPEC.md's guest endpoints: the public catalogue, without authentication. */
 @Public()
@@ -9,12 +10,14 @@ export class GuestController {
   constructor(private readonly catalogue: CatalogueService) {}
 
   @Get('list-book')
-  async list() {
+  @ApiOkResponse({ type: PublicBookListAnswer })
+  async list(): Promise<PublicBookListAnswer> {
     return { data: await this.catalogue.listBooks() };
   }
 
   @Get('book-detail/:bookCode')
-  async detail(@Param('bookCode') bookCode: string) {
+  @ApiOkResponse({ type: PublicBookAnswer })
+  async detail(@Param('bookCode') bookCode: string): Promise<PublicBookAnswer> {
     return { data: await this.catalogue.getBook(bookCode) };
   }
 }

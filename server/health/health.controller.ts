@@ -1,6 +1,8 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/auth.decorators';
+import { HealthAnswer, NotReadyAnswer, ReadyAnswer } from './health-responses';
 import { ReadinessChecks } from './readiness-checks';
 
 @Public()
@@ -10,7 +12,8 @@ export class HealthController {
 
   /** Liveness: the process answers. Costs nothing, touches nothing. */
   @Get()
-  check() {
+  @ApiOkResponse({ type: HealthAnswer })
+  check(): HealthAnswer {
     return { status: 'ok' };
   }
 
@@ -20,7 +23,12 @@ export class HealthController {
    */
   @Get('ready')
   @HttpCode(200)
-  async ready(@Res({ passthrough: true }) res: Response) {
+  @ApiOkResponse({ type: ReadyAnswer })
+  @ApiServiceUnavailableResponse({
+    type: NotReadyAnswer,
+    description: 'The database or the media store is down.',
+  })
+  async ready(@Res({ passthrough: true }) res: Response): Promise<ReadyAnswer | NotReadyAnswer> {
     res.setHeader('Cache-Control', 'no-store');
     const checks = await this.checks.run();
     const down = Object.entries(checks)

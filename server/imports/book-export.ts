@@ -22,6 +22,7 @@ import {
   type BookJson,
   type ChapterJson,
 } from './book-archive';
+import type { ExportLinkAnswer } from './book-imports.dto';
 import { ExportLinks } from './export-links';
 import { toTsv } from './text-formats';
 
@@ -49,7 +50,7 @@ export class BookExport {
   ) {}
 
   /** A short-lived link that downloads the zip without the token, for a button that starts a download. */
-  async link(bookCode: string) {
+  async link(bookCode: string): Promise<ExportLinkAnswer> {
     await this.find(bookCode);
     return { data: this.links.link(bookCode) };
   }

@@ -13,7 +13,13 @@ import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } fr
 import { Phrase } from '../phrases/phrase.entity';
 import type { User } from '../users/user.entity';
 import { readBookArchive, type BookChapter, type BookManifest } from './book-import-reader';
-import { BOOK_ZIP_LIMITS, type BookImportDto, type BookImportResponse } from './book-imports.dto';
+import {
+  BOOK_ZIP_LIMITS,
+  type BookImportAnswer,
+  type BookImportDto,
+  type BookImportResponse,
+} from './book-imports.dto';
+import type { ImportCommitAnswer } from './imports.dto';
 import { ImportStage, STAGE_HOURS } from './import-stage';
 import { StagedImport } from './staged-import.entity';
 import { extractZip, ZipRejected } from './zip-entries';
@@ -55,7 +61,7 @@ export class BookImportService {
     private readonly clock: Clock,
   ) {}
 
-  async stageBook(user: User, dto: BookImportDto) {
+  async stageBook(user: User, dto: BookImportDto): Promise<BookImportAnswer> {
     const id = randomUUID();
     const dir = await this.stage.create(id);
     try {
@@ -131,7 +137,7 @@ export class BookImportService {
    * book with its chapters and phrases in one transaction. If anything fails, the stored files are
    * removed again and no row is left.
    */
-  async commit(staged: StagedImport) {
+  async commit(staged: StagedImport): Promise<ImportCommitAnswer> {
     const manifest = JSON.parse(staged.manifest) as BookManifest;
     const stored: string[] = [];
     let bookCode = '';

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
 import { Uploads } from '../common/multipart.interceptor';
 import type { User } from '../users/user.entity';
 import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';
-import { BOOK_IMPORT_UPLOADS, BookImportDto } from './book-imports.dto';
+import { BOOK_IMPORT_UPLOADS, BookImportAnswer, BookImportDto, ExportLinkAnswer } from './book-imports.dto';
 
 /**
  * Whole books: export one as a zip, and stage one from such a zip. The staged book is then committed or
@@ -21,18 +22,25 @@ export class BookImportsController {
   @Post('import')
   @HttpCode(200)
   @Uploads(BOOK_IMPORT_UPLOADS)
+  @ApiOkResponse({ type: BookImportAnswer })
   stage(@CurrentUser() user: User, @Body() dto: BookImportDto) {
     return this.imports.stageBook(user, dto);
   }
 
   @Get(':bookCode/export')
   @Header('Cache-Control', 'private, no-store')
+  @ApiProduces('application/zip')
+  @ApiOkResponse({
+    description: "The book as a zip: book.json, its cover and sample, and each chapter's text and clips.",
+    content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+  })
   export(@Param('bookCode') bookCode: string) {
     return this.exporter.zip(bookCode);
   }
 
   @Post(':bookCode/export-link')
   @HttpCode(200)
+  @ApiOkResponse({ type: ExportLinkAnswer })
   exportLink(@Param('bookCode') bookCode: string) {
     return this.exporter.link(bookCode);
   }
@@ -49,6 +57,11 @@ export class BookExportDownloadController {
 
   @Get(':bookCode')
   @Header('Cache-Control', 'private, no-store')
+  @ApiProduces('application/zip')
+  @ApiOkResponse({
+    description: "The book as a zip: book.json, its cover and sample, and each chapter's text and clips.",
+    content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+  })
   download(@Param('bookCode') bookCode: string, @Query('exp') exp: unknown, @Query('sig') sig: unknown) {
     return this.exporter.signedZip(bookCode, exp, sig);
   }

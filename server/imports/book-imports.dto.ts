@@ -1,3 +1,4 @@
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNotEmpty } from 'class-validator';
 import { MB } from '../common/body-limits';
 import { Field } from '../common/field';
@@ -25,38 +26,75 @@ export class BookImportDto {
 }
 
 /** A book import's preview, as the API answers it. */
-export interface BookImportResponse {
-  import_id: string;
-  kind: 'book';
-  book: {
-    /** The code in book.json; the commit keeps it when it is free, and makes a new one otherwise. */
-    book_code: string | null;
-    title: unknown;
-    author: unknown;
-    narrated_by: unknown;
-    hours: unknown;
-    minutes: unknown;
-    description: unknown;
-    difficulty: unknown;
-    sample_text: unknown;
-    language: unknown;
-    /** The names of the cover and the sample in the zip. */
-    book_image: string | null;
-    sample_audio: string | null;
-    sample_duration_ms: number | null;
-    /** Problems per field, named as the admin book form names them. */
-    errors: Record<string, string[]>;
-  };
-  chapters: Array<{
-    folder: string;
-    chapter_no: number | null;
-    title: string;
-    /** How many phrases the chapter's text has. */
-    rows: number;
-    duration_ms: number;
-    errors: string[];
-  }>;
-  /** Every problem of the import, the book's and each chapter's; the commit waits until there are none. */
+/** A value as book.json has it, not yet checked: `errors` says what is wrong with it. */
+const AS_WRITTEN: ApiPropertyOptions = {
+  description: 'As book.json has it; `errors` says what is wrong with it.',
+  nullable: true,
+  oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }, { type: 'array' }],
+};
+
+export class BookImportBook {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The code in book.json; the commit keeps it when it is free, and makes a new one otherwise.',
+  })
+  book_code: string | null;
+  @ApiProperty(AS_WRITTEN) title: unknown;
+  @ApiProperty(AS_WRITTEN) author: unknown;
+  @ApiProperty(AS_WRITTEN) narrated_by: unknown;
+  @ApiProperty(AS_WRITTEN) hours: unknown;
+  @ApiProperty(AS_WRITTEN) minutes: unknown;
+  @ApiProperty(AS_WRITTEN) description: unknown;
+  @ApiProperty(AS_WRITTEN) difficulty: unknown;
+  @ApiProperty(AS_WRITTEN) sample_text: unknown;
+  @ApiProperty(AS_WRITTEN) language: unknown;
+  @ApiProperty({ type: 'string', nullable: true, description: "The cover's name in the zip." })
+  book_image: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: "The sample's name in the zip." })
+  sample_audio: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) sample_duration_ms: number | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    description: 'Problems per field, named as the admin book form names them.',
+  })
+  errors: Record<string, string[]>;
+}
+
+export class BookImportChapter {
+  @ApiProperty({ description: "The chapter's folder in the zip." }) folder: string;
+  @ApiProperty({ type: 'integer', nullable: true }) chapter_no: number | null;
+  @ApiProperty() title: string;
+  @ApiProperty({ description: "How many phrases the chapter's text has." }) rows: number;
+  @ApiProperty() duration_ms: number;
+  @ApiProperty({ type: [String] }) errors: string[];
+}
+
+/** A book import's preview, as the API answers it. */
+export class BookImportResponse {
+  @ApiProperty() import_id: string;
+  @ApiProperty({ enum: ['book'] }) kind: 'book';
+  @ApiProperty({ type: BookImportBook }) book: BookImportBook;
+  @ApiProperty({ type: [BookImportChapter] }) chapters: BookImportChapter[];
+  @ApiProperty({
+    type: [String],
+    description:
+      "Every problem of the import, the book's and each chapter's; the commit waits until there are none.",
+  })
   errors: string[];
-  expires_at: string;
+  @ApiProperty({ format: 'date-time' }) expires_at: string;
+}
+
+export class BookImportAnswer {
+  @ApiProperty({ type: BookImportResponse }) data: BookImportResponse;
+}
+
+export class ExportLink {
+  @ApiProperty({ description: 'The signed download URL (no token needed).' }) url: string;
+  @ApiProperty({ format: 'date-time' }) expires_at: string;
+}
+
+export class ExportLinkAnswer {
+  @ApiProperty({ type: ExportLink }) data: ExportLink;
 }

@@ -21,7 +21,13 @@ import type { AudioType } from '../media/sniff';
 import type { User } from '../users/user.entity';
 import { baseName, matchClips, type MatchedRow, type StagedClip } from './clip-matching';
 import { ImportStage } from './import-stage';
-import { MAX_CLIPS, type ChapterImportDto, type ImportRowResponse } from './imports.dto';
+import {
+  MAX_CLIPS,
+  type ChapterImportAnswer,
+  type ChapterImportDto,
+  type ChapterImportResponse,
+  type ImportRowResponse,
+} from './imports.dto';
 import { PreviewUrls } from './preview-urls';
 import { StagedImport, type ImportMode } from './staged-import.entity';
 import {
@@ -96,7 +102,7 @@ export class ChapterImportService {
     private readonly clock: Clock,
   ) {}
 
-  async stageChapter(user: User, chapterId: number, dto: ChapterImportDto) {
+  async stageChapter(user: User, chapterId: number, dto: ChapterImportDto): Promise<ChapterImportAnswer> {
     const chapter = await this.chapters.findOne({ where: { id: chapterId }, relations: { book: true } });
     if (!chapter) throw new NotFoundException('Chapter not found.');
     if (dto.recording && dto.clips?.length)
@@ -193,7 +199,7 @@ export class ChapterImportService {
   }
 
   /** Moves a recording's boundaries (the preview's 50 ms steps or typed times). */
-  async setBoundaries(staged: StagedImport, cuts: unknown) {
+  async setBoundaries(staged: StagedImport, cuts: unknown): Promise<ChapterImportAnswer> {
     const manifest = JSON.parse(staged.manifest) as ChapterManifest;
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
     manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
@@ -209,7 +215,7 @@ export class ChapterImportService {
   }
 
   /** The answer of the staging call and of a later look at the same import. */
-  preview(staged: StagedImport) {
+  preview(staged: StagedImport): ChapterImportResponse {
     const manifest = JSON.parse(staged.manifest) as ChapterManifest;
     const spans = manifest.recording ? segments(manifest.recording) : [];
     const rows: ImportRowResponse[] = manifest.rows.map((row, i) => ({

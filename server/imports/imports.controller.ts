@@ -12,7 +12,10 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { MessageAnswer } from '../common/answers';
+import { BookImportResponse } from './book-imports.dto';
 import { sendStored } from '../media/serve/send-stored';
 import { ImportStage } from './import-stage';
 import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
@@ -24,7 +27,11 @@ import {
   BoundariesDto,
   CHAPTER_IMPORT_OPTIONS,
   CHAPTER_IMPORT_UPLOADS,
+  ChapterImportAnswer,
   ChapterImportDto,
+  ChapterImportResponse,
+  ImportCommitAnswer,
+  ImportPreviewAnswer,
 } from './imports.dto';
 import { ImportsService } from './imports.service';
 import { PreviewUrls } from './preview-urls';
@@ -39,6 +46,7 @@ const AUDIO_TYPES = {
 
 /** Importing a chapter's phrases in one step: stage and preview, then commit or discard. */
 @AdminOnly()
+@ApiExtraModels(ChapterImportResponse, BookImportResponse)
 @Controller('admin')
 export class ImportsController {
   constructor(
@@ -49,27 +57,32 @@ export class ImportsController {
   @Post('chapter/:id/import')
   @HttpCode(200)
   @Uploads(CHAPTER_IMPORT_UPLOADS, CHAPTER_IMPORT_OPTIONS)
+  @ApiOkResponse({ type: ChapterImportAnswer })
   stageChapter(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ChapterImportDto) {
     return this.chapters.stageChapter(user, id, dto);
   }
 
   @Get('import/:importId')
+  @ApiOkResponse({ type: ImportPreviewAnswer })
   get(@Param('importId') id: string) {
     return this.imports.get(id);
   }
 
   @Put('import/:importId/boundaries')
+  @ApiOkResponse({ type: ChapterImportAnswer })
   async boundaries(@Param('importId') id: string, @Body() dto: BoundariesDto) {
     return this.chapters.setBoundaries(await this.imports.find(id), dto.cuts);
   }
 
   @Post('import/:importId/commit')
   @HttpCode(200)
+  @ApiOkResponse({ type: ImportCommitAnswer })
   commit(@Param('importId') id: string) {
     return this.imports.commit(id);
   }
 
   @Delete('import/:importId')
+  @ApiOkResponse({ type: MessageAnswer })
   discard(@Param('importId') id: string) {
     return this.imports.discard(id);
   }
@@ -90,6 +103,13 @@ export class ImportPreviewController {
   ) {}
 
   @Get(':importId/:n')
+  @ApiProduces(...Object.values(AUDIO_TYPES))
+  @ApiOkResponse({
+    description: 'The staged clip (n ≥ 1) or recording (n = 0), with Range support (206 for a range).',
+    content: Object.fromEntries(
+      Object.values(AUDIO_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
+  })
   async clip(
     @Param('importId') id: string,
     @Param('n') index: string,

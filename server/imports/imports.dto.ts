@@ -1,3 +1,6 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { BookImportResponse } from './book-imports.dto';
+import type { ImportKind, ImportMode } from './staged-import.entity';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional } from 'class-validator';
 import { MB } from '../common/body-limits';
 import { Field } from '../common/field';
@@ -43,16 +46,68 @@ export class BoundariesDto {
 }
 
 /** A row of a chapter import's preview, as the API answers it. */
-export interface ImportRowResponse {
-  n: number;
-  phrase: string;
-  dictionary: string;
-  clip: string | null;
-  duration_ms: number | null;
-  /** In recording mode, where the phrase's segment starts and ends in the recording. */
+export class ImportRowResponse {
+  @ApiProperty({ description: 'The row number in the text, from 1.' }) n: number;
+  @ApiProperty() phrase: string;
+  @ApiProperty() dictionary: string;
+  @ApiProperty({ type: 'string', nullable: true, description: "The clip's file name." }) clip: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
+  @ApiProperty({ required: false, description: "In recording mode, where the phrase's segment starts." })
   start_ms?: number;
+  @ApiProperty({ required: false, description: "In recording mode, where the phrase's segment ends." })
   end_ms?: number;
-  /** A short-lived signed URL the preview's <audio> plays (it cannot send the token). */
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "A short-lived signed URL the preview's <audio> plays (it cannot send the token).",
+  })
   audio: string | null;
-  error: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'What is wrong with the row.' }) error:
+    string | null;
+}
+
+export class RecordingPreview {
+  @ApiProperty({ description: 'A short-lived signed URL of the whole recording.' }) url: string;
+  @ApiProperty() duration_ms: number;
+  @ApiProperty({ type: [Number], description: 'Where each phrase after the first starts, in ms.' })
+  cuts: number[];
+}
+
+/** A chapter import's preview, as the staging call and a later look answer it. */
+export class ChapterImportResponse {
+  @ApiProperty() import_id: string;
+  @ApiProperty({ enum: ['chapter', 'book'] }) kind: ImportKind;
+  @ApiProperty({ enum: ['append', 'replace'] }) mode: ImportMode;
+  @ApiProperty({ type: 'integer', nullable: true }) chapter_id: number | null;
+  @ApiProperty({ description: "The text's format, as detected." }) format: string;
+  @ApiProperty({ type: RecordingPreview, nullable: true, description: 'In recording mode only.' })
+  recording: RecordingPreview | null;
+  @ApiProperty({ type: 'string', nullable: true }) notice: string | null;
+  @ApiProperty({ type: [ImportRowResponse] }) rows: ImportRowResponse[];
+  @ApiProperty({ type: [String], description: 'Every problem; the commit waits until there are none.' })
+  errors: string[];
+  @ApiProperty({ format: 'date-time' }) expires_at: string;
+}
+
+export class ChapterImportAnswer {
+  @ApiProperty({ type: ChapterImportResponse }) data: ChapterImportResponse;
+}
+
+/** A later look at a staged import: a chapter's preview or a book's, by `kind`. */
+export class ImportPreviewAnswer {
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(ChapterImportResponse) }, { $ref: getSchemaPath(BookImportResponse) }],
+  })
+  data: ChapterImportResponse | BookImportResponse;
+}
+
+export class ImportCommitted {
+  @ApiProperty({ required: false, description: 'A chapter import: how many phrases were added.' })
+  added?: number;
+  @ApiProperty({ required: false, description: "A book import: the new book's code." }) book_code?: string;
+}
+
+export class ImportCommitAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({ type: ImportCommitted }) data: ImportCommitted;
 }

@@ -14,6 +14,8 @@ import { Clock } from '../common/clock';
 import { BookImportService } from './book-import.service';
 import { ChapterImportService, type ChapterManifest } from './chapter-import.service';
 import { ImportStage, STAGE_HOURS } from './import-stage';
+import type { MessageAnswer } from '../common/answers';
+import type { ImportCommitAnswer, ImportPreviewAnswer } from './imports.dto';
 import { StagedImport } from './staged-import.entity';
 
 const HOUR = 3_600_000;
@@ -56,7 +58,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     return staged;
   }
 
-  async get(id: string) {
+  async get(id: string): Promise<ImportPreviewAnswer> {
     const staged = await this.find(id);
     return { data: staged.kind === 'book' ? this.books.preview(staged) : this.chapters.preview(staged) };
   }
@@ -65,7 +67,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
    * Commits once: the import is taken (staged → committing) by a conditional update, so a second commit
    * sent at the same moment finds it taken and adds nothing. A failed commit leaves it staged.
    */
-  async commit(id: string) {
+  async commit(id: string): Promise<ImportCommitAnswer> {
     const found = await this.find(id);
     if (found.kind === 'book') this.books.assertReady(found);
     else this.assertChapterReady(found);
@@ -111,7 +113,7 @@ export class ImportsService implements OnApplicationBootstrap, OnApplicationShut
     if (manifest.errors.length) throw new RuleFailed(`The import has problems: ${manifest.errors.join(' ')}`);
   }
 
-  async discard(id: string) {
+  async discard(id: string): Promise<MessageAnswer> {
     const staged = await this.find(id);
     const { affected } = await this.imports.delete({ id: staged.id, status: 'staged' });
     if (!affected)

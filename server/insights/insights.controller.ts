@@ -1,6 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { AdminOnly } from '../common/auth.decorators';
-import { InsightsService } from './insights.service';
+import { BookInsightsAnswer, InsightsService } from './insights.service';
 
 /** What authors learn about a book's readers: aggregates only. */
 @AdminOnly()
@@ -9,6 +10,7 @@ export class InsightsController {
   constructor(private readonly insights: InsightsService) {}
 
   @Get(':bookCode/insights')
+  @ApiOkResponse({ type: BookInsightsAnswer })
   get(@Param('bookCode') bookCode: string) {
     return this.insights.forBook(bookCode);
   }

@@ -1,4 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
@@ -11,37 +12,41 @@ export const MOST_REPLAYED = 10;
 /** Phrases are quoted up to this many characters: enough to recognise one, short enough for a table. */
 export const QUOTE_LENGTH = 120;
 
-export interface StopPoint {
-  chapter_no: number;
-  position: number;
-  text: string;
-  /** Listeners whose furthest phrase in the chapter is this one. */
+export class StopPoint {
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() position: number;
+  @ApiProperty({ description: 'The phrase, quoted.' }) text: string;
+  @ApiProperty({ description: 'Listeners whose furthest phrase in the chapter is this one.' })
   listeners_stopped: number;
-  /** Listeners who heard at least one phrase of the chapter. */
-  listeners: number;
+  @ApiProperty({ description: 'Listeners who heard at least one phrase of the chapter.' }) listeners: number;
 }
 
-export interface ChapterInsight {
-  chapter_no: number;
-  title: string;
-  reached: number;
+export class ChapterInsight {
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() title: string;
+  @ApiProperty({ description: 'How many readers reached the chapter.' }) reached: number;
+  @ApiProperty({ type: StopPoint, nullable: true, description: 'Where most listeners stopped.' })
   stopped_at: StopPoint | null;
 }
 
-export interface ReplayedPhrase {
-  phrase_id: number;
-  chapter_no: number;
-  position: number;
-  text: string;
-  replays: number;
-  listeners: number;
+export class ReplayedPhrase {
+  @ApiProperty() phrase_id: number;
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() position: number;
+  @ApiProperty({ description: 'The phrase, quoted.' }) text: string;
+  @ApiProperty() replays: number;
+  @ApiProperty() listeners: number;
 }
 
 /** GET admin/book/{book_code}/insights: aggregates only, never a member's id, name or email. */
-export interface BookInsights {
-  started: number;
-  chapters: ChapterInsight[];
-  most_replayed: ReplayedPhrase[];
+export class BookInsights {
+  @ApiProperty({ description: 'How many members started the book.' }) started: number;
+  @ApiProperty({ type: [ChapterInsight] }) chapters: ChapterInsight[];
+  @ApiProperty({ type: [ReplayedPhrase] }) most_replayed: ReplayedPhrase[];
+}
+
+export class BookInsightsAnswer {
+  @ApiProperty({ type: BookInsights }) data: BookInsights;
 }
 
 type Count = number | string;
@@ -72,7 +77,7 @@ interface ChapterRow {
 export class InsightsService {
   constructor(private readonly db: DataSource) {}
 
-  async forBook(bookCode: string): Promise<{ data: BookInsights }> {
+  async forBook(bookCode: string): Promise<BookInsightsAnswer> {
     const book = await this.db.getRepository(Book).findOneBy({ bookCode });
     if (!book) throw new NotFoundException('Book not found.');
     const [chapters, started, reached, furthest, mostReplayed] = await Promise.all([

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth.decorators';
 import type { User } from '../users/user.entity';
-import { ListeningDto } from './listening.dto';
+import { ListeningAnswer, ListeningDto, StatsAnswer } from './listening.dto';
 import { ListeningService } from './listening.service';
 import { StatsService } from './stats.service';
 
@@ -15,11 +16,13 @@ export class ListeningController {
 
   @Post('listening')
   @HttpCode(200)
+  @ApiOkResponse({ type: ListeningAnswer })
   record(@CurrentUser() user: User, @Body() dto: ListeningDto) {
     return this.listening.record(user, dto.events);
   }
 
   @Get('stats')
+  @ApiOkResponse({ type: StatsAnswer })
   stats(@CurrentUser() user: User) {
     return this.statsService.stats(user);
   }

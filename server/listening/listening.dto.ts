@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -65,4 +66,36 @@ export class ListeningDto {
     Type(() => ListeningEventDto),
   )
   events: ListeningEventDto[];
+}
+
+export class ListeningCounts {
+  @ApiProperty({ description: 'Events recorded now.' }) accepted: number;
+  @ApiProperty({ description: 'Events received before (a retried batch): ignored.' }) duplicates: number;
+  @ApiProperty({ description: 'Events about a phrase that is gone or locked, or too old: ignored.' })
+  skipped: number;
+}
+
+export class ListeningAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({ type: ListeningCounts }) data: ListeningCounts;
+}
+
+export class StatsDay {
+  @ApiProperty({ format: 'date', description: "A day in the member's time zone." }) date: string;
+  @ApiProperty({ description: 'Minutes listened, to a tenth.' }) minutes: number;
+  @ApiProperty() reviews: number;
+}
+
+export class Stats {
+  @ApiProperty({ type: [StatsDay], description: 'The last days, oldest first.' }) days: StatsDay[];
+  @ApiProperty() phrases_heard: number;
+  @ApiProperty() words_saved: number;
+  @ApiProperty() reviews_done: number;
+  @ApiProperty() streak_days: number;
+  @ApiProperty() books_finished: number;
+  @ApiProperty({ description: 'The time zone the days are counted in.' }) time_zone: string;
+}
+
+export class StatsAnswer {
+  @ApiProperty({ type: Stats }) data: Stats;
 }

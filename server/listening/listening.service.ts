@@ -9,7 +9,7 @@ import { Phrase } from '../phrases/phrase.entity';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { ListeningEvent } from './listening-event.entity';
-import type { ListeningEventDto } from './listening.dto';
+import type { ListeningAnswer, ListeningEventDto } from './listening.dto';
 
 /** How far a client's clock may run ahead before its times are taken as now. */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -42,7 +42,7 @@ export class ListeningService {
    * phrase that does not exist or that the member may not read, or a report more than two days old, is
    * skipped. The answer says how many of each.
    */
-  async record(user: User, batch: ListeningEventDto[]) {
+  async record(user: User, batch: ListeningEventDto[]): Promise<ListeningAnswer> {
     const now = this.clock.now();
     const unique = new Map(batch.map((event) => [event.id.toLowerCase(), event]));
     const readable = await this.readablePhrases(user, [...new Set(batch.map((event) => event.phrase_id))]);

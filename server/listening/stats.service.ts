@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { StatsAnswer } from './listening.dto';
 import { DataSource } from 'typeorm';
 import { Chapter } from '../chapters/chapter.entity';
 import { Clock } from '../common/clock';
@@ -30,7 +31,7 @@ export class StatsService {
     private readonly clock: Clock,
   ) {}
 
-  async stats(user: User) {
+  async stats(user: User): Promise<StatsAnswer> {
     const zone = user.timeZone;
     const today = localDate(this.clock.now(), zone);
     const first = addDays(today, -(CHART_DAYS - 1));

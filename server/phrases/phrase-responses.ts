@@ -40,6 +40,4 @@ export class PhraseOrderAnswer {
   @ApiProperty({ type: ChapterPhrasesResponse }) data: ChapterPhrasesResponse;
 }
 
-export class MessageAnswer {
-  @ApiProperty() message: string;
-}
+export { MessageAnswer } from '../common/answers';

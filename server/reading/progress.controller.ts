@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth.decorators';
 import type { User } from '../users/user.entity';
-import { ProgressDto } from './progress.dto';
+import { ProgressAnswer, ProgressDto, ProgressListAnswer } from './progress.dto';
 import { ProgressService } from './progress.service';
 
 /** A member's place in their books. */
@@ -10,16 +11,19 @@ export class ProgressController {
   constructor(private readonly progress: ProgressService) {}
 
   @Put()
+  @ApiOkResponse({ type: ProgressAnswer })
   save(@CurrentUser() user: User, @Body() dto: ProgressDto) {
     return this.progress.save(user, dto);
   }
 
   @Get()
+  @ApiOkResponse({ type: ProgressListAnswer })
   list(@CurrentUser() user: User) {
     return this.progress.list(user);
   }
 
   @Get(':bookCode')
+  @ApiOkResponse({ type: ProgressAnswer })
   get(@CurrentUser() user: User, @Param('bookCode') bookCode: string) {
     return this.progress.get(user, bookCode);
   }

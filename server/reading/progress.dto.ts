@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
@@ -43,14 +44,22 @@ export class ProgressDto {
   speed?: number;
 }
 
-export interface ProgressResponse {
-  book_code: string;
-  book_title: string;
-  image_path: string;
-  chapter_no: number;
-  chapter_title: string;
-  position: number;
-  phrase_count: number;
-  speed: number;
-  updated_at: string;
+export class ProgressResponse {
+  @ApiProperty() book_code: string;
+  @ApiProperty() book_title: string;
+  @ApiProperty({ description: "The book's cover URL." }) image_path: string;
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() chapter_title: string;
+  @ApiProperty({ description: "The phrase's position within the chapter." }) position: number;
+  @ApiProperty() phrase_count: number;
+  @ApiProperty({ description: 'The playback speed.' }) speed: number;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class ProgressAnswer {
+  @ApiProperty({ type: ProgressResponse }) data: ProgressResponse;
+}
+
+export class ProgressListAnswer {
+  @ApiProperty({ type: [ProgressResponse] }) data: ProgressResponse[];
 }

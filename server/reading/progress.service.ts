@@ -10,7 +10,7 @@ import { Clock } from '../common/clock';
 import { coverUrl } from '../media/media-urls';
 import type { User } from '../users/user.entity';
 import { PREMIUM_CHAPTER } from './access';
-import type { ProgressDto, ProgressResponse } from './progress.dto';
+import type { ProgressAnswer, ProgressDto, ProgressListAnswer, ProgressResponse } from './progress.dto';
 import { ReadingProgress } from './reading-progress.entity';
 import { ReadingService } from './reading.service';
 
@@ -36,7 +36,7 @@ export class ProgressService {
     private readonly clock: Clock,
   ) {}
 
-  async save(user: User, dto: ProgressDto): Promise<{ data: ProgressResponse }> {
+  async save(user: User, dto: ProgressDto): Promise<ProgressAnswer> {
     const { book, chapters, index, access } = await this.reading.locate(
       dto.book_code,
       String(dto.chapter_no),
@@ -73,12 +73,12 @@ export class ProgressService {
     return { data: await this.getOne(user, book) };
   }
 
-  async list(user: User): Promise<{ data: ProgressResponse[] }> {
+  async list(user: User): Promise<ProgressListAnswer> {
     const rows = await this.query(user).getRawMany<ProgressRow>();
     return { data: rows.map(toProgressResponse) };
   }
 
-  async get(user: User, bookCode: string): Promise<{ data: ProgressResponse }> {
+  async get(user: User, bookCode: string): Promise<ProgressAnswer> {
     const book = await this.progress.manager.findOneBy(Book, { bookCode });
     if (!book) throw new NotFoundException('Book not found.');
     return { data: await this.getOne(user, book) };

@@ -1,7 +1,9 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { MaybeUser, OptionalAuth } from '../common/auth.decorators';
 import type { User } from '../users/user.entity';
+import { ReaderChapterAnswer, TableOfContentsAnswer } from './reading.dto';
 import { ReadingService } from './reading.service';
 
 /** The reader's calls. Public, and they read the token when one comes: access is decided per chapter. */
@@ -11,17 +13,19 @@ export class ReadingController {
   constructor(private readonly reading: ReadingService) {}
 
   @Get('chapters')
-  chapters(@Param('bookCode') bookCode: string) {
+  @ApiOkResponse({ type: TableOfContentsAnswer })
+  chapters(@Param('bookCode') bookCode: string): Promise<TableOfContentsAnswer> {
     return this.reading.tableOfContents(bookCode).then((data) => ({ data }));
   }
 
   @Get('chapter/:chapterNo')
+  @ApiOkResponse({ type: ReaderChapterAnswer })
   chapter(
     @Param('bookCode') bookCode: string,
     @Param('chapterNo') chapterNo: string,
     @MaybeUser() user: User | undefined,
     @Res({ passthrough: true }) res: Response,
-  ) {
+  ): Promise<ReaderChapterAnswer> {
     return this.reading.chapter(bookCode, chapterNo, user, res).then((data) => ({ data }));
   }
 }

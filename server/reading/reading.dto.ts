@@ -1,40 +1,58 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Phrase } from '../phrases/phrase.entity';
 import { splitGlossary, type GlossaryEntry } from './glossary';
 
-export interface ChapterSummary {
-  chapter_no: number;
-  title: string;
-  phrase_count: number;
-  duration_ms: number;
-  free: boolean;
+export class ChapterSummary {
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() title: string;
+  @ApiProperty() phrase_count: number;
+  @ApiProperty({ description: "The sum of its phrases' known durations." }) duration_ms: number;
+  @ApiProperty({ description: 'Whether anyone may read it, without a subscription.' }) free: boolean;
 }
 
-export interface TableOfContents {
-  book_code: string;
-  title: string;
-  chapters: ChapterSummary[];
+export class TableOfContents {
+  @ApiProperty() book_code: string;
+  @ApiProperty({ description: "The book's title." }) title: string;
+  @ApiProperty({ type: [ChapterSummary] }) chapters: ChapterSummary[];
 }
 
-export interface ReaderPhrase {
-  id: number;
-  position: number;
-  phrase: string;
-  dictionary: string;
+export class GlossaryTerm implements GlossaryEntry {
+  @ApiProperty() term: string;
+  @ApiProperty() meaning: string;
+}
+
+export class ReaderPhrase {
+  @ApiProperty() id: number;
+  @ApiProperty() position: number;
+  @ApiProperty() phrase: string;
+  @ApiProperty({ description: 'Glossary entries, one per line.' }) dictionary: string;
+  @ApiProperty({ type: [GlossaryTerm], description: 'The dictionary, split into terms.' })
   glossary: GlossaryEntry[];
+  @ApiProperty({ description: "The clip's URL; signed and expiring when the chapter is locked." })
   audio: string;
-  duration_ms: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
 }
 
-export interface ReaderChapter {
-  book_code: string;
-  book_title: string;
-  language: string | null;
-  chapter_no: number;
-  title: string;
-  free: boolean;
+export class ReaderChapter {
+  @ApiProperty() book_code: string;
+  @ApiProperty() book_title: string;
+  @ApiProperty({ type: 'string', nullable: true }) language: string | null;
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() title: string;
+  @ApiProperty() free: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The previous chapter's number." })
   prev: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: "The next chapter's number." })
   next: number | null;
-  phrases: ReaderPhrase[];
+  @ApiProperty({ type: [ReaderPhrase] }) phrases: ReaderPhrase[];
+}
+
+export class TableOfContentsAnswer {
+  @ApiProperty({ type: TableOfContents }) data: TableOfContents;
+}
+
+export class ReaderChapterAnswer {
+  @ApiProperty({ type: ReaderChapter }) data: ReaderChapter;
 }
 
 export const toReaderPhrase = (phrase: Phrase, audio: string): ReaderPhrase => ({

@@ -85,6 +85,27 @@ describe('OpenAPI document', () => {
     );
   });
 
+  it('gives every operation a success answer: a schema, or a content type that is not JSON', () => {
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        const success = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
+        const described = success.some(([, answer]) => {
+          const content = (answer as { content?: Record<string, { schema?: unknown }> }).content ?? {};
+          return Object.entries(content).some(
+            ([type, media]) => !type.includes('json') || media.schema !== undefined,
+          );
+        });
+        if (!described) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    expect(missing).toEqual([]);
+    // Every class an answer names is in the document (a union's members need @ApiExtraModels).
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map(
+      ([, name]) => name,
+    );
+    expect(refs.filter((name) => !document.components.schemas[name])).toEqual([]);
+  });
+
   it('serves a readable page at /api/docs', async () => {
     const res = await fetch(`${server.baseUrl}/api/docs`);
     expect(res.status).toBe(200);

@@ -1,7 +1,9 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, ValidateBy, ValidateIf } from 'class-validator';
 import { Name } from '../auth/auth.dto';
 import { Field } from '../common/field';
 import { canonicalTimeZone } from '../common/time-zone';
+import { SubscriptionSummary } from '../billing/billing.dto';
 import type { User } from './user.entity';
 
 const IsTimeZone = () =>
@@ -25,12 +27,36 @@ export class UpdateProfileDto {
 }
 
 /** The user as the login answer and the browser's session hold it: never a hash or a token version. */
-export interface UserResponse {
-  id: number;
-  name: string;
-  email: string;
-  user_type: number;
-  user_role_id: number;
+export class UserResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() email: string;
+  @ApiProperty({ description: '1 for an administrator, 2 for a member.' }) user_type: number;
+  @ApiProperty() user_role_id: number;
+}
+
+export class ProfileResponse extends UserResponse {
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'An IANA time zone; null means UTC days.' })
+  time_zone: string | null;
+}
+
+export class ProfileWithSubscription extends ProfileResponse {
+  @ApiProperty({ type: SubscriptionSummary }) subscription: SubscriptionSummary;
+}
+
+export class ProfileAnswer {
+  @ApiProperty({ type: ProfileWithSubscription }) data: ProfileWithSubscription;
+}
+
+export class ProfileUpdatedAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({ type: ProfileResponse }) data: ProfileResponse;
+}
+
+export class PasswordChangedAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({ description: 'A fresh bearer token: the change ended every other session.' }) token: string;
 }
 
 export const toUserResponse = (user: User): UserResponse => ({
@@ -41,7 +67,7 @@ export const toUserResponse = (user: User): UserResponse => ({
   user_role_id: user.userRoleId,
 });
 
-export const toProfileResponse = (user: User) => ({
+export const toProfileResponse = (user: User): ProfileResponse => ({
   ...toUserResponse(user),
   created_at: user.createdAt.toISOString(),
   time_zone: user.timeZone,

@@ -8,7 +8,13 @@ import type { ChangePasswordDto } from '../auth/auth.dto';
 import { BillingService } from '../billing/billing.service';
 import { canonicalTimeZone } from '../common/time-zone';
 import { User } from './user.entity';
-import { toProfileResponse, type UpdateProfileDto } from './users.dto';
+import {
+  toProfileResponse,
+  type PasswordChangedAnswer,
+  type ProfileAnswer,
+  type ProfileUpdatedAnswer,
+  type UpdateProfileDto,
+} from './users.dto';
 
 @Injectable()
 export class UsersService {
@@ -18,11 +24,11 @@ export class UsersService {
     private readonly billing: BillingService,
   ) {}
 
-  async profile(user: User) {
+  async profile(user: User): Promise<ProfileAnswer> {
     return { data: { ...toProfileResponse(user), subscription: await this.billing.summary(user.id) } };
   }
 
-  async updateProfile(user: User, dto: UpdateProfileDto) {
+  async updateProfile(user: User, dto: UpdateProfileDto): Promise<ProfileUpdatedAnswer> {
     // Only these fields are written: saving the whole loaded user could put back a password reset meanwhile.
     const changes: Partial<User> = {};
     if (dto.name !== undefined) changes.name = dto.name;
@@ -33,7 +39,7 @@ export class UsersService {
   }
 
   /** Bumps the token version, so every other session ends; the caller gets a fresh token to carry on. */
-  async changePassword(user: User, dto: ChangePasswordDto) {
+  async changePassword(user: User, dto: ChangePasswordDto): Promise<PasswordChangedAnswer> {
     if (!(await verifyPassword(user.passwordHash, dto.current_password))) {
       throw ValidationFailed.field('current_password', 'The current password is not correct.');
     }

@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
-import { ReviewAnswerDto } from './review.dto';
+import { ReviewAnswerDto, ReviewQueueAnswer, ReviewResultAnswer, ReviewUndoAnswer } from './review.dto';
 import { ReviewService } from './review.service';
 
 /** Spaced repetition of a member's saved words. */
@@ -11,6 +12,7 @@ export class ReviewController {
   constructor(private readonly review: ReviewService) {}
 
   @Get()
+  @ApiOkResponse({ type: ReviewQueueAnswer })
   queue(@CurrentUser() user: User) {
     return this.review.queue(user);
   }
@@ -18,12 +20,14 @@ export class ReviewController {
   // Before ':id', which would take "undo" for a word's id.
   @Post('undo')
   @HttpCode(200)
+  @ApiOkResponse({ type: ReviewUndoAnswer })
   undo(@CurrentUser() user: User) {
     return this.review.undo(user);
   }
 
   @Post(':id')
   @HttpCode(200)
+  @ApiOkResponse({ type: ReviewResultAnswer })
   answer(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ReviewAnswerDto) {
     return this.review.answer(user, id, dto.rating, dto.version);
   }

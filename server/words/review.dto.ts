@@ -1,7 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
-import type { WordResponse } from './words.dto';
+import { WordResponse } from './words.dto';
 
 const RATING_MESSAGE = 'The rating must be 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy).';
 
@@ -23,15 +24,54 @@ export class ReviewAnswerDto {
 }
 
 /** When the card would be due after each answer, and how that reads on its button. */
-export interface NextDue {
-  again: { due_at: string; label: string };
-  hard: { due_at: string; label: string };
-  good: { due_at: string; label: string };
-  easy: { due_at: string; label: string };
+export class NextDueAt {
+  @ApiProperty({ format: 'date-time' }) due_at: string;
+  @ApiProperty({ description: 'How the wait reads on its button, e.g. "10m", "3d".' }) label: string;
 }
 
-export interface ReviewCard extends WordResponse {
-  next: NextDue;
-  /** Send it back with the answer. */
-  version: number;
+export class NextDue {
+  @ApiProperty({ type: NextDueAt }) again: NextDueAt;
+  @ApiProperty({ type: NextDueAt }) hard: NextDueAt;
+  @ApiProperty({ type: NextDueAt }) good: NextDueAt;
+  @ApiProperty({ type: NextDueAt }) easy: NextDueAt;
+}
+
+export class ReviewCard extends WordResponse {
+  @ApiProperty({ type: NextDue }) next: NextDue;
+  @ApiProperty({ description: 'Send it back with the answer.' }) version: number;
+}
+
+export class ReviewQueue {
+  @ApiProperty({ type: [ReviewCard] }) cards: ReviewCard[];
+  @ApiProperty() due_count: number;
+  @ApiProperty() new_count: number;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'With nothing to review now: when the next card comes (null with no words at all).',
+  })
+  next_due_at: string | null;
+}
+
+export class ReviewQueueAnswer {
+  @ApiProperty({ type: ReviewQueue }) data: ReviewQueue;
+}
+
+export class ReviewResult {
+  @ApiProperty() id: number;
+  @ApiProperty({ format: 'date-time' }) due_at: string;
+  @ApiProperty({ description: 'The wait until it is due, for people.' }) interval: string;
+  @ApiProperty() state: number;
+  @ApiProperty() reps: number;
+  @ApiProperty() lapses: number;
+}
+
+export class ReviewResultAnswer {
+  @ApiProperty({ type: ReviewResult }) data: ReviewResult;
+}
+
+export class ReviewUndoAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({ type: ReviewCard }) data: ReviewCard;
 }

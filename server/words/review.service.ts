@@ -6,7 +6,13 @@ import { Clock } from '../common/clock';
 import { dateFromDb } from '../database/db-dates';
 import type { User } from '../users/user.entity';
 import { ReviewLog } from './review-log.entity';
-import type { NextDue, ReviewCard } from './review.dto';
+import type {
+  NextDue,
+  ReviewCard,
+  ReviewQueueAnswer,
+  ReviewResultAnswer,
+  ReviewUndoAnswer,
+} from './review.dto';
 import { SavedWord } from './saved-word.entity';
 import { cardOf, formatInterval, Scheduler } from './scheduler';
 import { addDays, localDate, quarterOf, startOfDate } from '../common/time-zone';
@@ -38,9 +44,7 @@ export class ReviewService {
    * The cards to review now: the due cards already learnt, oldest due first (at most MAX_DUE of them),
    * then new cards up to the day's allowance. Days are the member's days (UTC without a time zone).
    */
-  async queue(user: User): Promise<{
-    data: { cards: ReviewCard[]; due_count: number; new_count: number; next_due_at: string | null };
-  }> {
+  async queue(user: User): Promise<ReviewQueueAnswer> {
     const now = this.clock.now();
     const startOfDay = startOfDate(localDate(now, user.timeZone), user.timeZone);
     const newToday = await this.db
@@ -116,7 +120,12 @@ export class ReviewService {
    * client sends it, on the version it was shown at), so two answers to one showing apply once; the other
    * gets a 409.
    */
-  async answer(user: User, wordId: number, rating: 1 | 2 | 3 | 4, shownVersion?: number) {
+  async answer(
+    user: User,
+    wordId: number,
+    rating: 1 | 2 | 3 | 4,
+    shownVersion?: number,
+  ): Promise<ReviewResultAnswer> {
     const word = await this.words.findOneBy({ id: wordId, userId: user.id });
     if (!word) throw new NotFoundException('Word not found.');
     if (shownVersion !== undefined && shownVersion !== word.version) throw new ConflictException(ANSWERED);
@@ -154,7 +163,7 @@ export class ReviewService {
    * Only while nothing has changed the card since (its version is still the one that answer wrote), so an
    * undo from one tab cannot clobber an answer given in another. Repeated, it goes further back.
    */
-  async undo(user: User): Promise<{ data: ReviewCard; message: string }> {
+  async undo(user: User): Promise<ReviewUndoAnswer> {
     const log = await this.db
       .getRepository(ReviewLog)
       .findOne({ where: { userId: user.id }, order: { reviewedAt: 'DESC', id: 'DESC' } });

@@ -1,9 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { MessageAnswer } from '../common/answers';
 import { CurrentUser } from '../common/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
 import { AnkiExport } from './anki-export';
-import { SaveWordDto, WordsExportQuery, WordsQuery } from './words.dto';
+import {
+  SaveWordDto,
+  WordAnswer,
+  WordBooksAnswer,
+  WordListAnswer,
+  WordsExportQuery,
+  WordsQuery,
+} from './words.dto';
 import { WordsService } from './words.service';
 
 const csvFile = (csv: string) =>
@@ -22,27 +31,39 @@ export class WordsController {
 
   @Post()
   @HttpCode(200)
+  @ApiOkResponse({ type: WordAnswer })
   save(@CurrentUser() user: User, @Body() dto: SaveWordDto) {
     return this.words.save(user, dto);
   }
 
   @Get()
+  @ApiOkResponse({ type: WordListAnswer })
   list(@CurrentUser() user: User, @Query() query: WordsQuery) {
     return this.words.list(user, query);
   }
 
   /** Each format names its own type and file, so the CSV's headers never go out with the zip. */
   @Get('books')
+  @ApiOkResponse({ type: WordBooksAnswer })
   books(@CurrentUser() user: User) {
     return this.words.books(user);
   }
 
   @Get('export')
+  @ApiProduces('text/csv', 'application/zip')
+  @ApiOkResponse({
+    description: 'A download: the CSV (`format=csv`, the default) or an Anki deck as a zip (`format=anki`).',
+    content: {
+      'text/csv': { schema: { type: 'string' } },
+      'application/zip': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
   export(@CurrentUser() user: User, @Query() { format }: WordsExportQuery) {
     return format === 'anki' ? this.anki.zip(user) : this.words.exportCsv(user).then(csvFile);
   }
 
   @Delete(':id')
+  @ApiOkResponse({ type: MessageAnswer })
   remove(@CurrentUser() user: User, @IdParam() id: number) {
     return this.words.remove(user, id);
   }

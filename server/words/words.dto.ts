@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
@@ -70,22 +71,52 @@ export class WordsQuery {
   per_page?: number;
 }
 
-export interface WordResponse {
-  id: number;
-  phrase_id: number;
-  term: string;
-  meaning: string;
-  phrase: string;
+export class WordResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() phrase_id: number;
+  @ApiProperty() term: string;
+  @ApiProperty() meaning: string;
+  @ApiProperty({ description: 'The phrase the word was saved from.' }) phrase: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The phrase's clip, null when the member may no longer hear it.",
+  })
   audio: string | null;
-  book_code: string;
-  book_title: string;
-  chapter_no: number;
-  position: number;
-  due_at: string;
-  state: number;
-  reps: number;
-  lapses: number;
-  created_at: string;
+  @ApiProperty() book_code: string;
+  @ApiProperty() book_title: string;
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() position: number;
+  @ApiProperty({ format: 'date-time' }) due_at: string;
+  @ApiProperty({ description: 'The review state: 0 new, 1 learning, 2 review, 3 relearning.' }) state: number;
+  @ApiProperty() reps: number;
+  @ApiProperty() lapses: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class WordAnswer {
+  @ApiProperty({ type: WordResponse }) data: WordResponse;
+}
+
+export class WordsPage {
+  @ApiProperty() total: number;
+  @ApiProperty() page: number;
+  @ApiProperty() per_page: number;
+}
+
+export class WordListAnswer {
+  @ApiProperty({ type: [WordResponse] }) data: WordResponse[];
+  @ApiProperty({ type: WordsPage }) meta: WordsPage;
+}
+
+export class WordBook {
+  @ApiProperty() book_code: string;
+  @ApiProperty() book_title: string;
+  @ApiProperty({ description: 'How many words the member saved from it.' }) words: number;
+}
+
+export class WordBooksAnswer {
+  @ApiProperty({ type: [WordBook] }) data: WordBook[];
 }
 
 export const EXPORT_FORMATS = ['csv', 'anki'] as const;

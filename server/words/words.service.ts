@@ -18,7 +18,15 @@ import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { SavedWord } from './saved-word.entity';
 import { newCard } from './scheduler';
-import type { SaveWordDto, WordResponse, WordsQuery } from './words.dto';
+import type { MessageAnswer } from '../common/answers';
+import type {
+  SaveWordDto,
+  WordAnswer,
+  WordBooksAnswer,
+  WordListAnswer,
+  WordResponse,
+  WordsQuery,
+} from './words.dto';
 
 export interface WordRow {
   id: number;
@@ -54,7 +62,7 @@ export class WordsService {
   ) {}
 
   /** Saves the glossary entry `term` of a phrase the member may read; saving it again answers the same word. */
-  async save(user: User, dto: SaveWordDto): Promise<{ data: WordResponse }> {
+  async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
     const found = await this.phrases
       .createQueryBuilder('p')
       .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
@@ -92,7 +100,7 @@ export class WordsService {
     }
   }
 
-  async list(user: User, query: WordsQuery) {
+  async list(user: User, query: WordsQuery): Promise<WordListAnswer> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 50;
     const base = this.query(user);
@@ -146,7 +154,7 @@ export class WordsService {
   }
 
   /** The books the member has saved words from, for the words page's filter. */
-  async books(user: User) {
+  async books(user: User): Promise<WordBooksAnswer> {
     const rows = await this.joined(user)
       .select('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
@@ -158,7 +166,7 @@ export class WordsService {
     return { data: rows.map((row) => ({ ...row, words: Number(row.words) })) };
   }
 
-  async remove(user: User, id: number): Promise<{ message: string }> {
+  async remove(user: User, id: number): Promise<MessageAnswer> {
     const { affected } = await this.words.delete({ id, userId: user.id });
     // Another member's word is as unknown as a missing one.
     if (!affected) throw new NotFoundException('Word not found.');

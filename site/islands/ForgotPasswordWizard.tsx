@@ -10,6 +10,7 @@
  * Every call is a POST, so neither tokens nor passwords travel in URLs.
  */
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import type { MessageAnswer } from '../../server/common/answers';
 import { api, errorMessage } from '../lib/api';
 import { clearSession } from '../lib/session';
 import {
@@ -31,7 +32,7 @@ const STEP_TITLES: Record<Step, string> = {
   'checking-link': 'Checking your link',
 };
 
-type Message = { message: string };
+type Message = MessageAnswer;
 
 export default function ForgotPasswordWizard({ readsLink = false }: { readsLink?: boolean }) {
   const [step, setStep] = useState<Step>(readsLink ? 'checking-link' : 'email');

@@ -5,21 +5,10 @@
 import { useState, type SubmitEvent } from 'react';
 import { api, errorMessage } from '../lib/api';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
-import {
-  getDeviceToken,
-  homeFor,
-  safeNextPath,
-  setDeviceToken,
-  setSession,
-  type SessionUser,
-} from '../lib/session';
+import { getDeviceToken, homeFor, safeNextPath, setDeviceToken, setSession } from '../lib/session';
 import { ErrorSummary, Field, SubmitButton, formValues } from './shared/Form';
 
-interface LoginResponse {
-  token: string;
-  user: SessionUser;
-  device_token: string;
-}
+import type { LoginAnswer as LoginResponse } from '../../server/auth/auth-responses';
 
 export default function LoginForm() {
   const [busy, setBusy] = useState(false);

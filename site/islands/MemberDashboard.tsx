@@ -10,6 +10,7 @@ import type { SubscriptionSummary } from '../lib/plan';
 import { useGuard } from '../lib/useGuard';
 import PlanSummary from './PlanSummary';
 import ContinueReading from './ContinueReading';
+import type { StatsAnswer } from '../../server/listening/listening.dto';
 import ProgressStats, { type Stats } from './ProgressStats';
 import { syncTimeZone } from '../lib/time-zone';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
@@ -30,7 +31,7 @@ export default function MemberDashboard() {
         return syncTimeZone(data.time_zone);
       })
       .catch(() => undefined)
-      .then(() => api<{ data: Stats }>('user/stats'))
+      .then(() => api<StatsAnswer>('user/stats'))
       .then(({ data }) => setStats(data))
       .catch(() => undefined);
     // A visitor's places in free chapters join the account first, then the list is read.

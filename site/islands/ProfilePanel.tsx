@@ -6,8 +6,9 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { api, errorMessage } from '../lib/api';
 import { signedIn } from '../lib/guards';
-import { getUser, setToken, setUser, type SessionUser } from '../lib/session';
+import { getUser, setToken, setUser } from '../lib/session';
 import { useGuard } from '../lib/useGuard';
+import type { ProfileResponse } from '../../server/users/users.dto';
 import type { SubscriptionSummary } from '../lib/plan';
 import PlanSummary from './PlanSummary';
 import { useSubmit } from './shared/useSubmit';
@@ -20,8 +21,8 @@ import {
   formValues,
 } from './shared/Form';
 
-interface Profile extends SessionUser {
-  created_at: string;
+/** GET user/profile has the subscription; PUT user/profile answers the profile without it. */
+interface Profile extends ProfileResponse {
   subscription?: SubscriptionSummary;
 }
 

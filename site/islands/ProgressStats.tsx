@@ -2,19 +2,9 @@
  * The member's progress on the dashboard: the last 30 days as a small bar chart (a plain SVG, no charting
  * library), the streak and the counts. Everything comes from `GET user/stats`, in the member's days.
  */
-interface Day {
-  date: string;
-  minutes: number;
-  reviews: number;
-}
-export interface Stats {
-  days: Day[];
-  phrases_heard: number;
-  words_saved: number;
-  reviews_done: number;
-  streak_days: number;
-  books_finished: number;
-}
+import type { Stats } from '../../server/listening/listening.dto';
+
+export type { Stats };
 
 const WIDTH = 300;
 const HEIGHT = 80;

@@ -12,12 +12,9 @@ export const PLAN = {
   ],
 } as const;
 
-export interface SubscriptionSummary {
-  status: string;
-  trial_ends_at: string | null;
-  current_period_end: string | null;
-  cancel_at_period_end: boolean;
-}
+/** The server's own type, which the OpenAPI document describes. */
+export type { SubscriptionSummary } from '../../server/billing/billing.dto';
+import type { SubscriptionSummary } from '../../server/billing/billing.dto';
 
 const day = (iso: string | null) =>
   iso ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(new Date(iso)) : 'soon';

@@ -4,18 +4,15 @@
  * stored user only decides what the site shows and where it sends people.
  */
 
+import type { UserResponse } from '../../server/users/users.dto';
+
 export const UserType = { Admin: 1, Member: 2 } as const;
 
 /** The member role of SPEC.md section 6; new accounts get it. */
 export const MEMBER_ROLE_ID = 2;
 
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  user_type: number;
-  user_role_id: number;
-}
+/** The user as the login answer holds it: the server's own type. */
+export type SessionUser = UserResponse;
 
 const TOKEN_KEY = 'token';
 const USER_KEY = 'user';

@@ -4,12 +4,7 @@ import { ErrorSummary } from '../shared/Form';
 import { AdminPage } from './ui/AdminPage';
 import { useLoad } from './ui/hooks';
 
-interface Stats {
-  books: number;
-  chapters: number;
-  phrases: number;
-  members: number;
-}
+import type { AdminStats as Stats } from '../../../server/admin/admin-stats.service';
 
 const LABELS: [keyof Stats, string][] = [
   ['books', 'Books'],

@@ -7,23 +7,16 @@
 import { useEffect, useRef, useState, type DragEvent, type SubmitEvent } from 'react';
 import { api, apiUpload, asApiError, errorMessage } from '../../lib/api';
 import { adminRoutes, formatDuration, type Chapter } from '../../lib/admin';
-import type { ImportRowResponse } from '../../../server/imports/imports.dto';
+import type {
+  ChapterImportResponse as Preview,
+  ImportRowResponse,
+} from '../../../server/imports/imports.dto';
 import { ErrorSummary, SuccessMessage } from '../shared/Form';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { TableScroll } from './ui/Table';
 import { UploadProgress } from './ui/UploadProgress';
 import { useLoad } from './ui/hooks';
-
-interface Preview {
-  import_id: string;
-  format: string;
-  mode: 'append' | 'replace';
-  recording: { url: string; duration_ms: number; cuts: number[] } | null;
-  notice: string | null;
-  rows: ImportRowResponse[];
-  errors: string[];
-}
 
 const TEXT_NAME = /\.(tsv|csv|txt|text)$/i;
 /** What a folder holds beside its clips: system files, images, documents. */

@@ -4,19 +4,12 @@
  * clip of that phrase. 1–4 answer, P plays the clip again, U takes back the last answer.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ReviewCard } from '../../../server/words/review.dto';
+import type { ReviewCard, ReviewQueue as Queue } from '../../../server/words/review.dto';
 import { api, ApiError, errorMessage } from '../../lib/api';
 import { signedIn } from '../../lib/guards';
 import { syncTimeZone } from '../../lib/time-zone';
 import { useGuard } from '../../lib/useGuard';
 import { HighlightedPhrase } from './HighlightedPhrase';
-
-interface Queue {
-  cards: ReviewCard[];
-  due_count: number;
-  new_count: number;
-  next_due_at: string | null;
-}
 
 const RATINGS = [
   { rating: 1, key: 'again', label: 'Again' },

@@ -3,7 +3,11 @@
  * next due date, delete, and the two exports (a CSV for spreadsheets, a zip for Anki).
  */
 import { useEffect, useRef, useState } from 'react';
-import type { WordResponse } from '../../../server/words/words.dto';
+import type {
+  WordBook as BookOption,
+  WordListAnswer as Page,
+  WordResponse,
+} from '../../../server/words/words.dto';
 import { api, apiDownload, errorMessage } from '../../lib/api';
 import { signedIn } from '../../lib/guards';
 import { useGuard } from '../../lib/useGuard';
@@ -11,16 +15,6 @@ import { HighlightedPhrase } from './HighlightedPhrase';
 
 const PER_PAGE = 50;
 const guard = signedIn('/words');
-
-interface Page {
-  data: WordResponse[];
-  meta: { total: number; page: number; per_page: number };
-}
-interface BookOption {
-  book_code: string;
-  book_title: string;
-  words: number;
-}
 
 const dueLabel = (iso: string) => {
   const due = new Date(iso);
