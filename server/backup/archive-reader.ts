@@ -83,7 +83,7 @@ export class BackupArchive {
       await pipeline(
         await openEntry(this.zip, this.entries.get(file.name)!),
         checksum,
-        createWriteStream(dest),
+        createWriteStream(dest, { mode: 0o600 }),
       );
     } catch (error) {
       throw damaged(this.path, `${file.name}: ${messageOf(error)}`);

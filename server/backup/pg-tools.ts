@@ -94,6 +94,21 @@ export async function pgDump(databaseUrl: string, snapshot: string, dest: string
   return tool;
 }
 
+/**
+ * Reads a dump's table of contents without touching any database: a dump this pg_restore cannot read (a
+ * newer format, a damaged file) is refused before anything is dropped.
+ */
+export async function pgCheckDump(dump: string): Promise<void> {
+  const tool = await findPgTool('pg_restore');
+  try {
+    await run(tool, ['--list', dump], process.env);
+  } catch (error) {
+    throw new BackupError(
+      `${tool.version} cannot read the database dump in this archive (${detail((error as Error).message)}). Nothing was restored.`,
+    );
+  }
+}
+
 /** Restores a custom-format dump in one transaction: all of it, or nothing. */
 export async function pgRestore(databaseUrl: string, dump: string): Promise<void> {
   const tool = await findPgTool('pg_restore');

@@ -9,9 +9,9 @@ import { DATABASE_FILE } from '../database/data-source';
 import { InstanceLock, InstanceLockedError } from '../database/instance-lock';
 import { createStores } from '../media/store/create-stores';
 import { contentTypeOf, type MediaStore } from '../media/store/media-store';
-import { BackupError, MEDIA_PREFIX, type Manifest } from './archive-format';
+import { BackupError, MEDIA_PREFIX, PG_DUMP_ENTRY, SQLITE_ENTRY, type Manifest } from './archive-format';
 import { BackupArchive } from './archive-reader';
-import { pgRestore } from './pg-tools';
+import { pgCheckDump, pgRestore } from './pg-tools';
 
 export interface RestoreOptions {
   /** Replace a database and media that are already there. */
@@ -67,13 +67,21 @@ export async function restoreBackup(
           'database), or add --force to replace what is there.',
       );
 
+    // The database entry must be the engine's own, and in the archive: nothing else is ever restored as one.
+    const expected = manifest.engine === 'sqlite' ? SQLITE_ENTRY : PG_DUMP_ENTRY;
+    if (manifest.database !== expected || !manifest.files.some((file) => file.name === expected))
+      throw new BackupError(
+        'The archive has no database of its engine: it is damaged. Nothing was restored.',
+      );
     const staged = new Map<string, string>();
     for (const [i, file] of manifest.files.entries()) {
       const dest = join(staging, String(i));
       await archive.extract(file, dest);
       staged.set(file.name, dest);
     }
-    if (manifest.engine === 'sqlite') checkSqlite(staged.get(manifest.database)!, manifest);
+    const database = staged.get(expected)!;
+    if (manifest.engine === 'sqlite') checkSqlite(database, manifest);
+    else await pgCheckDump(database);
 
     const mediaKeys = new Set<string>();
     for (const file of manifest.files)
@@ -83,9 +91,13 @@ export async function restoreBackup(
         mediaKeys.add(key);
       }
 
-    if (config.databaseUrl)
-      await restorePostgres(config.databaseUrl, staged.get(manifest.database)!, options.force);
-    else await replaceSqlite(config.storageDir, staged.get(manifest.database)!);
+    if (config.databaseUrl) {
+      await restorePostgres(config.databaseUrl, database, options.force);
+      await forgetStagedImports(config.databaseUrl);
+    } else {
+      forgetStagedImportsInFile(database);
+      await replaceSqlite(config.storageDir, database);
+    }
 
     let removedMedia = 0;
     if (options.force) {
@@ -108,6 +120,29 @@ function takeLock(config: AppConfig): InstanceLock {
     if (error instanceof InstanceLockedError)
       throw new BackupError(`Stop the server first: ${error.message.replace(/\. With SQLite.*$/, '.')}`);
     throw error;
+  }
+}
+
+/**
+ * Staged imports are not in archives (their files live a day), so their rows would name files that are
+ * gone: they are dropped, and an administrator imports again.
+ */
+function forgetStagedImportsInFile(file: string): void {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.prepare('DELETE FROM imports').run();
+  } finally {
+    db.close();
+  }
+}
+
+async function forgetStagedImports(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('DELETE FROM imports');
+  } finally {
+    await client.end();
   }
 }
 

@@ -45,8 +45,15 @@ describe(JsonLogger.name, () => {
       level: 'error',
       context: 'Error',
       msg: 'boom',
-      err: { type: 'Error', message: 'boom', stack: expect.stringContaining('Error: boom') },
+      error: { type: 'Error', message: 'boom', stack: expect.stringContaining('Error: boom') },
     });
+  });
+
+  it('writes only the name, message and stack of an error, never its other properties (a query and its parameters)', () => {
+    const { logger, entries } = capture();
+    const failure = Object.assign(new Error('duplicate key'), { query: 'INSERT …', parameters: ['secret'] });
+    logger.error(failure, 'Error');
+    expect(JSON.stringify(entries())).not.toContain('secret');
   });
 
   it("leaves out Nest's start-up chatter, as the text logger does", () => {

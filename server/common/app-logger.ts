@@ -77,7 +77,13 @@ export class JsonLogger implements LoggerService {
     rest = rest.filter((extra) => extra !== undefined);
     if (rest.length) fields.details = rest;
 
-    if (message instanceof Error) this.pino[level]({ ...fields, err: message }, message.message);
+    // Only the name, message and stack: pino's own error serializer would copy every enumerable property,
+    // and a query error carries its SQL and parameters.
+    if (message instanceof Error)
+      this.pino[level](
+        { ...fields, error: { type: message.name, message: message.message, stack: message.stack } },
+        message.message,
+      );
     else if (message !== null && typeof message === 'object') this.pino[level]({ ...fields, ...message });
     else this.pino[level](fields, String(message));
   }

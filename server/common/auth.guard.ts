@@ -7,7 +7,6 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { PATH_METADATA } from '@nestjs/common/constants';
 import { AuthGuard as PassportGuard } from '@nestjs/passport';
 import { UserType, type User } from '../users/user.entity';
 import { SESSION_STRATEGY } from '../auth/jwt.strategy';
@@ -22,7 +21,10 @@ export const SESSION_INVALID = 'Your session has expired or is not valid. Please
  */
 class SessionAuthentication extends PassportGuard(SESSION_STRATEGY) {
   handleRequest<T = User>(error: unknown, user: T | false): T {
-    return (error || !user ? undefined : user) as T;
+    // A failure inside the strategy (the database, say) is ours, not the caller's: never a 401 that would
+    // sign the member out.
+    if (error) throw error;
+    return (user || undefined) as T;
   }
 }
 
@@ -62,8 +64,10 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
+  /** The route itself (its full path, as Express matched it) is under /api/v1/admin. */
   private underAdmin(context: ExecutionContext): boolean {
-    const path = String(Reflect.getMetadata(PATH_METADATA, context.getClass()) ?? '');
-    return path.replace(/^\//, '').startsWith('admin');
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const path = String((request.route as { path?: unknown } | undefined)?.path ?? request.path);
+    return /^\/api\/v1\/admin(\/|$)/i.test(path);
   }
 }

@@ -98,24 +98,37 @@ describe('Route matrix', () => {
     }
   });
 
-  it('marks every controller that serves /admin with @AdminOnly(), and serves no admin route outside them', () => {
-    const adminControllers = [...server.app.get(ModulesContainer).values()]
-      .flatMap((module) => [...module.controllers.values()])
-      .map((wrapper) => wrapper.metatype as Type)
-      .filter((controller) => String(Reflect.getMetadata(PATH_METADATA, controller)).startsWith('admin'));
-    expect(adminControllers.length).toBeGreaterThanOrEqual(7);
-    for (const controller of adminControllers)
-      expect([controller.name, Reflect.getMetadata(ROLES, controller)]).toEqual([
-        controller.name,
-        [UserType.Admin],
-      ]);
-    // Every registered /admin route belongs to one of them (a route cannot be mounted there another way).
-    const prefixes = adminControllers.map((c) => `/api/v1/${String(Reflect.getMetadata(PATH_METADATA, c))}`);
-    for (const { path } of registeredRoutes(server).filter((r) => r.path.startsWith('/api/v1/admin')))
-      expect([path, prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))]).toEqual([
-        path,
-        true,
-      ]);
+  it('marks every handler served under /admin with @AdminOnly(), on its controller or itself', () => {
+    // Each handler's own full path, from the same metadata Nest routes by: a route put under /admin from
+    // any controller, with or without a leading slash, is found.
+    const join = (...parts: unknown[]) =>
+      `/${parts
+        .map((part) => String(part ?? '').replace(/^\/+|\/+$/g, ''))
+        .filter(Boolean)
+        .join('/')}`;
+    const underAdmin: string[] = [];
+    for (const module of server.app.get(ModulesContainer).values())
+      for (const wrapper of module.controllers.values()) {
+        const controller = wrapper.metatype as Type;
+        const prefix = Reflect.getMetadata(PATH_METADATA, controller) as unknown;
+        for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+          const handler = (controller.prototype as Record<string, unknown>)[name];
+          if (typeof handler !== 'function' || name === 'constructor') continue;
+          const own = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
+          if (own === undefined) continue;
+          const path = join('api/v1', prefix, own);
+          if (!/^\/api\/v1\/admin(\/|$)/i.test(path)) continue;
+          underAdmin.push(path);
+          const roles =
+            (Reflect.getMetadata(ROLES, handler) as unknown) ??
+            (Reflect.getMetadata(ROLES, controller) as unknown);
+          expect([controller.name, name, roles]).toEqual([controller.name, name, [UserType.Admin]]);
+        }
+      }
+    // The walk found every /admin route Express serves.
+    const served = registeredRoutes(server).filter((r) => r.path.startsWith('/api/v1/admin'));
+    expect(served.length).toBeGreaterThan(20);
+    for (const { path } of served) expect(underAdmin).toContain(path.replace(/\/$/, ''));
   });
 
   it('shows an administrator the catalogue counts', async () => {
