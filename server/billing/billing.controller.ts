@@ -1,3 +1,4 @@
+import { ErrorAnswer } from '../http/openapi';
 import {
   Body,
   Controller,
@@ -17,6 +18,7 @@ import { CheckoutDto, RedirectAnswer, WebhookAnswer } from './billing.dto';
 import { BillingService } from './billing.service';
 import { PaymentsConfiguredGuard } from './payments-configured.guard';
 
+@ErrorAnswer(503, 'Payments are not configured on this installation.')
 @Controller()
 export class BillingController {
   constructor(private readonly billing: BillingService) {}

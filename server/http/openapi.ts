@@ -1,6 +1,6 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../common/auth.decorators';
 import { UPLOADS } from '../common/multipart.interceptor';
 import { RATE_LIMIT } from '../common/rate-limit';
@@ -14,28 +14,34 @@ export const DOCS_PATH = 'api/docs';
 
 export type Auth = 'public' | 'optional' | 'member' | 'admin';
 
-const error = (description: string, withFields = false) => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        required: ['message'],
-        properties: {
-          message: { type: 'string' },
-          ...(withFields
-            ? {
-                errors: {
-                  type: 'object',
-                  additionalProperties: { type: 'array', items: { type: 'string' } },
-                },
-              }
-            : {}),
+/** An error answer particular to some routes (a premium chapter's 403, payments off's 503), in the shared shape. */
+export const ErrorAnswer = (status: number, description: string) =>
+  ApiResponse({ status, ...error(description) });
+
+function error(description: string, withFields = false) {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['message'],
+          properties: {
+            message: { type: 'string' },
+            ...(withFields
+              ? {
+                  errors: {
+                    type: 'object',
+                    additionalProperties: { type: 'array', items: { type: 'string' } },
+                  },
+                }
+              : {}),
+          },
         },
       },
     },
-  },
-});
+  };
+}
 
 /** Who may call a handler, from the same metadata the AuthGuard reads (server/common/auth.guard.ts). */
 function authOf(controller: Type, handler: object): Auth {
@@ -92,6 +98,8 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       if (auth === 'admin') responses['403'] = error('Signed in, but not as an administrator.');
       const hasInput = (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined;
       if (hasInput) responses['422'] = error('The input is not valid: `errors` says why, by field.', true);
+      if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path'))
+        responses['404'] ??= error('Nothing has that id or code.');
       if (method !== 'get') responses['413'] = error('The request body (or one of its files) is too large.');
       if (Reflect.getMetadata(RATE_LIMIT, handler) ?? Reflect.getMetadata(RATE_LIMIT, controller))
         responses['429'] = error('Too many requests; the Retry-After header says when to try again.');
@@ -99,6 +107,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       if (uploads && operation.requestBody && 'content' in operation.requestBody) {
         const { schema } = (Object.values(operation.requestBody.content)[0] ?? {}) as { schema?: object };
         operation.requestBody.content = { 'multipart/form-data': { schema } };
+        responses['503'] ??= error('The media store (a bucket) cannot be reached; nothing was saved.');
       }
     }
   return document;

@@ -1,3 +1,4 @@
+import { ErrorAnswer } from '../http/openapi';
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
@@ -51,6 +52,7 @@ export class BookImportsController {
  * no token, and the zip is too large to fetch into the page first. The signature is the permission.
  */
 @Public()
+@ErrorAnswer(403, 'The download link has expired or is not valid: ask for a new one.')
 @Controller('book-export')
 export class BookExportDownloadController {
   constructor(private readonly exporter: BookExport) {}

@@ -1,3 +1,4 @@
+import { ErrorAnswer } from '../http/openapi';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth.decorators';
@@ -10,6 +11,7 @@ import { ProgressService } from './progress.service';
 export class ProgressController {
   constructor(private readonly progress: ProgressService) {}
 
+  @ErrorAnswer(403, 'A locked chapter this member may not read.')
   @Put()
   @ApiOkResponse({ type: ProgressAnswer })
   save(@CurrentUser() user: User, @Body() dto: ProgressDto) {

@@ -1,3 +1,4 @@
+import { ErrorAnswer } from '../http/openapi';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse } from '@nestjs/swagger';
@@ -18,6 +19,7 @@ export class ReadingController {
     return this.reading.tableOfContents(bookCode).then((data) => ({ data }));
   }
 
+  @ErrorAnswer(403, 'A locked chapter: the reader needs Premium Plus (or to sign in first).')
   @Get('chapter/:chapterNo')
   @ApiOkResponse({ type: ReaderChapterAnswer })
   chapter(

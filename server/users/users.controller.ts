@@ -1,3 +1,4 @@
+import { ErrorAnswer } from '../http/openapi';
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth.decorators';
@@ -23,6 +24,7 @@ export class UsersController {
     return this.users.updateProfile(user, dto);
   }
 
+  @ErrorAnswer(409, 'The password was changed elsewhere meanwhile: sign in again.')
   @Post('change-password')
   @HttpCode(200)
   @ApiOkResponse({ type: PasswordChangedAnswer })
