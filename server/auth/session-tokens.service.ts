@@ -33,20 +33,6 @@ export class SessionTokens {
     );
   }
 
-  /** Verifies the signature and the claims; null for anything that is not a live session token. */
-  verify(token: string): SessionClaims | null {
-    try {
-      const payload = this.jwt.verify<Record<string, unknown>>(token, {
-        secret: this.config.jwtSecret,
-        algorithms: ['HS256'],
-        clockTimestamp: this.nowSeconds(),
-      });
-      return this.claimsOf(payload);
-    } catch {
-      return null;
-    }
-  }
-
   /** The claims of a token whose signature is already checked, or null if it is no live session token. */
   claimsOf(payload: Record<string, unknown>): SessionClaims | null {
     const userId = Number(payload.sub);

@@ -1,4 +1,5 @@
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from './column-types';
 
 /**
  * Where each member is in each book. The phrase itself is stored, not its number: positions shift when
@@ -9,7 +10,7 @@ export class ReadingProgress1763805600000 implements MigrationInterface {
   name = 'ReadingProgress1763805600000';
 
   async up(db: QueryRunner): Promise<void> {
-    const postgres = db.connection.driver.options.type === 'postgres';
+    const { time, real } = columnTypes(db);
     await db.createTable(
       new Table({
         name: 'reading_progress',
@@ -26,8 +27,8 @@ export class ReadingProgress1763805600000 implements MigrationInterface {
           { name: 'chapter_id', type: 'integer' },
           // Null once the phrase is deleted: the member resumes at the start of the chapter.
           { name: 'phrase_id', type: 'integer', isNullable: true },
-          { name: 'speed', type: postgres ? 'double precision' : 'real', default: 1 },
-          { name: 'updated_at', type: postgres ? 'timestamptz' : 'datetime' },
+          { name: 'speed', type: real, default: 1 },
+          { name: 'updated_at', type: time },
         ],
         uniques: [{ name: 'UQ_reading_progress_user_book', columnNames: ['user_id', 'book_id'] }],
         indices: [{ name: 'IDX_reading_progress_user_updated', columnNames: ['user_id', 'updated_at'] }],

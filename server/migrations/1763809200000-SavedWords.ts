@@ -1,4 +1,5 @@
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from './column-types';
 
 /**
  * Words a member saved from a phrase's glossary, each with its spaced-repetition card (FSRS). A word
@@ -9,9 +10,7 @@ export class SavedWords1763809200000 implements MigrationInterface {
   name = 'SavedWords1763809200000';
 
   async up(db: QueryRunner): Promise<void> {
-    const postgres = db.connection.driver.options.type === 'postgres';
-    const time = postgres ? 'timestamptz' : 'datetime';
-    const real = postgres ? 'double precision' : 'real';
+    const { time, real } = columnTypes(db);
     await db.createTable(
       new Table({
         name: 'saved_words',

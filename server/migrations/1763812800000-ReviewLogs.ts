@@ -1,12 +1,12 @@
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from './column-types';
 
 /** One row per answer in a review: the rating and the card as it was before, for undo and for statistics. */
 export class ReviewLogs1763812800000 implements MigrationInterface {
   name = 'ReviewLogs1763812800000';
 
   async up(db: QueryRunner): Promise<void> {
-    const postgres = db.connection.driver.options.type === 'postgres';
-    const time = postgres ? 'timestamptz' : 'datetime';
+    const { time } = columnTypes(db);
     await db.createTable(
       new Table({
         name: 'review_logs',

@@ -1,4 +1,5 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from './column-types';
 import { dateFromDb } from '../database/db-dates';
 import { quarterOf } from '../common/time-zone';
 
@@ -11,9 +12,7 @@ export class LearnerProgress1763816400000 implements MigrationInterface {
   name = 'LearnerProgress1763816400000';
 
   async up(db: QueryRunner): Promise<void> {
-    const postgres = db.connection.driver.options.type === 'postgres';
-    const time = postgres ? 'timestamptz' : 'datetime';
-    const real = postgres ? 'double precision' : 'real';
+    const { time, real } = columnTypes(db);
     await db.query(`ALTER TABLE "users" ADD COLUMN "time_zone" varchar(64)`);
     for (const column of [
       `"stability" ${real} NOT NULL DEFAULT 0`,

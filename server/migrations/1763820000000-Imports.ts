@@ -1,4 +1,5 @@
 import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from './column-types';
 
 /**
  * Staged imports: what an administrator uploaded and previewed, waiting to be committed or discarded. The
@@ -8,7 +9,7 @@ export class Imports1763820000000 implements MigrationInterface {
   name = 'Imports1763820000000';
 
   async up(db: QueryRunner): Promise<void> {
-    const postgres = db.connection.driver.options.type === 'postgres';
+    const { time } = columnTypes(db);
     await db.createTable(
       new Table({
         name: 'imports',
@@ -22,8 +23,8 @@ export class Imports1763820000000 implements MigrationInterface {
           // 'append' or 'replace' (the chapter's phrases).
           { name: 'mode', type: 'varchar', length: '16' },
           { name: 'created_by', type: 'integer', isNullable: true },
-          { name: 'created_at', type: postgres ? 'timestamptz' : 'datetime' },
-          { name: 'updated_at', type: postgres ? 'timestamptz' : 'datetime' },
+          { name: 'created_at', type: time },
+          { name: 'updated_at', type: time },
           // The preview's rows and problems, as JSON.
           { name: 'manifest', type: 'text' },
         ],
