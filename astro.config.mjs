@@ -2,6 +2,22 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { writeFile } from 'node:fs/promises';
+import { INLINE_SCRIPTS } from './site/lib/inline-scripts.ts';
+
+/**
+ * Writes the site's own inline scripts beside the build (dist/web/inline-scripts.json), so the server
+ * allows exactly these in its CSP (server/http/script-hashes.ts) without importing the site's source.
+ */
+const inlineScriptsManifest = {
+  name: 'lingonovel:inline-scripts',
+  hooks: {
+    /** @param {{ dir: URL }} options the client output folder, dist/web/client/ */
+    'astro:build:done': async ({ dir }) => {
+      await writeFile(new URL('../inline-scripts.json', dir), JSON.stringify(INLINE_SCRIPTS) + '\n');
+    },
+  },
+};
 
 // Pages render inside the Nest process (middleware mode), so they can call services directly.
 export default defineConfig({
@@ -10,7 +26,7 @@ export default defineConfig({
   outDir: './dist/web',
   output: 'server',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react()],
+  integrations: [react(), inlineScriptsManifest],
   trailingSlash: 'never',
   build: { format: 'file' },
   compressHTML: true,

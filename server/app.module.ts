@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from './config';
 import { ConfigModule } from './config.module';
 import { dataSourceOptions } from './database/data-source';
-import { ErrorFilter } from './common/error.filter';
+import { ErrorFilter } from './http/error.filter';
 import { createValidationPipe, ObjectBodyPipe } from './common/validation';
 import { MediaModule } from './media/media.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
@@ -22,11 +22,12 @@ import { WordsModule } from './words/words.module';
 import { ListeningModule } from './listening/listening.module';
 import { ImportsModule } from './imports/imports.module';
 import { InsightsModule } from './insights/insights.module';
-import { AuthGuard } from './common/auth.guard';
+import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
-import { MultipartInterceptor } from './common/multipart.interceptor';
+import { MultipartInterceptor } from './http/body/multipart.interceptor';
 import { BodyInterceptor } from './http/body/body.interceptor';
+import { PageCache } from './http/page-cache';
 
 @Module({})
 export class AppModule {
@@ -56,6 +57,8 @@ export class AppModule {
       providers: [
         { provide: InstanceLock, useValue: instanceLock },
         ReadinessChecks,
+        // Public pages and guest answers, cleared on every catalogue change (server/http/create-app.ts).
+        PageCache,
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Rate limits first, so that floods are refused before any token or password work.
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { AdminOnly } from '../common/auth.decorators';
+import { AdminOnly } from '../auth/auth.decorators';
 import { AdminStatsAnswer, AdminStatsService } from './admin-stats.service';
 
 @AdminOnly()

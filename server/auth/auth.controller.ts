@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/commo
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { MessageAnswer } from '../common/answers';
-import { Public } from '../common/auth.decorators';
+import { Public } from './auth.decorators';
 import { RateLimit } from '../common/rate-limit';
 import { LoginDto, RecoveryRequestDto, ResetPasswordDto, SignupDto, VerifyTokenDto } from './auth.dto';
 import { LoginAnswer } from './auth-responses';

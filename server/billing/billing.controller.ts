@@ -1,4 +1,4 @@
-import { ErrorAnswer } from '../http/openapi';
+import { ErrorAnswer } from '../common/error-answer';
 import {
   Body,
   Controller,
@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentUser, Public } from '../common/auth.decorators';
+import { CurrentUser, Public } from '../auth/auth.decorators';
 import { FormRedirectInterceptor } from '../common/form-redirect.interceptor';
 import { User } from '../users/user.entity';
 import { CheckoutDto, RedirectAnswer, WebhookAnswer } from './billing.dto';

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { MessageAnswer } from '../common/answers';
-import { AdminOnly } from '../common/auth.decorators';
-import { Uploads } from '../common/multipart.interceptor';
+import { AdminOnly } from '../auth/auth.decorators';
+import { Uploads } from '../http/body/multipart.interceptor';
 import { BOOK_UPLOADS, BookAnswer, BookListAnswer, CreateBookDto, UpdateBookDto } from './books.dto';
 import { BooksService } from './books.service';
 

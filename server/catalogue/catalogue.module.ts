@@ -5,13 +5,12 @@ import { CatalogueService } from './catalogue.service';
 import { GuestController } from './guest.controller';
 import { CatalogueEvents } from './catalogue-events';
 import { CatalogueBroadcast } from './catalogue-broadcast';
-import { PageCache } from '../http/page-cache';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Book])],
   controllers: [GuestController],
-  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast, PageCache],
-  exports: [CatalogueService, CatalogueEvents, PageCache],
+  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast],
+  exports: [CatalogueService, CatalogueEvents],
 })
 export class CatalogueModule {}

@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { Public } from '../common/auth.decorators';
+import { Public } from '../auth/auth.decorators';
 import { CatalogueService, PublicBookAnswer, PublicBookListAnswer } from './catalogue.service';
 
 /** SPEC.md's guest endpoints: the public catalogue, without authentication. */

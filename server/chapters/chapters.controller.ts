@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { IdParam } from '../common/id-param';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { AdminOnly } from '../common/auth.decorators';
+import { AdminOnly } from '../auth/auth.decorators';
 import { MessageAnswer, PhraseOrderAnswer } from '../phrases/phrase-responses';
 import { BookChaptersAnswer, ChapterAnswer, ChapterDetailAnswer } from './chapter-responses';
 import { PhraseOrderDto } from '../phrases/phrases.dto';

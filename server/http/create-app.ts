@@ -9,7 +9,7 @@ import { appLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
 import { methodOverride } from '../common/method-override';
 import { closeUnreadBodies } from './body/unread-body';
-import { noStore, securityHeaders } from '../common/security-headers';
+import { noStore, securityHeaders } from './security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { MEDIA_STORE } from '../media/store/create-stores';

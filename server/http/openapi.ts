@@ -1,10 +1,11 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
-import { ApiResponse, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../common/auth.decorators';
-import { UPLOADS } from '../common/multipart.interceptor';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../auth/auth.decorators';
+import { UPLOADS } from './body/multipart.interceptor';
 import { RATE_LIMIT } from '../common/rate-limit';
 import { UserType } from '../users/user.entity';
+import { errorContent as error } from '../common/error-answer';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type ResponsesObject = OperationObject['responses'];
@@ -14,36 +15,7 @@ export const DOCS_PATH = 'api/docs';
 
 export type Auth = 'public' | 'optional' | 'member' | 'admin';
 
-/** An error answer particular to some routes (a premium chapter's 403, payments off's 503), in the shared shape. */
-export const ErrorAnswer = (status: number, description: string) =>
-  ApiResponse({ status, ...error(description) });
-
-function error(description: string, withFields = false) {
-  return {
-    description,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['message'],
-          properties: {
-            message: { type: 'string' },
-            ...(withFields
-              ? {
-                  errors: {
-                    type: 'object',
-                    additionalProperties: { type: 'array', items: { type: 'string' } },
-                  },
-                }
-              : {}),
-          },
-        },
-      },
-    },
-  };
-}
-
-/** Who may call a handler, from the same metadata the AuthGuard reads (server/common/auth.guard.ts). */
+/** Who may call a handler, from the same metadata the AuthGuard reads (server/auth/auth.guard.ts). */
 function authOf(controller: Type, handler: object): Auth {
   const read = <T>(key: string): T | undefined =>
     (Reflect.getMetadata(key, handler) as T | undefined) ??

@@ -1,8 +1,8 @@
-import { ErrorAnswer } from '../http/openapi';
+import { ErrorAnswer } from '../common/error-answer';
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
-import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
-import { Uploads } from '../common/multipart.interceptor';
+import { AdminOnly, CurrentUser, Public } from '../auth/auth.decorators';
+import { Uploads } from '../http/body/multipart.interceptor';
 import type { User } from '../users/user.entity';
 import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';

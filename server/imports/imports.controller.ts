@@ -18,9 +18,9 @@ import { MessageAnswer } from '../common/answers';
 import { BookImportResponse } from './book-imports.dto';
 import { sendStored } from '../media/serve/send-stored';
 import { ImportStage } from './import-stage';
-import { AdminOnly, CurrentUser, Public } from '../common/auth.decorators';
+import { AdminOnly, CurrentUser, Public } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
-import { Uploads } from '../common/multipart.interceptor';
+import { Uploads } from '../http/body/multipart.interceptor';
 import type { User } from '../users/user.entity';
 import { ChapterImportService } from './chapter-import.service';
 import {

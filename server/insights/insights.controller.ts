@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { AdminOnly } from '../common/auth.decorators';
+import { AdminOnly } from '../auth/auth.decorators';
 import { BookInsightsAnswer, InsightsService } from './insights.service';
 
 /** What authors learn about a book's readers: aggregates only. */

@@ -1,7 +1,14 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { columnTypes } from './column-types';
-import { dateFromDb } from '../database/db-dates';
-import { quarterOf } from '../common/time-zone';
+
+/** 15 minutes: the period stats are counted in. A copy, so the migration never changes with the app. */
+const QUARTER_MS = 15 * 60 * 1000;
+
+/** A raw query's date: PostgreSQL's driver gives a Date, SQLite the UTC text TypeORM wrote. */
+const instantOf = (value: Date | string): Date =>
+  value instanceof Date
+    ? value
+    : new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
 
 /**
  * What a learner's progress needs: a time zone per member (days are the member's days), one row per phrase
@@ -36,7 +43,7 @@ export class LearnerProgress1763816400000 implements MigrationInterface {
       await db.manager
         .createQueryBuilder()
         .update('review_logs')
-        .set({ reviewed_quarter: quarterOf(dateFromDb(answer.reviewed_at)) })
+        .set({ reviewed_quarter: Math.floor(instantOf(answer.reviewed_at).getTime() / QUARTER_MS) })
         .where('id = :id', { id: answer.id })
         .execute();
     // The cascades from a deleted phrase or word, and the stats by period, each use an index.

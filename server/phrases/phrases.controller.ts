@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { AdminOnly } from '../common/auth.decorators';
+import { AdminOnly } from '../auth/auth.decorators';
 import { ChapterPhrasesAnswer, MessageAnswer, PhraseAnswer } from './phrase-responses';
 import { IdParam } from '../common/id-param';
-import { Uploads } from '../common/multipart.interceptor';
+import { Uploads } from '../http/body/multipart.interceptor';
 import { ChapterIdQuery, CreatePhraseDto, PHRASE_UPLOADS, UpdatePhraseDto } from './phrases.dto';
 import { PhrasesService } from './phrases.service';
 

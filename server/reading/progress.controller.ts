@@ -1,7 +1,7 @@
-import { ErrorAnswer } from '../http/openapi';
+import { ErrorAnswer } from '../common/error-answer';
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { CurrentUser } from '../common/auth.decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import type { User } from '../users/user.entity';
 import { ProgressAnswer, ProgressDto, ProgressListAnswer } from './progress.dto';
 import { ProgressService } from './progress.service';

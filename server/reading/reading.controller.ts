@@ -1,8 +1,8 @@
-import { ErrorAnswer } from '../http/openapi';
+import { ErrorAnswer } from '../common/error-answer';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { MaybeUser, OptionalAuth } from '../common/auth.decorators';
+import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
 import type { User } from '../users/user.entity';
 import { ReaderChapterAnswer, TableOfContentsAnswer } from './reading.dto';
 import { ReadingService } from './reading.service';

@@ -154,6 +154,11 @@ describe('Public pages', () => {
     }
   });
 
+  it('sends /admin, where the README points administrators, to the admin dashboard', async () => {
+    const res = await fetch(`${url}/admin`, { redirect: 'manual' });
+    expect([res.status, res.headers.get('location')]).toEqual([302, '/admin/dashboard']);
+  });
+
   it('answers unknown pages and books with the 404 page', async () => {
     for (const path of ['/no-such-page', '/book-detail/no-such-book', '/media/covers/nothing-640.webp']) {
       const res = await page(path);

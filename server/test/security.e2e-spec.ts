@@ -1,7 +1,7 @@
 import { ModulesContainer } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import type { Type } from '@nestjs/common';
-import { ROLES } from '../common/auth.decorators';
+import { ROLES } from '../auth/auth.decorators';
 import { UserType } from '../users/user.entity';
 import jwt from 'jsonwebtoken';
 import { ApiClient, newAdmin, newMember } from './api-client';

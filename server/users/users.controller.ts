@@ -1,7 +1,7 @@
-import { ErrorAnswer } from '../http/openapi';
+import { ErrorAnswer } from '../common/error-answer';
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { CurrentUser } from '../common/auth.decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { ChangePasswordDto } from '../auth/auth.dto';
 import { User } from './user.entity';
 import { PasswordChangedAnswer, ProfileAnswer, ProfileUpdatedAnswer, UpdateProfileDto } from './users.dto';

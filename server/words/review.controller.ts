@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { CurrentUser } from '../common/auth.decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
 import { ReviewAnswerDto, ReviewQueueAnswer, ReviewResultAnswer, ReviewUndoAnswer } from './review.dto';

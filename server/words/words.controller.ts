@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { MessageAnswer } from '../common/answers';
-import { CurrentUser } from '../common/auth.decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
 import { AnkiExport } from './anki-export';

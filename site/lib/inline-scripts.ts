@@ -1,7 +1,8 @@
 /**
  * The only inline scripts our pages carry. They must run before anything is drawn, so they cannot wait
  * for a module file. The server allows exactly these in its Content-Security-Policy, by their SHA-256
- * hashes computed from these very strings (server/http/script-hashes.ts), never from a rendered page, so
+ * hashes computed from these very strings (the build writes them to dist/web/inline-scripts.json for
+ * server/http/script-hashes.ts), never from a rendered page, so
  * an injected script, whatever it says, does not run. Change a byte here and the hash follows by itself.
  */
 

@@ -1,5 +1,5 @@
 import { ArgumentsHost, NotFoundException } from '@nestjs/common';
-import { ValidationFailed } from './api-error';
+import { ValidationFailed } from '../common/api-error';
 import { ErrorFilter } from './error.filter';
 
 function run(exception: unknown) {

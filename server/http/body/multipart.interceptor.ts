@@ -16,13 +16,13 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Writable } from 'node:stream';
 import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
-import { MediaService } from '../media/media.service';
-import { ValidationFailed } from './api-error';
-import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from './body-limits';
-import { bodyTooLarge, refuseDeclaredOver } from '../http/body/read-body';
-import { checkBodyShape } from '../http/body/body-shape';
-import { BodyTooLarge, FieldsTooLarge, PartBudget, watchParts } from '../http/body/multipart-parts';
-import { forgetUploaded, markUploaded } from './uploaded-file.validator';
+import { MediaService } from '../../media/media.service';
+import { ValidationFailed } from '../../common/api-error';
+import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from '../../common/body-limits';
+import { bodyTooLarge, refuseDeclaredOver } from './read-body';
+import { checkBodyShape } from './body-shape';
+import { BodyTooLarge, FieldsTooLarge, PartBudget, watchParts } from './multipart-parts';
+import { forgetUploaded, markUploaded } from '../../common/uploaded-file.validator';
 
 /** Which file fields a route accepts, and the most bytes each may have. */
 export type UploadLimits = Record<string, number>;

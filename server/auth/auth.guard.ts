@@ -9,7 +9,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { AuthGuard as PassportGuard } from '@nestjs/passport';
 import { UserType, type User } from '../users/user.entity';
-import { SESSION_STRATEGY } from '../auth/jwt.strategy';
+import { SESSION_STRATEGY } from './jwt.strategy';
 import { IS_PUBLIC, OPTIONAL_AUTH, ROLES, type AuthenticatedRequest } from './auth.decorators';
 
 export const SESSION_INVALID = 'Your session has expired or is not valid. Please sign in.';
