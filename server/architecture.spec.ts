@@ -41,7 +41,8 @@ export function brokenRule({ from, specifier }: ImportEdge): string | null {
     return 'a migration imports application code (it must never change with the app)';
   if (source === 'common' && !SHARED_MAY_IMPORT.has(target))
     return 'shared code (common/) imports a feature or a layer above it';
-  if (source === 'media' && !NOT_FEATURES.has(destination) && !ROOT_SHARED.has(target)) return 'media code imports a feature';
+  if (source === 'media' && !NOT_FEATURES.has(destination) && !ROOT_SHARED.has(target))
+    return 'media code imports a feature';
   // Root files (main, app.module, config) are the wiring, not a feature.
   const isFeature = from.includes('/') && !NOT_FEATURES.has(source);
   if (isFeature && destination === 'http' && !HTTP_PUBLIC.has(target))
