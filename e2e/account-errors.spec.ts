@@ -1,4 +1,4 @@
-/** SPEC.md section 8's messages on the account screens, and their accessibility with errors showing. */
+/** docs/product.md section 8's messages on the account screens, and their accessibility with errors showing. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './helpers/fixtures';
 import { newAccount, signUpByApi } from './helpers/accounts';
@@ -6,7 +6,7 @@ import { escapeRegExp, submitAndRead } from './helpers/page';
 
 const GENERIC_ERROR = 'Something went wrong. Please try again later.';
 
-test.describe('error messages (SPEC.md section 8)', () => {
+test.describe('error messages (docs/product.md section 8)', () => {
   test('a wrong password shows the server message', async ({ page, request }) => {
     const account = newAccount('wrong');
     await signUpByApi(request, account);

@@ -1,4 +1,4 @@
-/** The team section of /lingonovel-story (SPEC.md: fixed sample members, kept in one place). */
+/** The team section of /lingonovel-story (docs/product.md section 2: fixed sample members, kept in one place). */
 export interface TeamMember {
   name: string;
   role: string;

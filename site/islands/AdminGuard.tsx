@@ -1,5 +1,5 @@
 /**
- * Wraps the content of every /admin page (SPEC.md section 6): only user_type 1 sees it; everyone else goes
+ * Wraps the content of every /admin page (docs/product.md section 6): only user_type 1 sees it; everyone else goes
  * to /401. Until the check has run, nothing is shown: Astro keeps the content in a <template> meanwhile.
  * The server's checks on /api/v1/admin remain the real protection.
  *

@@ -1,5 +1,5 @@
 /**
- * Forgot Password (SPEC.md sections 2, 4, 8): one screen, three steps. (1) email, (2) the token from the
+ * Forgot Password (docs/product.md sections 2, 4, 8): one screen, three steps. (1) email, (2) the token from the
  * mail, (3) the new password and its confirmation; the last step shows the server's message.
  *
  * /resetpassword (the mailed link, ?token=…) mounts it with `readsLink`: the token is read from the address
@@ -70,7 +70,7 @@ export default function ForgotPasswordWizard({ readsLink = false }: { readsLink?
     // Runs once: the link is read a single time.
   }, []);
 
-  /** One call per step: clear the messages, send, then move on or show the error (SPEC.md section 4). */
+  /** One call per step: clear the messages, send, then move on or show the error (docs/product.md section 4). */
   async function send(
     path: string,
     body: Record<string, string>,

@@ -1,5 +1,5 @@
 /**
- * Sign In (SPEC.md sections 2, 4, 5, 8). Only the email is required in the browser (section 5); the server
+ * Sign In (docs/product.md sections 2, 4, 5, 8). Only the email is required in the browser (section 5); the server
  * answers a missing or wrong password with the 422 message shown here.
  */
 import { useState, type SubmitEvent } from 'react';

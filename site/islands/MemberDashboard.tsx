@@ -1,5 +1,5 @@
 /**
- * /dashboard: the members' home (SPEC.md sections 2 and 6). The member guard lets only user_role_id 2 in;
+ * /dashboard: the members' home (docs/product.md sections 2 and 6). The member guard lets only user_role_id 2 in;
  * everyone else, signed out or not, goes to the home page. The greeting uses the stored user; the plan comes
  * from the profile call.
  */

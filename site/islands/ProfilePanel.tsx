@@ -1,6 +1,6 @@
 /**
  * /profile: the signed-in user's real account (name, email, member since), with forms to change the name
- * and the password. It replaces SPEC.md's static sample page. Visitors who are not signed in sign in first
+ * and the password. It replaces docs/product.md's static sample page. Visitors who are not signed in sign in first
  * and come back here.
  */
 import { useEffect, useState, type SubmitEvent } from 'react';

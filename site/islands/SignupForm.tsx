@@ -1,5 +1,5 @@
 /**
- * Sign Up (SPEC.md sections 2, 5, 8). All four fields are required in the browser; the password hint is
+ * Sign Up (docs/product.md sections 2, 5, 8). All four fields are required in the browser; the password hint is
  * advice only, the server enforces the rules.
  *
  * On success the form gives way to the server's message and a link to sign in, rather than redirecting:
@@ -7,7 +7,7 @@
  *
  * Errors: a 422 shows the first message per field under that field, with a summary linking to each. A 429
  * shows the server's message, because a silent refusal would leave people retrying. Any other failure
- * shows nothing, as SPEC.md section 8 says for signup.
+ * shows nothing, as docs/product.md section 8 says for signup.
  */
 import { useState, type SubmitEvent } from 'react';
 import { ApiError, api } from '../lib/api';

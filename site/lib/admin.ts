@@ -1,5 +1,5 @@
 /**
- * What the admin islands share: the shapes the admin API answers (docs/api.md), the routes of SPEC.md
+ * What the admin islands share: the shapes the admin API answers (docs/api.md), the routes of docs/product.md
  * section 2, and a few formatters. Nothing here calls the API: site/lib/api.ts does.
  */
 import type { BookResponse } from '../../server/books/books.dto';
@@ -31,7 +31,7 @@ export interface Saved<T> {
   data: T;
 }
 
-/** The admin routes of SPEC.md section 2 (plus the phrase editor, beyond the spec). */
+/** The admin routes of docs/product.md section 2 (plus the phrase editor, beyond the spec). */
 export const adminRoutes = {
   dashboard: '/admin/dashboard',
   createBook: '/admin/dashboard/create-book',
@@ -49,7 +49,7 @@ export const adminRoutes = {
   publicBook: (code: string) => `/book-detail/${encodeURIComponent(code)}`,
 };
 
-/** SPEC.md's Book List: "hours shown with H, minutes with M". */
+/** docs/product.md's Book List: "hours shown with H, minutes with M". */
 export function formatBookTime(hours: number, minutes: number): string {
   return `${hours}H ${minutes}M`;
 }
@@ -64,7 +64,7 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * The message a list or detail shows when its load fails: SPEC.md section 8 puts the server's message of
+ * The message a list or detail shows when its load fails: docs/product.md section 8 puts the server's message of
  * a 404 in the table; a 422 (an id that is not a number) explains itself too.
  */
 export function loadErrorMessage(error: unknown): string {

@@ -6,7 +6,7 @@ import { clearSession, getToken } from './session';
 
 export const API_BASE = '/api/v1';
 
-/** SPEC.md section 8: what any failure other than a 422 shows. */
+/** docs/product.md section 8: what any failure other than a 422 shows. */
 export const GENERIC_ERROR = 'Something went wrong. Please try again later.';
 
 export type FieldErrors = Record<string, string[]>;
@@ -22,7 +22,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** The first message for a field, as SPEC.md section 5 shows them. */
+  /** The first message for a field, as docs/product.md section 5 shows them. */
   fieldError(field: string): string | undefined {
     return this.fieldErrors[field]?.[0];
   }
@@ -78,7 +78,7 @@ export function signOut(): void {
 }
 
 /**
- * The message a form shows for a failed call (SPEC.md section 8): the server's own for a 422, and for a 413
+ * The message a form shows for a failed call (docs/product.md section 8): the server's own for a 422, and for a 413
  * (a file over its size limit) and a 429, which explain themselves; the generic one otherwise.
  */
 export function errorMessage(error: unknown): string {

@@ -1,5 +1,5 @@
 /**
- * The guards of SPEC.md section 6, as pure rules: each answers where to send someone who may not stay, or
+ * The guards of docs/product.md section 6, as pure rules: each answers where to send someone who may not stay, or
  * null. They only decide what the site shows; the server's checks are the real protection. Every /admin
  * page wraps its content in islands/AdminGuard.tsx, which applies `adminOnly`.
  */

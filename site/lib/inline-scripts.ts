@@ -7,7 +7,7 @@
  */
 
 /**
- * SPEC.md section 6's public-page guard (/login, /signup, /forgot): a visitor who holds a token goes to
+ * docs/product.md section 6's public-page guard (/login, /signup, /forgot): a visitor who holds a token goes to
  * their own home. It applies the same rule as homeFor() in site/lib/session.ts.
  */
 export const GUEST_ONLY_GUARD =

@@ -1,4 +1,4 @@
-/** SPEC.md section 9: Premium Plus, $20.00, with a 30-day free trial at $0.00. */
+/** docs/product.md section 9: Premium Plus, $20.00, with a 30-day free trial at $0.00. */
 export const PLAN = {
   name: 'Premium Plus',
   price: '$20.00',

@@ -1,5 +1,5 @@
 /**
- * The browser session of SPEC.md section 3: a token and a user record in localStorage. Being signed in is
+ * The browser session of docs/product.md section 3: a token and a user record in localStorage. Being signed in is
  * decided by the presence of the token alone (section 4). The server checks the token on every call; the
  * stored user only decides what the site shows and where it sends people.
  */
@@ -8,7 +8,7 @@ import type { UserResponse } from '../../server/users/users.dto';
 
 export const UserType = { Admin: 1, Member: 2 } as const;
 
-/** The member role of SPEC.md section 6; new accounts get it. */
+/** The member role of docs/product.md section 6; new accounts get it. */
 export const MEMBER_ROLE_ID = 2;
 
 /** The user as the login answer holds it: the server's own type. */
@@ -91,7 +91,7 @@ export function isMember(user: SessionUser | null): boolean {
   return user?.user_role_id === MEMBER_ROLE_ID;
 }
 
-/** Where a user lands after signing in (SPEC.md section 4). Keep in step with the inline guard in BaseLayout. */
+/** Where a user lands after signing in (docs/product.md section 4). Keep in step with the inline guard in BaseLayout. */
 export function homeFor(user: SessionUser | null): string {
   return isAdmin(user) ? '/admin/dashboard' : '/dashboard';
 }

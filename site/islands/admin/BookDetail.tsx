@@ -1,5 +1,5 @@
 /**
- * /admin/book-detail/{book_code}: SPEC.md's placeholder made real: the book's data and its chapters with
+ * /admin/book-detail/{book_code}: docs/product.md's placeholder made real: the book's data and its chapters with
  * their phrase counts and audio lengths, in two calls (the book, then its chapters by the book's id), and
  * the Readers panel, which loads the book's insights itself.
  */

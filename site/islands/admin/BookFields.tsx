@@ -1,5 +1,5 @@
 /**
- * The fields of SPEC.md's Add Book and Edit Book forms. On Add Book everything is required, files
+ * The fields of docs/product.md's Add Book and Edit Book forms. On Add Book everything is required, files
  * included; on Edit Book the files are optional and the current cover and sample are shown beside them.
  */
 import type { ApiError } from '../../lib/api';

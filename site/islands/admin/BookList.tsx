@@ -1,5 +1,5 @@
 /**
- * /admin/books: SPEC.md's Book List, in one call. Beyond the spec, Delete works: it asks first, then
+ * /admin/books: docs/product.md's Book List, in one call. Beyond the spec, Delete works: it asks first, then
  * removes the book (its chapters, phrases and files go with it) and its row at once.
  */
 import { ExportBookButton } from './BookTransfer';

@@ -1,5 +1,5 @@
 /**
- * SPEC.md's Add Chapter (/admin/books/chapter/create/{book_id}) and Edit Chapter (/admin/chapters/edit/{id}):
+ * docs/product.md's Add Chapter (/admin/books/chapter/create/{book_id}) and Edit Chapter (/admin/chapters/edit/{id}):
  * a title and a chapter number. Adding suggests the number after the book's last chapter, and after a
  * success the form is ready for the next chapter.
  */

@@ -1,5 +1,5 @@
 /**
- * /admin/chapter/list/{book_id}: SPEC.md's Chapter List: the book's title and its chapters, in one call.
+ * /admin/chapter/list/{book_id}: docs/product.md's Chapter List: the book's title and its chapters, in one call.
  * Deleting a chapter (its phrases and their audio go too) shows the server's message and, unlike the
  * spec's list, removes the row at once.
  */

@@ -1,4 +1,4 @@
-/** /admin/dashboard/create-book: SPEC.md's Add Book form, with the upload's progress. */
+/** /admin/dashboard/create-book: docs/product.md's Add Book form, with the upload's progress. */
 import { useState, type SubmitEvent } from 'react';
 import { apiUpload } from '../../lib/api';
 import { adminRoutes, type Book, type Saved } from '../../lib/admin';

@@ -1,4 +1,4 @@
-/** /admin/books/chapter/create/{book_id}: SPEC.md's Add Chapter. */
+/** /admin/books/chapter/create/{book_id}: docs/product.md's Add Chapter. */
 import { AddChapterForm } from './ChapterForm';
 import { AdminPage } from './ui/AdminPage';
 

@@ -1,4 +1,4 @@
-/** /admin/chapter/phrase/create/{chapter_id}: SPEC.md's Add Phrase. */
+/** /admin/chapter/phrase/create/{chapter_id}: docs/product.md's Add Phrase. */
 import { AddPhraseForm } from './PhraseForm';
 import { AdminPage } from './ui/AdminPage';
 

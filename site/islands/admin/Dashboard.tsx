@@ -1,4 +1,4 @@
-/** /admin/dashboard: SPEC.md's heading, and the catalogue's counts in one call. */
+/** /admin/dashboard: docs/product.md's heading, and the catalogue's counts in one call. */
 import { adminRoutes } from '../../lib/admin';
 import { ErrorSummary } from '../shared/Form';
 import { AdminPage } from './ui/AdminPage';

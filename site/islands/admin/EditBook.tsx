@@ -1,5 +1,5 @@
 /**
- * /admin/books/edit/{book_code}: SPEC.md's Edit Book, prefilled from the server. The files are optional;
+ * /admin/books/edit/{book_code}: docs/product.md's Edit Book, prefilled from the server. The files are optional;
  * the current cover and sample are shown, and a newly chosen file is previewed before it is sent.
  */
 import { useState, type SubmitEvent } from 'react';

@@ -1,4 +1,4 @@
-/** /admin/chapters/edit/{id}: SPEC.md's Edit Chapter, prefilled. */
+/** /admin/chapters/edit/{id}: docs/product.md's Edit Chapter, prefilled. */
 import { EditChapterForm } from './ChapterForm';
 import { AdminPage } from './ui/AdminPage';
 

@@ -1,4 +1,4 @@
-/** /admin/chapter/phrase/edit/{id}: editing one phrase, beyond SPEC.md; its audio is optional. */
+/** /admin/chapter/phrase/edit/{id}: editing one phrase, beyond the original pages (docs/product.md); its audio is optional. */
 import { EditPhraseForm } from './PhraseForm';
 import { AdminPage } from './ui/AdminPage';
 

@@ -1,5 +1,5 @@
 /**
- * SPEC.md's Add Phrase (/admin/chapter/phrase/create/{chapter_id}) and, beyond the spec, Edit Phrase
+ * docs/product.md's Add Phrase (/admin/chapter/phrase/create/{chapter_id}) and, beyond the spec, Edit Phrase
  * (/admin/chapter/phrase/edit/{id}). Administrators add many phrases in a row, so after a success the form
  * empties and the phrase field takes the focus again, while the message is announced.
  */

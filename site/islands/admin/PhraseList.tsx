@@ -1,5 +1,5 @@
 /**
- * /admin/chapter/phrase/list/{chapter_id}: SPEC.md's Phrase List in one call, with what administrators
+ * /admin/chapter/phrase/list/{chapter_id}: docs/product.md's Phrase List in one call, with what administrators
  * need beyond it: edit and delete per phrase, and reordering by dragging a row's handle, with the handle
  * and the keyboard (Space picks up, arrows move, Space drops, Escape cancels), or with Move up and Move
  * down buttons. Every move is announced; the new order is saved by usePhraseOrder.

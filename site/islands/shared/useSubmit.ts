@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { asApiError, type ApiError } from '../../lib/api';
 
 /**
- * SPEC.md section 4's form flow: clear the previous messages, send, then show the server's message in
+ * docs/product.md section 4's form flow: clear the previous messages, send, then show the server's message in
  * green or the error in red. `progress` follows the upload when the call sends files.
  */
 export function useSubmit() {

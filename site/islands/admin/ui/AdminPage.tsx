@@ -1,5 +1,5 @@
 /**
- * The frame of every admin island: the admin guard of SPEC.md section 6 (only user_type 1; everyone else
+ * The frame of every admin island: the admin guard of docs/product.md section 6 (only user_type 1; everyone else
  * goes to /401) and the admin styles. What is inside mounts only once the guard has let the user in, so
  * no admin call leaves the browser before that.
  */

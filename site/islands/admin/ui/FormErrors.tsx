@@ -2,7 +2,7 @@ import { errorMessage, type ApiError } from '../../../lib/api';
 import { ErrorSummary } from '../../shared/Form';
 
 /**
- * The red summary above a form (SPEC.md section 8): the server's message for a 422, 413 or 429, the
+ * The red summary above a form (docs/product.md section 8): the server's message for a 422, 413 or 429, the
  * generic one otherwise, and a link to each field the server refused. `fields` maps the API's field
  * names to the inputs' ids and labels.
  */

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 
-/** The progress of one upload, with its percentage written out (SPEC.md's forms send files). */
+/** The progress of one upload, with its percentage written out (docs/product.md's forms send files). */
 export function UploadProgress({ percent }: { percent: number | null }) {
   const id = useId();
   if (percent === null) return null;

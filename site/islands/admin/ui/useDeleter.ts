@@ -4,7 +4,7 @@ import type { ConfirmOptions } from './ConfirmDialog';
 
 /**
  * Deleting a row: ask first, then call the API, then drop the row at once and show the server's message
- * (SPEC.md section 4 says the list "does not visibly refresh": ours does).
+ * (docs/product.md section 4 says the list "does not visibly refresh": ours does).
  */
 export function useDeleter(confirm: (options: ConfirmOptions) => Promise<boolean>) {
   const [pending, setPending] = useState<number | string | null>(null);
