@@ -96,6 +96,20 @@ describe('architecture', () => {
     expect(broken).toEqual([]);
   });
 
+  it('points comments and docs at files in the repository, never at the original specification', () => {
+    const roots = ['server', 'site', 'e2e', 'scripts', 'docs'].map((dir) => join(PROJECT_ROOT, dir));
+    const texts = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return ['demo', 'node_modules'].includes(entry.name) ? [] : texts(path);
+        return /\.(ts|tsx|astro|mjs|cjs|md)$/.test(entry.name) ? [path] : [];
+      });
+    const citing = [...roots, join(PROJECT_ROOT, 'README.md')]
+      .flatMap((root) => (root.endsWith('.md') ? [root] : texts(root)))
+      .filter((file) => file !== __filename && /\bSPEC\.md\b/.test(readFileSync(file, 'utf8')));
+    expect(citing.map((file) => relative(PROJECT_ROOT, file))).toEqual([]);
+  });
+
   it('reads imports the way they are written', () => {
     const here = importsOf(join(SERVER, 'http', 'create-app.ts'));
     expect(here.map((edge) => edge.specifier)).toContain('../reading/clip-gate');

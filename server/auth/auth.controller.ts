@@ -10,7 +10,7 @@ import { AuthService } from './auth.service';
 import { PasswordRecoveryService } from './password-recovery.service';
 
 /**
- * Sign-up, sign-in and password recovery. The recovery calls keep SPEC.md's GET form with query strings
+ * Sign-up, sign-in and password recovery. The recovery calls keep the original GET form (docs/product.md section 7) with query strings
  * and also accept POST, which the site uses so that passwords never travel in URLs.
  */
 @Public()

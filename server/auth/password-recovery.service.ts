@@ -21,7 +21,7 @@ export const RECOVERY_SENT =
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
- * Password recovery by emailed token (SPEC.md's three-step wizard). Tokens are 256 random bits; only
+ * Password recovery by emailed token (the three-step wizard of docs/product.md section 4). Tokens are 256 random bits; only
  * their hash is stored; they expire, work once, and a reset kills every other token of the account.
  */
 @Injectable()

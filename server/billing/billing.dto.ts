@@ -3,7 +3,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Field } from '../common/field';
 import type { Subscription } from './subscription.entity';
 
-/** SPEC.md's checkout form posts a hidden price identifier; `priceId` is accepted too. */
+/** The checkout form (docs/product.md section 7) posts a hidden price identifier; `priceId` is accepted too. */
 export class CheckoutDto {
   @Field(
     IsOptional(),

@@ -19,7 +19,10 @@ const text = (label: string, max: number) =>
 const Text = (label: string, max: number) => Field(Trim(), required(label), text(label, max));
 const LongText = (label: string, max: number) => Field(TrimLines(), required(label), text(label, max));
 
-/** The fields of SPEC.md's Add Book and Edit Book forms; files' contents are checked by MediaService. */
+/**
+ * The fields of the Add Book and Edit Book forms (docs/product.md section 5); files' contents are checked
+ * by MediaService.
+ */
 class BookFieldsDto {
   @Text('title', 200)
   title: string;
@@ -76,7 +79,7 @@ class BookFieldsDto {
 const coverFile = IsUploadedFile({ message: 'The book image must be an uploaded file.' });
 const sampleFile = IsUploadedFile({ message: 'The sample audio must be an uploaded file.' });
 
-/** On Add Book the cover and the sample are required too (SPEC.md section 5). */
+/** On Add Book the cover and the sample are required too (docs/product.md section 5). */
 export class CreateBookDto extends BookFieldsDto {
   @Field(required('book image'), coverFile)
   book_image: UploadedFile;
@@ -94,7 +97,7 @@ export class UpdateBookDto extends BookFieldsDto {
   sample_audio?: UploadedFile;
 }
 
-/** A book as every API answer shows it (SPEC.md section 3). */
+/** A book as every API answer shows it (docs/product.md section 3). */
 export class BookResponse {
   @ApiProperty() id: number;
   @ApiProperty() book_code: string;

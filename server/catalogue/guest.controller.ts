@@ -3,7 +3,7 @@ import { ApiOkResponse } from '@nestjs/swagger';
 import { Public } from '../auth/auth.decorators';
 import { CatalogueService, PublicBookAnswer, PublicBookListAnswer } from './catalogue.service';
 
-/** SPEC.md's guest endpoints: the public catalogue, without authentication. */
+/** The guest calls (docs/product.md section 7): the public catalogue, without authentication. */
 @Public()
 @Controller('guest')
 export class GuestController {

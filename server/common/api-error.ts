@@ -2,7 +2,7 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 
 export type FieldErrors = Record<string, string[]>;
 
-/** SPEC.md's validation failure: 422 with one summary message and the messages per field. */
+/** The validation failure of docs/product.md section 5: 422 with one summary message and the messages per field. */
 export class ValidationFailed extends HttpException {
   constructor(errors: FieldErrors, message?: string) {
     const first = Object.values(errors).find((list) => list.length > 0)?.[0];
@@ -17,7 +17,7 @@ export class ValidationFailed extends HttpException {
   }
 }
 
-/** A 422 with only a message, for rule failures that are not about one field (SPEC.md section 8). */
+/** A 422 with only a message, for rule failures that are not about one field (docs/product.md section 8). */
 export class RuleFailed extends HttpException {
   constructor(message: string) {
     super({ message }, HttpStatus.UNPROCESSABLE_ENTITY);

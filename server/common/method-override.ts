@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /**
- * SPEC.md's clients update with `POST …?_method=put`, because browsers' multipart forms can only POST.
+ * The original clients (docs/product.md section 7) update with `POST …?_method=put`, because browsers' multipart forms can only POST.
  * The request is routed as the method it names, so one handler serves both forms.
  */
 export function methodOverride(req: Request, _res: Response, next: NextFunction): void {

@@ -18,7 +18,7 @@ function collect(errors: ValidationError[], into: FieldErrors = {}, prefix = '')
 }
 
 /**
- * Validation at the edge: unknown fields are refused, and failures become SPEC.md's 422 with messages per
+ * Validation at the edge: unknown fields are refused, and failures become the 422 of docs/product.md section 8 with messages per
  * field. Form posts send every value as a string, so DTOs convert explicitly with class-transformer.
  */
 export function createValidationPipe(): ValidationPipe {

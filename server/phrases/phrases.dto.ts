@@ -38,7 +38,7 @@ class PhraseFieldsDto {
   dictionary: string;
 }
 
-/** SPEC.md's Add Phrase: phrase, dictionary and the MP3 are all required. */
+/** Add Phrase (docs/product.md section 5): phrase, dictionary and the MP3 are all required. */
 export class CreatePhraseDto extends PhraseFieldsDto {
   @PositiveId('chapter id')
   chapter_id: number;

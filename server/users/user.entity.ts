@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** SPEC.md section 9: user_type 1 is an administrator, 2 an ordinary member. */
+/** docs/product.md section 9: user_type 1 is an administrator, 2 an ordinary member. */
 export enum UserType {
   Admin = 1,
   Member = 2,

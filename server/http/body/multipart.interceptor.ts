@@ -129,7 +129,7 @@ function tooLarge(field: string, limit: number): PayloadTooLargeException {
 }
 
 /**
- * Every API call accepts multipart bodies as well as JSON and url-encoded ones (SPEC.md's clients post
+ * Every API call accepts multipart bodies as well as JSON and url-encoded ones (the original clients post
  * forms). Runs after the guards, so nobody can make the server write files before being authorised.
  * Files go to the temp folder; whatever the handler did not move away is deleted when the response ends.
  */
