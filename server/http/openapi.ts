@@ -14,20 +14,29 @@ export const DOCS_PATH = 'api/docs';
 
 export type Auth = 'public' | 'optional' | 'member' | 'admin';
 
-/** An error answer particular to some routes (a premium chapter's 403, payments off's 503), in the shared shape. */
-export const ErrorAnswer = (status: number, description: string) =>
-  ApiResponse({ status, ...error(description) });
+type PropertySchema = Record<string, unknown>;
 
-function error(description: string, withFields = false) {
+/**
+ * An error answer particular to some routes (a premium chapter's 403, payments off's 503), in the shared
+ * shape; `extra` declares the fields such an answer carries besides `message` (a link to go to instead).
+ */
+export const ErrorAnswer = (
+  status: number,
+  description: string,
+  extra: Record<string, PropertySchema> = {},
+) => ApiResponse({ status, ...error(description, false, extra) });
+
+function error(description: string, withFields = false, extra: Record<string, PropertySchema> = {}) {
   return {
     description,
     content: {
       'application/json': {
         schema: {
           type: 'object',
-          required: ['message'],
+          required: ['message', ...Object.keys(extra)],
           properties: {
             message: { type: 'string' },
+            ...extra,
             ...(withFields
               ? {
                   errors: {

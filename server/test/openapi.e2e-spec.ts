@@ -60,6 +60,18 @@ describe('OpenAPI document', () => {
     expect(op('get', '/api/v1/guest/book/{bookCode}/chapter/{chapterNo}').responses).toHaveProperty('404');
     expect(op('post', '/api/v1/user/change-password').responses).toHaveProperty('409');
     expect(op('post', '/api/v1/user/create-subscription').responses).toHaveProperty('503');
+    expect(op('post', '/api/v1/user/create-subscription').responses['409']).toEqual(
+      expect.objectContaining({
+        content: {
+          'application/json': {
+            schema: expect.objectContaining({
+              required: ['message', 'portal_url'],
+              properties: expect.objectContaining({ portal_url: expect.anything() }),
+            }),
+          },
+        },
+      }),
+    );
     for (const methods of Object.values(document.paths))
       for (const operation of Object.values(methods))
         expect(['public', 'optional', 'member', 'admin']).toContain(operation['x-auth']);
