@@ -309,8 +309,8 @@ describe('Learner progress', () => {
       expect((await member.client.get<Stats>('user/stats')).body.data.reviews_done).toBe(0);
       // Undo goes back through several answers to one card.
       const [card] = (await member.client.get<Queue>('user/review')).body.data.cards;
-      await member.client.post(`user/review/${card.id}`, { rating: 1 });
-      await member.client.post(`user/review/${card.id}`, { rating: 3 });
+      await member.client.post(`user/review/${card.id}`, { rating: 1, version: card.version });
+      await member.client.post(`user/review/${card.id}`, { rating: 3, version: card.version + 1 });
       expect((await member.client.post('user/review/undo')).status).toBe(200);
       expect((await member.client.post('user/review/undo')).status).toBe(200);
       expect((await member.client.get<Queue>('user/review')).body.data).toMatchObject({ new_count: 2 });
