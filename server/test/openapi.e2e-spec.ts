@@ -55,6 +55,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(op('post', '/api/v1/user/login').responses)).toEqual(
       expect.arrayContaining(['422', '429']),
     );
+    expect(op('post', '/api/v1/user/listening').responses).toHaveProperty('429');
     // Answers particular to a route, declared where the route is.
     expect(op('get', '/api/v1/guest/book/{bookCode}/chapter/{chapterNo}').responses).toHaveProperty('403');
     expect(op('get', '/api/v1/guest/book/{bookCode}/chapter/{chapterNo}').responses).toHaveProperty('404');
