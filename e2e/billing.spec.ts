@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
+import { setPlan } from './helpers/plans';
 
 const stripeUrl = () => {
   const url = process.env.E2E_STRIPE_URL;
@@ -75,6 +76,34 @@ test('Try for $0.00 starts a 30-day trial on Stripe Checkout', async ({ page, re
       'subscription_data[trial_period_days]'
     ],
   ).toBe('30');
+});
+
+test('Checkout tells a member on the trial that they already have the plan, and sends nobody to Stripe', async ({
+  page,
+  request,
+}) => {
+  const account = newAccount('twice');
+  await signUpByApi(request, account);
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: account.email, password: account.password },
+  });
+  await setPlan(request, ((await login.json()) as { user: { id: number } }).user.id, 'trialing');
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const before = ((await (await request.get(`${stripeUrl()}/__calls`)).json()) as StandInCall[]).length;
+  await page.goto('/checkout');
+  await page.getByRole('button', { name: 'Checkout' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'You already have Premium Plus. To change or cancel it, open the billing portal.',
+  );
+  await expect(page.getByRole('link', { name: 'Manage your subscription on your profile' })).toHaveAttribute(
+    'href',
+    '/profile',
+  );
+  await expect(page).toHaveURL(/\/checkout$/);
+  const calls = (await (await request.get(`${stripeUrl()}/__calls`)).json()) as StandInCall[];
+  expect(calls.slice(before).filter((call) => call.path === '/v1/checkout/sessions')).toEqual([]);
 });
 
 test('a signed-out visitor who presses Checkout signs in first and comes back', async ({ page, request }) => {

@@ -14,7 +14,13 @@ import type { Request } from 'express';
 import { CurrentUser, Public } from '../auth/auth.decorators';
 import { FormRedirectInterceptor } from '../common/form-redirect.interceptor';
 import { User } from '../users/user.entity';
-import { CheckoutDto, RedirectAnswer, WebhookAnswer } from './billing.dto';
+import {
+  ALREADY_SUBSCRIBED_ANSWER,
+  CheckoutDto,
+  PORTAL_LINK,
+  RedirectAnswer,
+  WebhookAnswer,
+} from './billing.dto';
 import { BillingService } from './billing.service';
 import { PaymentsConfiguredGuard } from './payments-configured.guard';
 
@@ -28,6 +34,7 @@ export class BillingController {
   @UseGuards(PaymentsConfiguredGuard)
   @UseInterceptors(FormRedirectInterceptor)
   @ApiOkResponse({ type: RedirectAnswer })
+  @ErrorAnswer(409, ALREADY_SUBSCRIBED_ANSWER, PORTAL_LINK)
   createSubscription(@CurrentUser() user: User, @Body() dto: CheckoutDto) {
     return this.billing.checkout(user, dto);
   }
@@ -37,6 +44,7 @@ export class BillingController {
   @UseGuards(PaymentsConfiguredGuard)
   @UseInterceptors(FormRedirectInterceptor)
   @ApiOkResponse({ type: RedirectAnswer })
+  @ErrorAnswer(409, ALREADY_SUBSCRIBED_ANSWER, PORTAL_LINK)
   startTrial(@CurrentUser() user: User, @Body() dto: CheckoutDto) {
     return this.billing.startTrial(user, dto);
   }

@@ -34,6 +34,21 @@ export class RedirectAnswer {
   @ApiProperty() url: string;
 }
 
+export const ALREADY_SUBSCRIBED_ANSWER =
+  "The member's plan already gives access (trialing, active, or canceled with time left): no second " +
+  'subscription is started. `portal_url` opens the billing portal instead.';
+
+/** The field a refused checkout carries besides its message (OpenAPI). */
+export const PORTAL_LINK = {
+  portal_url: {
+    type: 'string',
+    nullable: true,
+    description:
+      "A Stripe Billing Portal session for the member's customer; null when Stripe could not make one " +
+      '(`POST user/billing-portal` makes one later).',
+  },
+};
+
 export class WebhookAnswer {
   @ApiProperty() received: boolean;
   @ApiProperty({ description: 'True when the event had been applied already.' }) duplicate: boolean;

@@ -1,10 +1,19 @@
 import { sql } from '../database/sql';
-import { BadRequestException, Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import {
+  BadRequestException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type Stripe from 'stripe';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
-import { RuleFailed, ValidationFailed } from '../common/api-error';
+import { ErrorWithDetails, RuleFailed, ValidationFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { planGivesAccess } from '../reading/access';
 import type { User } from '../users/user.entity';
 import { StripeGateway } from './stripe.gateway';
 import { Subscription } from './subscription.entity';
@@ -18,6 +27,8 @@ import {
 
 export const PAYMENTS_OFF = 'Payments are not configured on this server.';
 export const TRIAL_DAYS = 30;
+export const ALREADY_SUBSCRIBED =
+  'You already have Premium Plus. To change or cancel it, open the billing portal.';
 
 const fromUnix = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null);
 const idOf = (value: string | { id: string } | null | undefined) =>
@@ -36,6 +47,7 @@ export class BillingService {
     private readonly db: DataSource,
     @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   get enabled(): boolean {
@@ -46,26 +58,26 @@ export class BillingService {
     return toSubscriptionSummary(await this.subscriptions.findOneBy({ userId }));
   }
 
+  /** Subscribes straight away, without a trial (also for a member whose trial was used up). */
   async checkout(user: User, dto: CheckoutDto): Promise<RedirectAnswer> {
-    return { url: await this.createSession(user, this.ourPrice(dto), null) };
+    const priceId = this.ourPrice(dto);
+    const current = await this.subscriptions.findOneBy({ userId: user.id });
+    await this.refuseWhilePlanGivesAccess(current);
+    return { url: await this.createSession(user, current, priceId, null) };
   }
 
   async startTrial(user: User, dto: CheckoutDto): Promise<RedirectAnswer> {
     const priceId = this.ourPrice(dto, true);
     const current = await this.subscriptions.findOneBy({ userId: user.id });
+    await this.refuseWhilePlanGivesAccess(current);
     if (current?.hadTrial) throw new RuleFailed('You have already had your free trial.');
-    return { url: await this.createSession(user, priceId, TRIAL_DAYS) };
+    return { url: await this.createSession(user, current, priceId, TRIAL_DAYS) };
   }
 
   async portal(user: User): Promise<RedirectAnswer> {
     const current = await this.subscriptions.findOneBy({ userId: user.id });
     if (!current?.stripeCustomerId) throw new RuleFailed('You have no subscription to manage yet.');
-    return {
-      url: await this.stripe.createPortalSession(
-        current.stripeCustomerId,
-        `${this.config.publicUrl}/profile`,
-      ),
-    };
+    return { url: await this.portalSession(current.stripeCustomerId) };
   }
 
   /** Verifies and applies one webhook event, exactly once: its id is stored in the same transaction as its effect. */
@@ -103,8 +115,33 @@ export class BillingService {
     return requested;
   }
 
-  private async createSession(user: User, priceId: string, trialDays: number | null): Promise<string> {
-    const current = await this.subscriptions.findOneBy({ userId: user.id });
+  /**
+   * Stripe would take a second Checkout on the same customer as a second subscription, billed on top of
+   * the one running (a trial included), so a member whose plan gives access is sent to the billing portal
+   * instead, whatever the pages offered them. The link is a convenience: when Stripe cannot make one, the
+   * refusal stands and `portal_url` is null (POST user/billing-portal makes one later).
+   */
+  private async refuseWhilePlanGivesAccess(current: Subscription | null): Promise<void> {
+    if (!planGivesAccess(current, this.clock.now())) return;
+    let portalUrl: string | null = null;
+    if (current?.stripeCustomerId)
+      portalUrl = await this.portalSession(current.stripeCustomerId).catch((error: unknown) => {
+        this.logger.warn(`No billing portal link for a refused checkout: ${(error as Error)?.message}`);
+        return null;
+      });
+    throw new ErrorWithDetails(HttpStatus.CONFLICT, { message: ALREADY_SUBSCRIBED, portal_url: portalUrl });
+  }
+
+  private portalSession(customerId: string): Promise<string> {
+    return this.stripe.createPortalSession(customerId, `${this.config.publicUrl}/profile`);
+  }
+
+  private async createSession(
+    user: User,
+    current: Subscription | null,
+    priceId: string,
+    trialDays: number | null,
+  ): Promise<string> {
     return this.stripe.createCheckoutSession({
       priceId,
       trialDays,

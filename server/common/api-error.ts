@@ -23,3 +23,17 @@ export class RuleFailed extends HttpException {
     super({ message }, HttpStatus.UNPROCESSABLE_ENTITY);
   }
 }
+
+/**
+ * An error answer with fields besides `message` that a client acts on (where to go instead). The error
+ * filter sends its body as written here; the extra fields of Nest's own exceptions are internals and are
+ * dropped.
+ */
+export class ErrorWithDetails extends HttpException {
+  constructor(
+    status: HttpStatus,
+    readonly body: { message: string } & Record<string, unknown>,
+  ) {
+    super(body, status);
+  }
+}

@@ -1,19 +1,32 @@
 import { ApiResponse } from '@nestjs/swagger';
 
-/** An error answer particular to some routes (a premium chapter's 403, payments off's 503), in the shared shape. */
-export const ErrorAnswer = (status: number, description: string) =>
-  ApiResponse({ status, ...errorContent(description) });
+type PropertySchema = Record<string, unknown>;
 
-export function errorContent(description: string, withFields = false) {
+/**
+ * An error answer particular to some routes (a premium chapter's 403, payments off's 503), in the shared
+ * shape; `extra` declares the fields such an answer carries besides `message` (a link to go to instead).
+ */
+export const ErrorAnswer = (
+  status: number,
+  description: string,
+  extra: Record<string, PropertySchema> = {},
+) => ApiResponse({ status, ...errorContent(description, false, extra) });
+
+export function errorContent(
+  description: string,
+  withFields = false,
+  extra: Record<string, PropertySchema> = {},
+) {
   return {
     description,
     content: {
       'application/json': {
         schema: {
           type: 'object',
-          required: ['message'],
+          required: ['message', ...Object.keys(extra)],
           properties: {
             message: { type: 'string' },
+            ...extra,
             ...(withFields
               ? {
                   errors: {

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
+  applyDecorators,
   HttpException,
   HttpStatus,
   Injectable,
   SetMetadata,
+  UseGuards,
   type CanActivate,
   type ExecutionContext,
   type OnModuleDestroy,
@@ -133,6 +135,50 @@ export class RateLimitGuard implements CanActivate {
     const key = http.getRequest<Request>().ip ?? 'unknown';
     const wait = await window.hit(key);
     if (wait > 0) throw new TooManyRequests(http.getResponse<Response>(), wait);
+    return true;
+  }
+}
+
+export const MEMBER_RATE_LIMIT = 'lingonovel:member-rate-limit';
+
+interface MemberLimit {
+  bucket: string;
+  limit: number;
+  windowMs: number;
+  message?: string;
+}
+
+/**
+ * Limits one signed-in member's requests to a route, whatever address they come from (a classroom behind
+ * one address would share a per-address limit). A route guard, so it runs after the auth guard has found
+ * the member, and still before the body is read.
+ */
+export const MemberRateLimit = (rule: MemberLimit) =>
+  applyDecorators(SetMetadata(MEMBER_RATE_LIMIT, rule), UseGuards(MemberRateLimitGuard));
+
+@Injectable()
+export class MemberRateLimitGuard implements CanActivate {
+  private readonly windows = new Map<string, SlidingWindow>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly rateWindows: RateWindows,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.get<MemberLimit | undefined>(MEMBER_RATE_LIMIT, context.getHandler());
+    if (!rule) return true;
+    let window = this.windows.get(rule.bucket);
+    if (!window) {
+      window = this.rateWindows.window(`member:${rule.bucket}`, rule.limit, rule.windowMs);
+      this.windows.set(rule.bucket, window);
+    }
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request & { user?: { id: number } }>();
+    // Member routes always have a member by now; anything else is counted by address, never let through.
+    const key = req.user ? `user:${req.user.id}` : `ip:${req.ip ?? 'unknown'}`;
+    const wait = await window.hit(key);
+    if (wait > 0) throw new TooManyRequests(http.getResponse<Response>(), wait, rule.message);
     return true;
   }
 }

@@ -22,6 +22,7 @@ import { Imports1763820000000 } from '../migrations/1763820000000-Imports';
 import { StagedImport } from '../imports/staged-import.entity';
 import { SharedRateLimits1763823600000 } from '../migrations/1763823600000-SharedRateLimits';
 import { MediaTrash1763827200000 } from '../migrations/1763827200000-MediaTrash';
+import { ListeningReceivedMinute1763830800000 } from '../migrations/1763830800000-ListeningReceivedMinute';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   Imports1763820000000,
   SharedRateLimits1763823600000,
   MediaTrash1763827200000,
+  ListeningReceivedMinute1763830800000,
 ];

@@ -1,5 +1,5 @@
-import { ArgumentsHost, NotFoundException } from '@nestjs/common';
-import { ValidationFailed } from '../common/api-error';
+import { ArgumentsHost, ConflictException, HttpStatus, NotFoundException } from '@nestjs/common';
+import { ErrorWithDetails, ValidationFailed } from '../common/api-error';
 import { ErrorFilter } from './error.filter';
 
 function run(exception: unknown) {
@@ -60,5 +60,14 @@ describe(ErrorFilter.name, () => {
       status: 404,
       body: { message: 'Book not found.' },
     });
+  });
+
+  it('sends the fields of an answer that has more than a message, and only those of ours', () => {
+    expect(
+      run(
+        new ErrorWithDetails(HttpStatus.CONFLICT, { message: 'Go there instead.', portal_url: 'https://x' }),
+      ),
+    ).toEqual({ status: 409, body: { message: 'Go there instead.', portal_url: 'https://x' } });
+    expect(run(new ConflictException('Taken.'))).toEqual({ status: 409, body: { message: 'Taken.' } });
   });
 });

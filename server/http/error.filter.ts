@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { ErrorWithDetails } from '../common/api-error';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
 
@@ -50,7 +51,10 @@ export class ErrorFilter implements ExceptionFilter {
     let status: number;
     let body: Record<string, unknown>;
 
-    if (exception instanceof HttpException) {
+    if (exception instanceof ErrorWithDetails) {
+      status = exception.getStatus();
+      body = { ...exception.body };
+    } else if (exception instanceof HttpException) {
       ({ status, body } = fromHttpException(exception));
       // Nest's own "Cannot GET /path?query" would echo the query string, which may hold a token.
       if (status === HttpStatus.NOT_FOUND && UNMATCHED_ROUTE.test(String(body.message))) {

@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../auth/auth.decorators';
 import { UPLOADS } from './body/multipart.interceptor';
-import { RATE_LIMIT } from '../common/rate-limit';
+import { MEMBER_RATE_LIMIT, RATE_LIMIT } from '../common/rate-limit';
 import { UserType } from '../users/user.entity';
 import { errorContent as error } from '../common/error-answer';
 
@@ -73,7 +73,11 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path'))
         responses['404'] ??= error('Nothing has that id or code.');
       if (method !== 'get') responses['413'] = error('The request body (or one of its files) is too large.');
-      if (Reflect.getMetadata(RATE_LIMIT, handler) ?? Reflect.getMetadata(RATE_LIMIT, controller))
+      if (
+        Reflect.getMetadata(RATE_LIMIT, handler) ??
+        Reflect.getMetadata(RATE_LIMIT, controller) ??
+        Reflect.getMetadata(MEMBER_RATE_LIMIT, handler)
+      )
         responses['429'] = error('Too many requests; the Retry-After header says when to try again.');
       const uploads = Reflect.getMetadata(UPLOADS, handler) as Record<string, number> | undefined;
       if (uploads && operation.requestBody && 'content' in operation.requestBody) {

@@ -64,8 +64,8 @@ interface ChapterRow {
  *
  * - started: distinct members with a listening event in the book or a reading place in it;
  * - reached (per chapter): distinct members with a listening event in the chapter or a reading place in it;
- * - most replayed: per phrase, plays minus distinct listeners (every play after each listener's first);
- *   the top 10 with at least one replay, ties by chapter then position;
+ * - most replayed: per phrase, every play after each listener's first, at most one per listener and
+ *   minute (see mostReplayed); the top 10 with at least one replay, ties by chapter then position;
  * - stopped at (per chapter): of the members who heard a phrase of the chapter but not its last one, each
  *   one's furthest position; the position most of them share (ties: the earliest), or null when nobody
  *   stopped short.
@@ -207,26 +207,42 @@ export class InsightsService {
     return tallies;
   }
 
+  /**
+   * Per phrase, each member listener's replays: every play after their first, but at most one for each
+   * minute their reports arrived in (by the server's clock, which a client cannot set), so that one member
+   * cannot lift a phrase up the ranking with a flood of reports. Grouped per member in SQL, then summed.
+   */
   private async mostReplayed(bookId: number): Promise<ReplayedPhrase[]> {
+    const replays = 'SUM(CASE WHEN r.plays - 1 < r.minutes THEN r.plays - 1 ELSE r.minutes END)';
     const rows = await this.db
-      .getRepository(ListeningEvent)
-      .createQueryBuilder('e')
-      .innerJoin(Phrase, 'p', 'p.id = e.phraseId')
+      .createQueryBuilder()
+      .from(
+        (sub) =>
+          sub
+            .select('e.phraseId', 'phrase_id')
+            .addSelect('COUNT(*)', 'plays')
+            .addSelect('COUNT(DISTINCT e.receivedMinute)', 'minutes')
+            .from(ListeningEvent, 'e')
+            .innerJoin(User, 'u', 'u.id = e.userId')
+            .where('e.bookId = :bookId', { bookId })
+            .andWhere('u.userType = :member', { member: UserType.Member })
+            .groupBy('e.phraseId')
+            .addGroupBy('e.userId'),
+        'r',
+      )
+      .innerJoin(Phrase, 'p', 'p.id = r.phrase_id')
       .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
-      .innerJoin(User, 'u', 'u.id = e.userId')
       .select('p.id', 'phrase_id')
       .addSelect('c.chapterNo', 'chapter_no')
       .addSelect('p.position', 'position')
       .addSelect('p.phrase', 'text')
-      .addSelect('COUNT(*) - COUNT(DISTINCT e.userId)', 'replays')
-      .addSelect('COUNT(DISTINCT e.userId)', 'listeners')
-      .where('e.bookId = :bookId', { bookId })
-      .andWhere('u.userType = :member', { member: UserType.Member })
+      .addSelect(replays, 'replays')
+      .addSelect('COUNT(*)', 'listeners')
       .groupBy('p.id')
       .addGroupBy('c.chapterNo')
       .addGroupBy('p.position')
       .addGroupBy('p.phrase')
-      .having('COUNT(*) > COUNT(DISTINCT e.userId)')
+      .having(`${replays} > 0`)
       .orderBy('replays', 'DESC')
       .addOrderBy('c.chapterNo', 'ASC')
       .addOrderBy('p.position', 'ASC')

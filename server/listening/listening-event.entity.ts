@@ -33,4 +33,8 @@ export class ListeningEvent {
 
   @Column({ name: 'received_at', type: Date })
   receivedAt: Date;
+
+  /** The minute receivedAt falls in: the replay ranking counts at most one replay per member, phrase and minute. */
+  @Column({ name: 'received_minute', type: 'integer', default: 0 })
+  receivedMinute: number;
 }

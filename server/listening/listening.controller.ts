@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
+import { MemberRateLimit } from '../common/rate-limit';
 import type { User } from '../users/user.entity';
-import { ListeningAnswer, ListeningDto, StatsAnswer } from './listening.dto';
+import { LISTENING_REPORTS_LIMIT, ListeningAnswer, ListeningDto, StatsAnswer } from './listening.dto';
 import { ListeningService } from './listening.service';
 import { StatsService } from './stats.service';
 
@@ -16,6 +17,7 @@ export class ListeningController {
 
   @Post('listening')
   @HttpCode(200)
+  @MemberRateLimit(LISTENING_REPORTS_LIMIT)
   @ApiOkResponse({ type: ListeningAnswer })
   record(@CurrentUser() user: User, @Body() dto: ListeningDto) {
     return this.listening.record(user, dto.events);

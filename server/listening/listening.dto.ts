@@ -20,6 +20,16 @@ import { Field } from '../common/field';
 export const MAX_EVENTS = 200;
 const AT_MESSAGE = 'The time heard must be a date and time such as 2026-11-22T09:30:00Z.';
 const RFC_3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/i;
+/**
+ * Listening reports a member may send a minute. The player sends one after five phrases or 15 s, so a
+ * reader sends a few a minute; several tabs at once stay well under it.
+ */
+export const LISTENING_REPORTS_LIMIT = {
+  bucket: 'listening',
+  limit: 30,
+  windowMs: 60_000,
+  message: 'Too many listening reports. Please try again in a minute.',
+};
 /** No clip lasts an hour; a longer duration is a client's mistake. */
 const MAX_MS = 3_600_000;
 
@@ -71,7 +81,10 @@ export class ListeningDto {
 export class ListeningCounts {
   @ApiProperty({ description: 'Events recorded now.' }) accepted: number;
   @ApiProperty({ description: 'Events received before (a retried batch): ignored.' }) duplicates: number;
-  @ApiProperty({ description: 'Events about a phrase that is gone or locked, or too old: ignored.' })
+  @ApiProperty({
+    description:
+      'Events about a phrase that is gone or locked, too old, or shorter than a second (or than the clip, when shorter): ignored.',
+  })
   skipped: number;
 }
 

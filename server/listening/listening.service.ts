@@ -10,6 +10,7 @@ import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { ListeningEvent } from './listening-event.entity';
 import type { ListeningAnswer, ListeningEventDto } from './listening.dto';
+import { receivedMinuteOf } from './received-minute';
 
 /** How far a client's clock may run ahead before its times are taken as now. */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -18,6 +19,15 @@ const CLOCK_SKEW_MS = 5 * 60_000;
  * date is a wrong clock or a made-up streak.
  */
 const MAX_AGE_MS = 2 * 86_400_000;
+/**
+ * A phrase heard to its end lasts as long as its clip: an event shorter than a second, or than the clip
+ * when the clip is shorter, was not a listen (a made-up report, a skipped clip). A clip whose length is
+ * not known gets the whole second.
+ */
+export const MIN_HEARD_MS = 1000;
+
+export const heardFloor = (clipMs: number | null): number =>
+  clipMs && clipMs > 0 ? Math.min(MIN_HEARD_MS, clipMs) : MIN_HEARD_MS;
 
 interface PhraseRow {
   id: number | string;
@@ -25,6 +35,7 @@ interface PhraseRow {
   book_id: number | string;
   chapter_no: number | string;
   first_chapter_no: number | string;
+  audio_ms: number | string | null;
 }
 
 /** The player's reports of phrases heard to their end: the raw material of stats and insights. */
@@ -39,8 +50,8 @@ export class ListeningService {
 
   /**
    * Records a batch. An id already received (a retried batch) is ignored, so nothing counts twice; a
-   * phrase that does not exist or that the member may not read, or a report more than two days old, is
-   * skipped. The answer says how many of each.
+   * phrase that does not exist or that the member may not read, a report more than two days old, or one
+   * shorter than heardFloor, is skipped. The answer says how many of each.
    */
   async record(user: User, batch: ListeningEventDto[]): Promise<ListeningAnswer> {
     const now = this.clock.now();
@@ -59,7 +70,11 @@ export class ListeningService {
       if (seen.has(id)) continue;
       const phrase = readable.get(event.phrase_id);
       const reported = new Date(event.at);
-      if (!phrase || reported.getTime() < now.getTime() - MAX_AGE_MS) {
+      if (
+        !phrase ||
+        reported.getTime() < now.getTime() - MAX_AGE_MS ||
+        event.ms < heardFloor(phrase.audio_ms === null ? null : Number(phrase.audio_ms))
+      ) {
         skipped++;
         continue;
       }
@@ -74,6 +89,7 @@ export class ListeningService {
         heardAt: at,
         heardQuarter: quarterOf(at),
         receivedAt: now,
+        receivedMinute: receivedMinuteOf(now),
       });
     }
     // A batch retried while the first is still being written meets the unique index: ignored, not a 500.
@@ -95,6 +111,7 @@ export class ListeningService {
       .addSelect('c.bookId', 'book_id')
       .addSelect('c.chapterNo', 'chapter_no')
       .addSelect(firstChapterNo, 'first_chapter_no')
+      .addSelect('p.audioMs', 'audio_ms')
       .where('p.id IN (:...ids)', { ids })
       .getRawMany<PhraseRow>();
     const isFree = (row: PhraseRow) => Number(row.chapter_no) === Number(row.first_chapter_no);

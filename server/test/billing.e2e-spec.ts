@@ -161,18 +161,91 @@ describe('Payments through Stripe', () => {
       cancel_at_period_end: false,
     });
 
+    const portal = await client.post<{ url: string }>('user/billing-portal');
+    expect(portal.body).toEqual({ url: `${standIn.url}/portal/${customer}` });
+    expect(standIn.calls.at(-1)!.params.return_url).toBe('https://books.example.org/profile');
+
+    // The trial ends without a card: Stripe ends the subscription. The trial is used up, and Checkout
+    // subscribes the same Stripe customer, without a second trial.
+    const ended = Math.floor(Date.now() / 1000) - 60;
+    await deliver(
+      event(
+        'customer.subscription.deleted',
+        subscriptionObject(customer, id, {
+          status: 'canceled',
+          trial_end: ended,
+          items: { object: 'list', data: [{ id: 'si_1', current_period_end: ended }] },
+        }),
+      ),
+    );
     const again = await client.post('user/start-trial', {});
     expect(again.status).toBe(422);
     expect(again.body).toEqual({ message: 'You have already had your free trial.' });
 
-    await client.post('user/create-subscription', { price_id: PRICE });
+    const paid = await client.post('user/create-subscription', { price_id: PRICE });
+    expect(paid.status).toBe(200);
     const reused = standIn.sessionCalls().at(-1)!;
     expect(reused.params.customer).toBe(customer);
     expect(reused.params.customer_email).toBeUndefined();
+    expect(reused.params['subscription_data[trial_period_days]']).toBeUndefined();
+  });
 
-    const portal = await client.post<{ url: string }>('user/billing-portal');
-    expect(portal.body).toEqual({ url: `${standIn.url}/portal/${customer}` });
-    expect(standIn.calls.at(-1)!.params.return_url).toBe('https://books.example.org/profile');
+  it.each([
+    ['on the free trial', { status: 'trialing', trial_end: Math.floor(Date.now() / 1000) + 86_400 }],
+    ['with an active plan', { status: 'active' }],
+    ['whose canceled plan has time left', { status: 'canceled' }],
+  ])(
+    'never starts a second subscription for a member %s: 409 with a link to the billing portal',
+    async (_, fields) => {
+      const { client, id } = await newMember(server);
+      const customer = `cus_second_${id}`;
+      await deliver(event('customer.subscription.updated', subscriptionObject(customer, id, { ...fields })));
+      const before = standIn.sessionCalls().length;
+      for (const path of ['user/create-subscription', 'user/start-trial']) {
+        const res = await client.post(path, { price_id: PRICE });
+        expect([path, res.status, res.body]).toEqual([
+          path,
+          409,
+          {
+            message: 'You already have Premium Plus. To change or cancel it, open the billing portal.',
+            portal_url: `${standIn.url}/portal/${customer}`,
+          },
+        ]);
+      }
+      expect(standIn.sessionCalls().length).toBe(before);
+    },
+  );
+
+  it('refuses the second subscription even when no portal link can be made', async () => {
+    const { client, id } = await newMember(server);
+    await deliver(
+      event('customer.subscription.created', {
+        ...subscriptionObject('unused', id, { status: 'active' }),
+        customer: null,
+      }),
+    );
+    const res = await client.post('user/create-subscription', { price_id: PRICE });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual(expect.objectContaining({ portal_url: null }));
+  });
+
+  it('subscribes a member whose plan no longer gives access (a past period), without a trial', async () => {
+    const { client, id } = await newMember(server);
+    const ended = Math.floor(Date.now() / 1000) - 86_400;
+    await deliver(
+      event(
+        'customer.subscription.deleted',
+        subscriptionObject(`cus_over_${id}`, id, {
+          status: 'canceled',
+          items: { object: 'list', data: [{ id: 'si_1', current_period_end: ended }] },
+        }),
+      ),
+    );
+    const res = await client.post<{ url: string }>('user/create-subscription', { price_id: PRICE });
+    expect(res.status).toBe(200);
+    expect(standIn.sessionCalls().at(-1)!.params).toEqual(
+      expect.objectContaining({ customer: `cus_over_${id}` }),
+    );
   });
 
   it('has no billing portal for a member who never subscribed', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BookInsights } from '../insights/insights.service';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook } from './books';
+import { controlClock, MINUTE } from './clock';
 import { fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
@@ -31,18 +32,23 @@ describe('Readers insights (admin)', () => {
   /** phrases[chapter][position - 1]: chapter 1 has 2 phrases, chapters 2 and 3 have 3. */
   const phrases: number[][] = [];
   const people: Array<{ email: string; name: string }> = [];
+  let clock: ReturnType<typeof controlClock>;
 
-  /** A member (with an active plan when `plan`), who reports hearing each phrase given, once per entry. */
+  /**
+   * A member (with an active plan when `plan`), who reports hearing each phrase given, once per entry, a
+   * minute apart: replays count at most once per member, phrase and minute.
+   */
   async function listener(name: string, heard: number[], plan = false) {
     const member = await newMember(server, name);
     people.push({ email: member.email, name });
     if (plan) await setPlan(member.id, 'active');
-    if (heard.length) {
+    for (const phrase_id of heard) {
       const at = new Date().toISOString();
       const res = await member.client.post<Recorded>('user/listening', {
-        events: heard.map((phrase_id) => ({ id: randomUUID(), phrase_id, ms: 1500, at })),
+        events: [{ id: randomUUID(), phrase_id, ms: 1500, at }],
       });
-      expect(res.body.data).toEqual({ accepted: heard.length, duplicates: 0, skipped: 0 });
+      expect(res.body.data).toEqual({ accepted: 1, duplicates: 0, skipped: 0 });
+      clock.advance(MINUTE);
     }
     return member.client;
   }
@@ -54,6 +60,7 @@ describe('Readers insights (admin)', () => {
 
   beforeAll(async () => {
     server = await startServer(undefined, stripeEnv(await standIn.start()));
+    clock = controlClock(server);
     admin = (await newAdmin(server)).client;
     const made = await makeBook(admin);
     code = made.code;
@@ -119,6 +126,7 @@ describe('Readers insights (admin)', () => {
     expect(proofread.body.data.accepted).toBe(8);
   });
   afterAll(async () => {
+    clock.restore();
     await server.close();
     await standIn.stop();
   });
@@ -171,6 +179,45 @@ describe('Readers insights (admin)', () => {
         ],
       },
     });
+  });
+
+  it('counts at most one replay per member, phrase and minute, however many reports come', async () => {
+    const { code: flooded, chapterIds } = await makeBook(admin);
+    const list = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+      `admin/phrase?chapter_id=${chapterIds[0]}`,
+    );
+    const phrase = list.body.data.phrases[0].id;
+    const heard = (count: number) => ({
+      events: Array.from({ length: count }, () => ({
+        id: randomUUID(),
+        phrase_id: phrase,
+        ms: 1500,
+        at: new Date().toISOString(),
+      })),
+    });
+    const replays = async () =>
+      (await admin.get<{ data: BookInsights }>(`admin/book/${flooded}/insights`)).body.data.most_replayed.map(
+        (row) => [row.replays, row.listeners],
+      );
+    const { client } = await newMember(server);
+    for (let i = 0; i < 5; i++)
+      expect((await client.post<Recorded>('user/listening', heard(200))).body.data.accepted).toBe(200);
+    expect(await replays()).toEqual([[1, 1]]);
+    // The next minute, one more; a listener of their own adds theirs.
+    clock.advance(MINUTE);
+    await client.post('user/listening', heard(1));
+    await (await newMember(server)).client.post('user/listening', heard(3));
+    expect(await replays()).toEqual([[3, 2]]);
+    // Reports claiming other times do not make other minutes: the minute is the server's.
+    await client.post('user/listening', {
+      events: [1, 2, 3].map((hoursAgo) => ({
+        id: randomUUID(),
+        phrase_id: phrase,
+        ms: 1500,
+        at: new Date(Date.now() - hoursAgo * 3_600_000).toISOString(),
+      })),
+    });
+    expect(await replays()).toEqual([[3, 2]]);
   });
 
   it('names no member: no id, name or email in the answer', async () => {

@@ -55,11 +55,24 @@ describe('OpenAPI document', () => {
     expect(Object.keys(op('post', '/api/v1/user/login').responses)).toEqual(
       expect.arrayContaining(['422', '429']),
     );
+    expect(op('post', '/api/v1/user/listening').responses).toHaveProperty('429');
     // Answers particular to a route, declared where the route is.
     expect(op('get', '/api/v1/guest/book/{bookCode}/chapter/{chapterNo}').responses).toHaveProperty('403');
     expect(op('get', '/api/v1/guest/book/{bookCode}/chapter/{chapterNo}').responses).toHaveProperty('404');
     expect(op('post', '/api/v1/user/change-password').responses).toHaveProperty('409');
     expect(op('post', '/api/v1/user/create-subscription').responses).toHaveProperty('503');
+    expect(op('post', '/api/v1/user/create-subscription').responses['409']).toEqual(
+      expect.objectContaining({
+        content: {
+          'application/json': {
+            schema: expect.objectContaining({
+              required: ['message', 'portal_url'],
+              properties: expect.objectContaining({ portal_url: expect.anything() }),
+            }),
+          },
+        },
+      }),
+    );
     for (const methods of Object.values(document.paths))
       for (const operation of Object.values(methods))
         expect(['public', 'optional', 'member', 'admin']).toContain(operation['x-auth']);

@@ -161,6 +161,44 @@ describe('Learner progress', () => {
       const most = Array.from({ length: 200 }, () => event(phrases[0][0], new Date()));
       expect((await client.post<Recorded>('user/listening', { events: most })).body.data.accepted).toBe(200);
     });
+
+    it('skips events shorter than a second one by one, and still takes the rest of the batch', async () => {
+      const { client } = await newMember(server);
+      // The clip lasts 3 s: under a second is not a listen; an hour is still taken.
+      const res = await client.post<Recorded>('user/listening', {
+        events: [0, 1, 999, 1000, 3004, 3_600_000].map((ms) => event(phrases[0][0], new Date(), ms)),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ accepted: 3, duplicates: 0, skipped: 3 });
+      const zeros = await client.post<Recorded>('user/listening', {
+        events: Array.from({ length: 200 }, () => event(phrases[0][0], new Date(), 0)),
+      });
+      expect([zeros.status, zeros.body.data]).toEqual([200, { accepted: 0, duplicates: 0, skipped: 200 }]);
+    });
+
+    it('takes 30 reports a minute from a member, then 429 with Retry-After; other members go on', async () => {
+      const clock = controlClock(server);
+      try {
+        const { client } = await newMember(server);
+        const report = (from: ApiClient) =>
+          from.post<Recorded>('user/listening', { events: [event(phrases[0][0], new Date())] });
+        for (let i = 0; i < 30; i++) expect((await report(client)).status).toBe(200);
+        const refused = await report(client);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toEqual({
+          message: 'Too many listening reports. Please try again in a minute.',
+        });
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+        // Per member, not per address: another member on the same machine is not held up.
+        const neighbour = await newMember(server);
+        const token = (neighbour.client as unknown as { token: string }).token;
+        expect((await report(client.withToken(token))).status).toBe(200);
+        clock.advance(MINUTE);
+        expect((await report(client)).status).toBe(200);
+      } finally {
+        clock.restore();
+      }
+    });
   });
 
   describe('stats', () => {
@@ -309,8 +347,8 @@ describe('Learner progress', () => {
       expect((await member.client.get<Stats>('user/stats')).body.data.reviews_done).toBe(0);
       // Undo goes back through several answers to one card.
       const [card] = (await member.client.get<Queue>('user/review')).body.data.cards;
-      await member.client.post(`user/review/${card.id}`, { rating: 1 });
-      await member.client.post(`user/review/${card.id}`, { rating: 3 });
+      await member.client.post(`user/review/${card.id}`, { rating: 1, version: card.version });
+      await member.client.post(`user/review/${card.id}`, { rating: 3, version: card.version + 1 });
       expect((await member.client.post('user/review/undo')).status).toBe(200);
       expect((await member.client.post('user/review/undo')).status).toBe(200);
       expect((await member.client.get<Queue>('user/review')).body.data).toMatchObject({ new_count: 2 });

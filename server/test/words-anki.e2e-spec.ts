@@ -1,3 +1,8 @@
+import { DataSource } from 'typeorm';
+import { MediaService } from '../media/media.service';
+import { Phrase } from '../phrases/phrase.entity';
+import { SavedWord } from '../words/saved-word.entity';
+import { newCard } from '../words/scheduler';
 import { parseCsv } from './csv';
 import yauzl from 'yauzl';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -202,6 +207,103 @@ describe('Anki export of saved words', () => {
     expect(entries.map((e) => [e.name, e.data.toString('utf8')])).toEqual([
       ['lingonovel-words.csv', HEADER.join('\r\n') + '\r\n'],
     ]);
+  });
+
+  it('runs one export per member and two in all, answering 429 with Retry-After meanwhile', async () => {
+    // Clips are held back until `release`, so the exports stay open, their CSV already sent.
+    const media = server.app.get(MediaService);
+    const read = media.read.bind(media);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const spy = jest.spyOn(media, 'read').mockImplementation(async (path) => {
+      await held;
+      return read(path);
+    });
+    try {
+      const members = await Promise.all([1, 2, 3].map(() => newMember(server)));
+      for (const { client } of members)
+        expect(
+          (await client.post('user/words', { phrase_id: phraseIds[0][0], term: 'bonjour' })).status,
+        ).toBe(200);
+      const [first, second, third] = members.map((m) => m.client);
+      const running = [await first.raw('user/words/export?format=anki')];
+      expect(running[0].status).toBe(200);
+
+      const again = await first.raw('user/words/export?format=anki');
+      expect(again.status).toBe(429);
+      expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await again.json()).toEqual({
+        message: 'Your Anki export is still being prepared. Please wait for it to finish.',
+      });
+      // The CSV export is small work, and is not held up.
+      expect((await first.raw('user/words/export')).status).toBe(200);
+
+      running.push(await second.raw('user/words/export?format=anki'));
+      expect(running[1].status).toBe(200);
+      const busy = await third.raw('user/words/export?format=anki');
+      expect(busy.status).toBe(429);
+      expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await busy.json()).toEqual({
+        message: 'Too many Anki exports are being prepared right now. Please try again in a few seconds.',
+      });
+
+      // A client that hangs up gives its place back, as soon as the server sees the connection close.
+      await running.pop()!.body!.cancel();
+      let next = await third.raw('user/words/export?format=anki');
+      for (let tries = 0; next.status === 429 && tries < 40; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        next = await third.raw('user/words/export?format=anki');
+      }
+      expect(next.status).toBe(200);
+      running.push(next);
+
+      release();
+      for (const res of running) {
+        const entries = await unzip(Buffer.from(await res.arrayBuffer()));
+        expect(entries.map((entry) => entry.name)).toEqual([
+          'lingonovel-words.csv',
+          expect.stringMatching(/^lingonovel-\d+-[0-9a-f]{12}\.mp3$/),
+        ]);
+      }
+      // Finished exports free their places.
+      expect((await ankiExport(first)).rows).toHaveLength(1);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+  });
+
+  it('streams a deck of many words as a valid zip, each clip once', async () => {
+    const { client, id } = await newMember(server);
+    // Written straight to the tables: a few hundred phrases and words through the API take most of a minute.
+    const db = server.app.get(DataSource);
+    const model = await db.getRepository(Phrase).findOneByOrFail({ id: phraseIds[0][0] });
+    const now = new Date();
+    for (let i = 0; i < 250; i++) {
+      const row = await db.getRepository(Phrase).insert({
+        chapterId: model.chapterId,
+        position: 1000 + i,
+        phrase: `Bonjour ${i}.`,
+        dictionary: 'bonjour — hello',
+        audioPath: model.audioPath,
+        audioMs: model.audioMs,
+      });
+      await db.getRepository(SavedWord).insert({
+        userId: id,
+        phraseId: Number(row.identifiers[0].id),
+        term: 'bonjour',
+        meaning: 'hello',
+        createdAt: now,
+        ...newCard(now),
+      });
+    }
+    const { rows, files } = await ankiExport(client);
+    expect(rows).toHaveLength(250);
+    expect(files.size).toBe(250);
+    expect(new Set(rows.map(sound))).toEqual(new Set(files.keys()));
+    const clip = await storedClip((await client.get<WordList>('user/words?per_page=1')).body.data[0].audio!);
+    // Buffer.equals: a deep toEqual of 250 clips compares them byte by byte, for many seconds.
+    expect([...files.values()].filter((data) => !data.equals(clip))).toHaveLength(0);
   });
 
   it('keeps the CSV without a format, refuses an unknown format with a 422, and a visitor with a 401', async () => {

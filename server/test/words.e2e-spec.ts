@@ -4,6 +4,7 @@ import { Phrase } from '../phrases/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { fixture, form } from './fixtures';
+import { controlClock } from './clock';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
@@ -277,6 +278,53 @@ describe('Review with FSRS', () => {
       message: 'This card was just answered elsewhere. Reload to go on.',
     });
     expect((await client.get<WordList>('user/words')).body.data[0].reps).toBe(1);
+  });
+
+  it('applies four identical answers sent at once without a version once; the others are 409s', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'bonjour' });
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => client.post(`user/review/${saved.body.data.id}`, { rating: 3 })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409))
+      expect(refused.body).toEqual({ message: 'This card was answered a moment ago. Reload to go on.' });
+    expect((await client.get<WordList>('user/words')).body.data[0].reps).toBe(1);
+  });
+
+  it('takes an answer without a version 2 s after the last one, and at once after an undo', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'bonjour' });
+    const clock = controlClock(server);
+    try {
+      const answer = () => client.post<Answer>(`user/review/${saved.body.data.id}`, { rating: 1 });
+      expect((await answer()).status).toBe(200);
+      clock.advance(1999);
+      expect((await answer()).status).toBe(409);
+      clock.advance(1);
+      expect((await answer()).body.data.reps).toBe(2);
+      // U takes the last answer back: the card is as it was, and may be answered again straight away.
+      expect((await client.post('user/review/undo')).status).toBe(200);
+      const again = await answer();
+      expect([again.status, again.body.data.reps]).toEqual([200, 2]);
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('judges an answer that sends its version by the version alone, and moves it on by exactly 1', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'au revoir' });
+    const id = saved.body.data.id;
+    const answer = (version: number) => client.post<Answer>(`user/review/${id}`, { rating: 1, version });
+    expect((await answer(0)).status).toBe(200);
+    expect((await answer(0)).status).toBe(409);
+    expect((await answer(2)).status).toBe(409);
+    // Shown again at version 1 (another tab reloaded, say): not a duplicate, even a moment later.
+    const second = await answer(1);
+    expect([second.status, second.body.data.reps]).toEqual([200, 2]);
+    const undone = await client.post<{ data: { version: number; reps: number } }>('user/review/undo');
+    expect(undone.body.data).toMatchObject({ version: 1, reps: 1 });
   });
 
   it('refuses a rating outside 1–4 with a 422, and another member’s card with a 404', async () => {

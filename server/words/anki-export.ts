@@ -1,7 +1,8 @@
 import { Injectable, Logger, StreamableFile } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import type { PassThrough } from 'node:stream';
+import { Readable, type PassThrough } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ZipFile } from 'yazl';
 import { MediaService } from '../media/media.service';
 import { storedEntries } from '../media/media-zip';
@@ -20,6 +21,13 @@ export const ANKI_HEADER = [
 ];
 
 const KNOWN_EXTENSIONS = new Set<string>(Object.values(AUDIO_EXTENSIONS));
+/**
+ * Words handled between two turns of the event loop: a member may have saved thousands, and other
+ * requests are served in between.
+ */
+const ROWS_PER_TURN = 200;
+/** Clips looked up at once: a folder's stat or a bucket's HEAD each, without flooding either. */
+const LOOKUPS_AT_ONCE = 8;
 
 /** One card's fields, and the storage path of its clip (null when the member may not hear it). */
 export interface AnkiWord {
@@ -54,14 +62,22 @@ function ankiCell(value: string | number): string {
   return /[",\r\n]|^#/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The deck's CSV: the header lines, then one row per word with `[sound:NAME]` for each clip in the zip. */
-export function ankiCsv(words: AnkiWord[], sounds: Array<string | null>): string {
-  const rows = words.map((word, i) =>
-    [word.term, word.meaning, word.phrase, word.book, word.chapter, sounds[i] ? `[sound:${sounds[i]}]` : '']
-      .map(ankiCell)
-      .join(','),
-  );
-  return [...ANKI_HEADER, ...rows].join('\r\n') + '\r\n';
+/**
+ * The deck's CSV, in pieces: the header lines, then the rows, with `[sound:NAME]` for each clip in the
+ * zip, a turn of the event loop given back every ROWS_PER_TURN rows. It is never one big string.
+ */
+export async function* ankiCsv(words: AnkiWord[], sounds: Array<string | null>): AsyncGenerator<Buffer> {
+  yield Buffer.from(ANKI_HEADER.join('\r\n') + '\r\n', 'utf8');
+  for (let start = 0; start < words.length; start += ROWS_PER_TURN) {
+    await nextTurn();
+    const rows = words.slice(start, start + ROWS_PER_TURN).map((word, i) => {
+      const sound = sounds[start + i];
+      return [word.term, word.meaning, word.phrase, word.book, word.chapter, sound ? `[sound:${sound}]` : '']
+        .map(ankiCell)
+        .join(',');
+    });
+    yield Buffer.from(rows.join('\r\n') + '\r\n', 'utf8');
+  }
 }
 
 /**
@@ -80,30 +96,42 @@ export class AnkiExport {
   async zip(user: User): Promise<StreamableFile> {
     const words = await this.load(user);
     const clips = new Map<string, string>();
-    const names = words.map((word) => {
+    const names: Array<string | null> = [];
+    for (const [i, word] of words.entries()) {
+      if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
       const name = word.clip ? clipName(word.phraseId, word.clip) : null;
       if (name && word.clip) clips.set(name, word.clip);
-      return name;
-    });
+      names.push(name);
+    }
     // Checked before the first byte goes out: once the headers are sent, a missing file could only cut the
     // download short. A clip missing now leaves its cells empty.
-    await Promise.all(
-      [...clips].map(async ([name, path]) => {
-        if (await this.media.exists(path)) return;
-        clips.delete(name);
-        this.logger.warn(`The clip ${path} is missing; the Anki export leaves it out`);
-      }),
-    );
+    await this.dropMissing(clips);
     const sounds = names.map((name) => (name && clips.has(name) ? name : null));
 
+    // Streamed: the CSV as it is written, then each clip read only when its turn comes. yazl checksums
+    // every chunk on the way through, so nothing is held whole.
     const zip = new ZipFile();
-    zip.addBuffer(Buffer.from(ankiCsv(words, sounds), 'utf8'), ANKI_CSV_NAME);
+    zip.addReadStream(Readable.from(ankiCsv(words, sounds)), ANKI_CSV_NAME);
     this.addClips(zip, clips);
     zip.end();
     return new StreamableFile(zip.outputStream as PassThrough, {
       type: 'application/zip',
       disposition: `attachment; filename="${ANKI_ZIP_NAME}"`,
     });
+  }
+
+  /** Forgets the clips missing from the store, looking up LOOKUPS_AT_ONCE at a time. */
+  private async dropMissing(clips: Map<string, string>): Promise<void> {
+    const queue = [...clips];
+    const lookUp = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [name, path] = next;
+        if (await this.media.exists(path)) continue;
+        clips.delete(name);
+        this.logger.warn(`The clip ${path} is missing; the Anki export leaves it out`);
+      }
+    };
+    await Promise.all(Array.from({ length: LOOKUPS_AT_ONCE }, lookUp));
   }
 
   /** The words in the CSV export's order, with the clips the reader's rules let the member hear. */

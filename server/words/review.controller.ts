@@ -4,6 +4,7 @@ import { CurrentUser } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
 import { ReviewAnswerDto, ReviewQueueAnswer, ReviewResultAnswer, ReviewUndoAnswer } from './review.dto';
+import { ErrorAnswer } from '../common/error-answer';
 import { ReviewService } from './review.service';
 
 /** Spaced repetition of a member's saved words. */
@@ -21,6 +22,7 @@ export class ReviewController {
   @Post('undo')
   @HttpCode(200)
   @ApiOkResponse({ type: ReviewUndoAnswer })
+  @ErrorAnswer(409, 'The card has changed since that answer.')
   undo(@CurrentUser() user: User) {
     return this.review.undo(user);
   }
@@ -28,6 +30,10 @@ export class ReviewController {
   @Post(':id')
   @HttpCode(200)
   @ApiOkResponse({ type: ReviewResultAnswer })
+  @ErrorAnswer(
+    409,
+    'Already answered: the card is no longer at the `version` sent, or, without one, it was answered under 2 s ago.',
+  )
   answer(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ReviewAnswerDto) {
     return this.review.answer(user, id, dto.rating, dto.version);
   }

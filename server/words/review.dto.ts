@@ -18,6 +18,7 @@ export class ReviewAnswerDto {
   /**
    * The card's version as the review showed it. A second answer to the same showing (a double tap, a
    * retried request) carries the same version and is refused with 409, however the two are timed.
+   * Without it, an answer to a card answered under 2 s ago is refused instead.
    */
   @Field(IsOptional(), ToInteger(), IsInt({ message: 'The version must be a whole number.' }), Min(0))
   version?: number;

@@ -1,6 +1,6 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, type Repository } from 'typeorm';
+import { DataSource, In, IsNull, LessThanOrEqual, Or, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { Clock } from '../common/clock';
 import { dateFromDb } from '../database/db-dates';
@@ -24,6 +24,13 @@ export const NEW_PER_DAY = 20;
 export const MAX_DUE = 200;
 const NEW = 0;
 const ANSWERED = 'This card was just answered elsewhere. Reload to go on.';
+const JUST_ANSWERED = 'This card was answered a moment ago. Reload to go on.';
+/**
+ * An answer without `version` to a card answered less than this ago is taken for a duplicate (a double
+ * tap, a retry, the same request sent twice at once). No review shows one card twice within 2 s: even
+ * Again brings it back a minute later, and undo puts the card's last review back to the one before.
+ */
+export const DUPLICATE_WINDOW_MS = 2000;
 
 /** Reviews of saved words, scheduled with FSRS: what is due, and one answer at a time. */
 @Injectable()
@@ -116,9 +123,10 @@ export class ReviewService {
   }
 
   /**
-   * Applies one answer. The update is conditional on the version the card was read at (and, when the
-   * client sends it, on the version it was shown at), so two answers to one showing apply once; the other
-   * gets a 409.
+   * Applies one answer, once. With `version` (the version the card was shown at), an answer to any other
+   * version is a 409: exact, however the requests are timed. Without it, an answer to a card answered
+   * under DUPLICATE_WINDOW_MS ago is a 409. Both conditions are in the UPDATE itself, with the version the
+   * card was read at, so answers racing on PostgreSQL's pool apply once: the losers match no row.
    */
   async answer(
     user: User,
@@ -130,12 +138,20 @@ export class ReviewService {
     if (!word) throw new NotFoundException('Word not found.');
     if (shownVersion !== undefined && shownVersion !== word.version) throw new ConflictException(ANSWERED);
     const now = this.clock.now();
+    const settled = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
+    const byTime = shownVersion === undefined;
+    if (byTime && word.lastReview && word.lastReview > settled) throw new ConflictException(JUST_ANSWERED);
     const { card } = this.scheduler.answer(word, rating, now);
     await this.db.transaction(async (tx) => {
-      const { affected } = await tx
-        .getRepository(SavedWord)
-        .update({ id: word.id, version: word.version }, { ...card, version: word.version + 1 });
-      if (!affected) throw new ConflictException(ANSWERED);
+      const { affected } = await tx.getRepository(SavedWord).update(
+        {
+          id: word.id,
+          version: word.version,
+          ...(byTime && { lastReview: Or(IsNull(), LessThanOrEqual(settled)) }),
+        },
+        { ...card, version: word.version + 1 },
+      );
+      if (!affected) throw new ConflictException(byTime ? JUST_ANSWERED : ANSWERED);
       await tx.getRepository(ReviewLog).insert({
         wordId: word.id,
         userId: user.id,

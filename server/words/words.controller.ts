@@ -1,10 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query, StreamableFile } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Post,
+  Query,
+  StreamableFile,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { MessageAnswer } from '../common/answers';
 import { CurrentUser } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
+import { ErrorAnswer } from '../common/error-answer';
 import { AnkiExport } from './anki-export';
+import { AnkiExportSlots } from './anki-export-slots';
 import {
   SaveWordDto,
   WordAnswer,
@@ -50,6 +62,11 @@ export class WordsController {
   }
 
   @Get('export')
+  @UseGuards(AnkiExportSlots)
+  @ErrorAnswer(
+    429,
+    "An Anki export of this member's is still running, or too many are: the Retry-After header says when to try again.",
+  )
   @ApiProduces('text/csv', 'application/zip')
   @ApiOkResponse({
     description: 'A download: the CSV (`format=csv`, the default) or an Anki deck as a zip (`format=anki`).',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Phrase } from '../phrases/phrase.entity';
 import { AnkiExport } from './anki-export';
+import { AnkiExportSlots } from './anki-export-slots';
 import { ReviewLog } from './review-log.entity';
 import { ReviewController } from './review.controller';
 import { ReviewService } from './review.service';
@@ -13,6 +14,6 @@ import { WordsService } from './words.service';
 @Module({
   imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, Phrase])],
   controllers: [WordsController, ReviewController],
-  providers: [WordsService, ReviewService, AnkiExport],
+  providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots],
 })
 export class WordsModule {}

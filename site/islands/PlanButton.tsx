@@ -3,7 +3,7 @@
  * signs in first and comes back to this page. Card details are only ever typed on Stripe's page.
  */
 import { useState, type SubmitEvent } from 'react';
-import { api, errorMessage } from '../lib/api';
+import { api, ApiError, errorMessage } from '../lib/api';
 import { getToken } from '../lib/session';
 import { ErrorSummary, SubmitButton } from './shared/Form';
 
@@ -18,6 +18,7 @@ interface Props {
 export default function PlanButton({ endpoint, priceId, label, returnTo }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [manage, setManage] = useState(false);
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,7 +32,10 @@ export default function PlanButton({ endpoint, priceId, label, returnTo }: Props
       const { url } = await api<{ url: string }>(endpoint, { method: 'POST', body: { price_id: priceId } });
       window.location.assign(url);
     } catch (failure) {
-      setError(errorMessage(failure));
+      // 409: the member's plan already gives access; the server's message says where to manage it.
+      const conflict = failure instanceof ApiError && failure.status === 409;
+      setError(conflict ? failure.message : errorMessage(failure));
+      setManage(conflict);
       setBusy(false);
     }
   }
@@ -40,6 +44,7 @@ export default function PlanButton({ endpoint, priceId, label, returnTo }: Props
     <form method="post" action={`/api/v1/${endpoint}`} onSubmit={submit}>
       <input type="hidden" name="price_id" value={priceId} />
       <ErrorSummary message={error} />
+      {manage && <a href="/profile">Manage your subscription on your profile</a>}
       <SubmitButton busy={busy}>{label}</SubmitButton>
     </form>
   );
