@@ -5,10 +5,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
+import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
 
 const chromium = findChromium();
 if (!chromium) fail(INSTALL_HINT);
+if (!findFfmpeg()) fail(FFMPEG_HINT);
 if (!findPostgres()) fail(POSTGRES_HINT);
 
 // Jest writes its JSON report here but does not create the folder.
