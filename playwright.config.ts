@@ -16,7 +16,8 @@ export default defineConfig({
   outputDir: './test-results/artifacts',
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  // No retries: a test that passes only on a second try is a failure to fix, not to hide.
+  retries: 0,
   reporter: [[process.env.CI ? 'line' : 'list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   timeout: 30_000,
   use: {

@@ -3,18 +3,21 @@
 // Debian's Chromium) and the API tests again on the other configuration: a throw-away PostgreSQL cluster
 // (Debian's postgresql) with media in an S3 bucket (s3rver, started by the tests themselves).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
+import { printSummary, readOutcomes, REPORTS, summarize } from './test-report.mjs';
 
 const chromium = findChromium();
 if (!chromium) fail(INSTALL_HINT);
 if (!findFfmpeg()) fail(FFMPEG_HINT);
 if (!findPostgres()) fail(POSTGRES_HINT);
 
-// Jest writes its JSON report here but does not create the folder.
+// Jest writes its JSON report here but does not create the folder. A previous run's reports must not
+// be counted as this run's.
 mkdirSync('test-results', { recursive: true });
+for (const file of Object.values(REPORTS)) rmSync(file, { force: true });
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
 
 function fail(message) {
@@ -73,11 +76,6 @@ try {
   postgres.stop();
 }
 
-const reports = ['jest.json', 'jest-postgres.json'].map((file) =>
-  JSON.parse(readFileSync(`test-results/${file}`, 'utf8')),
-);
-const browser = JSON.parse(readFileSync('test-results/playwright.json', 'utf8')).stats;
-const passed = reports.reduce((sum, r) => sum + r.numPassedTests, 0) + browser.expected + browser.flaky;
-const failed = reports.reduce((sum, r) => sum + r.numFailedTests, 0) + browser.unexpected;
+if (!printSummary(summarize(readOutcomes())))
+  fail('\n✖ Some tests failed, or were skipped without being listed in scripts/intended-skips.json');
 console.log('\n✔ All checks passed');
-console.log(`tests: ${passed} passed, ${failed} failed`);
