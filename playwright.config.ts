@@ -8,12 +8,18 @@ const stripePort = port + 1;
 const stripeUrl = `http://127.0.0.1:${stripePort}`;
 process.env.E2E_STRIPE_URL = stripeUrl;
 // One throw-away installation per run: the demo seed gives every journey the same starting catalogue.
-const storageDir = process.env.E2E_STORAGE_DIR ?? mkdtempSync(join(tmpdir(), 'lingonovel-e2e-'));
-process.env.E2E_STORAGE_DIR = storageDir;
+// The config is read again by each worker, which must share the runner's folder, not make its own.
+if (!process.env.E2E_STORAGE_DIR) {
+  process.env.E2E_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'lingonovel-e2e-'));
+  // Only a folder made here is removed at the end (e2e/global-teardown.ts), never one passed in.
+  process.env.E2E_STORAGE_DIR_TEMPORARY = '1';
+}
+const storageDir = process.env.E2E_STORAGE_DIR;
 
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/artifacts',
+  globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
   // No retries: a test that passes only on a second try is a failure to fix, not to hide.
