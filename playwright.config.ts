@@ -25,7 +25,9 @@ export default defineConfig({
   // No retries: a test that passes only on a second try is a failure to fix, not to hide.
   retries: 0,
   reporter: [[process.env.CI ? 'line' : 'list'], ['json', { outputFile: 'test-results/playwright.json' }]],
-  timeout: 30_000,
+  // npm test runs the journeys beside the PostgreSQL pass of the API tests, on two cores: a page load and
+  // an axe audit can take 10 to 15 s each there. Long journeys set their own, longer limits.
+  timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
