@@ -8,17 +8,26 @@ const stripePort = port + 1;
 const stripeUrl = `http://127.0.0.1:${stripePort}`;
 process.env.E2E_STRIPE_URL = stripeUrl;
 // One throw-away installation per run: the demo seed gives every journey the same starting catalogue.
-const storageDir = process.env.E2E_STORAGE_DIR ?? mkdtempSync(join(tmpdir(), 'lingonovel-e2e-'));
-process.env.E2E_STORAGE_DIR = storageDir;
+// The config is read again by each worker, which must share the runner's folder, not make its own.
+if (!process.env.E2E_STORAGE_DIR) {
+  process.env.E2E_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'lingonovel-e2e-'));
+  // Only a folder made here is removed at the end (e2e/global-teardown.ts), never one passed in.
+  process.env.E2E_STORAGE_DIR_TEMPORARY = '1';
+}
+const storageDir = process.env.E2E_STORAGE_DIR;
 
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/artifacts',
+  globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  // No retries: a test that passes only on a second try is a failure to fix, not to hide.
+  retries: 0,
   reporter: [[process.env.CI ? 'line' : 'list'], ['json', { outputFile: 'test-results/playwright.json' }]],
-  timeout: 30_000,
+  // npm test runs the journeys beside the PostgreSQL pass of the API tests, on two cores: a page load and
+  // an axe audit can take 10 to 15 s each there. Long journeys set their own, longer limits.
+  timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',

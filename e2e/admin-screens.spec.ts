@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './helpers/fixtures';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { adminApi, adminSession, media, uniqueTitle, useSession, type Session } from './helpers/admin';
@@ -17,10 +17,10 @@ test.beforeAll(async ({ request }) => {
 });
 
 /** A demo chapter with a few phrases, for checks that change nothing. */
-async function demoChapter(page: Page): Promise<number> {
-  const books = await adminApi<{ data: { id: number }[] }>(page.request, session, 'GET', 'admin/book');
+async function demoChapter(request: APIRequestContext): Promise<number> {
+  const books = await adminApi<{ data: { id: number }[] }>(request, session, 'GET', 'admin/book');
   for (const book of books.body.data) {
-    const chapters = await adminApi<Listed>(page.request, session, 'GET', `admin/chapter?book_id=${book.id}`);
+    const chapters = await adminApi<Listed>(request, session, 'GET', `admin/chapter?book_id=${book.id}`);
     const chapter = chapters.body.data.chapters.find((item) => item.phrase_count >= 3);
     if (chapter) return chapter.id;
   }
@@ -98,7 +98,7 @@ test.describe('as an administrator', () => {
   });
 
   test('an oversize file shows the server 413 message; other failures the generic one', async ({ page }) => {
-    const chapterId = await demoChapter(page);
+    const chapterId = await demoChapter(page.request);
     const phrases = await adminApi<{ data: { phrases: { id: number }[] } }>(
       page.request,
       session,
@@ -156,7 +156,7 @@ test.describe('as an administrator', () => {
   });
 
   test('a reorder the server refuses puts the previous order back and says so', async ({ page }) => {
-    const chapterId = await demoChapter(page);
+    const chapterId = await demoChapter(page.request);
     await page.route(`**/api/v1/admin/chapter/${chapterId}/phrase-order`, (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Internal error"}' }),
     );
@@ -171,56 +171,78 @@ test.describe('as an administrator', () => {
     expect(await headers.allTextContents()).toEqual(before);
   });
 
-  test('the admin screens pass an accessibility audit', async ({ page }) => {
-    const audit = async (state: string) => {
+  // One test per screen: ten audits in one test outgrew its time limit on a loaded two-core machine, and
+  // a failure now names the screen.
+  test.describe('the admin screens pass an accessibility audit', () => {
+    let book: { id: number; book_code: string };
+    let chapterId: number;
+
+    test.beforeAll(async ({ request }) => {
+      const books = await adminApi<{ data: { id: number; book_code: string }[] }>(
+        request,
+        session,
+        'GET',
+        'admin/book',
+      );
+      book = books.body.data[0];
+      chapterId = await demoChapter(request);
+    });
+
+    async function audit(page: Page) {
       const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(
-        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        state,
-      ).toEqual([]);
-    };
-    const books = await adminApi<{ data: { id: number; book_code: string }[] }>(
-      page.request,
-      session,
-      'GET',
-      'admin/book',
-    );
-    const { id, book_code } = books.body.data[0];
-    const chapterId = await demoChapter(page);
-
-    await page.goto('/admin/dashboard');
-    await expect(page.getByRole('region', { name: 'The catalogue in numbers' })).toBeVisible();
-    await audit('dashboard');
-
-    await page.goto('/admin/books');
-    await expect(page.getByRole('table', { name: 'Book List' }).getByRole('rowheader').first()).toBeVisible();
-    await audit('Book List');
-    await page
-      .getByRole('button', { name: /^Delete / })
-      .first()
-      .click();
-    await expect(page.getByRole('dialog')).toBeVisible();
-    await audit('Book List, confirming a deletion');
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toBeHidden();
-
-    for (const path of [
-      `/admin/books/edit/${book_code}`,
-      `/admin/book-detail/${book_code}`,
-      `/admin/chapter/list/${id}`,
-      `/admin/books/chapter/create/${id}`,
-      `/admin/chapter/phrase/list/${chapterId}`,
-      `/admin/chapter/phrase/create/${chapterId}`,
-    ]) {
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expect(page.getByText(/^(Checking your access|Loading)/)).toHaveCount(0);
-      await audit(path);
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
     }
 
-    await page.goto('/admin/dashboard/create-book');
-    await page.getByRole('button', { name: 'Add Book' }).click();
-    await audit('Add Book, refused by the browser');
+    test('dashboard', async ({ page }) => {
+      await page.goto('/admin/dashboard');
+      await expect(page.getByRole('region', { name: 'The catalogue in numbers' })).toBeVisible();
+      await audit(page);
+    });
+
+    test('Book List', async ({ page }) => {
+      await page.goto('/admin/books');
+      await expect(
+        page.getByRole('table', { name: 'Book List' }).getByRole('rowheader').first(),
+      ).toBeVisible();
+      await audit(page);
+    });
+
+    test('Book List, confirming a deletion', async ({ page }) => {
+      await page.goto('/admin/books');
+      await page
+        .getByRole('button', { name: /^Delete / })
+        .first()
+        .click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await audit(page);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+    });
+
+    const screens: Array<[string, () => string]> = [
+      ['Edit Book', () => `/admin/books/edit/${book.book_code}`],
+      ['book detail', () => `/admin/book-detail/${book.book_code}`],
+      ['Chapter List', () => `/admin/chapter/list/${book.id}`],
+      ['Add Chapter', () => `/admin/books/chapter/create/${book.id}`],
+      ['Phrase List', () => `/admin/chapter/phrase/list/${chapterId}`],
+      ['Add Phrase', () => `/admin/chapter/phrase/create/${chapterId}`],
+    ];
+    for (const [name, path] of screens) {
+      test(name, async ({ page }) => {
+        await page.goto(path());
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByText(/^(Checking your access|Loading)/)).toHaveCount(0);
+        await audit(page);
+      });
+    }
+
+    test('Add Book, refused by the browser', async ({ page }) => {
+      await page.goto('/admin/dashboard/create-book');
+      await page.getByRole('button', { name: 'Add Book' }).click();
+      await audit(page);
+    });
   });
 });
 

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const stamp = join(root, 'dist', '.build-stamp');
-const sources = ['server', 'site', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
+// Not package-lock.json: npm install rewrites it without changing what is built, and a rewritten lockfile
+// must not cost a rebuild. A dependency change goes through package.json.
+const sources = ['server', 'site', 'astro.config.mjs', 'tsconfig.json', 'package.json'];
 const outputs = ['dist/app/server/main.js', 'dist/web/server/entry.mjs'];
 
 function newest(path) {

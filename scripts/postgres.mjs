@@ -50,18 +50,24 @@ export async function startPostgres() {
     if (result.status !== 0)
       throw new Error(`${command} failed: ${result.error?.message ?? ''}${result.stdout}${result.stderr}`);
   };
-  run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const options = [
-    `-p ${port}`,
-    '-c listen_addresses=127.0.0.1',
-    `-k ${dir}`,
-    // A throw-away cluster: speed over durability, and room for many test databases' connections.
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
-    '-c max_connections=300',
-  ].join(' ');
-  run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  try {
+    run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    const options = [
+      `-p ${port}`,
+      '-c listen_addresses=127.0.0.1',
+      `-k ${dir}`,
+      // A throw-away cluster: speed over durability, and room for many test databases' connections.
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c max_connections=300',
+    ].join(' ');
+    run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  } catch (error) {
+    // A cluster that did not start leaves no folder behind (a half-made one is hundreds of megabytes).
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

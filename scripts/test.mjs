@@ -2,63 +2,65 @@
 // (Jest) on SQLite with media in STORAGE_DIR, and then, side by side, the browser journeys (Playwright in
 // Debian's Chromium) and the API tests again on the other configuration: a throw-away PostgreSQL cluster
 // (Debian's postgresql) with media in an S3 bucket (s3rver, started by the tests themselves).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
+import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
+import { cleanUp, onCleanup, run, stoppedExitCode, stopOnSignals } from './processes.mjs';
+import { printSummary, readOutcomes, REPORTS, summarize } from './test-report.mjs';
+
+/** A check that failed: the run stops, cleans up, and says why. */
+class Failure extends Error {}
 
 const chromium = findChromium();
-if (!chromium) fail(INSTALL_HINT);
-if (!findPostgres()) fail(POSTGRES_HINT);
-
-// Jest writes its JSON report here but does not create the folder.
-mkdirSync('test-results', { recursive: true });
-const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
-
-function fail(message) {
-  console.error(message);
+const missing = [
+  [chromium, INSTALL_HINT],
+  [findFfmpeg(), FFMPEG_HINT],
+  [findPostgres(), POSTGRES_HINT],
+].filter(([found]) => !found);
+if (missing.length) {
+  for (const [, hint] of missing) console.error(hint);
   process.exit(1);
 }
 
-function runStep(name, command, extraEnv = {}) {
+// Jest writes its JSON report here but does not create the folder. A previous run's reports must not
+// be counted as this run's.
+mkdirSync('test-results', { recursive: true });
+for (const file of Object.values(REPORTS)) rmSync(file, { force: true });
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
+
+async function runStep(name, command) {
   console.log(`\n▶ ${name}: ${command}`);
   const started = Date.now();
-  const result = spawnSync(command, { shell: true, stdio: 'inherit', env: { ...env, ...extraEnv } });
-  if (result.status !== 0) fail(`\n✖ ${name} failed (${command})`);
+  const { status } = await run(command, { env });
+  if (status !== 0) throw new Failure(`✖ ${name} failed (${command})`);
   console.log(`✔ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
 /** Runs steps at once; each one's output is kept and printed whole when it ends, so logs never interleave. */
 async function runTogether(steps) {
   const results = await Promise.all(
-    steps.map(
-      ([name, command, extraEnv = {}]) =>
-        new Promise((resolve) => {
-          console.log(`\n▶ ${name}: ${command} (running alongside)`);
-          const started = Date.now();
-          const child = spawn(command, { shell: true, env: { ...env, ...extraEnv } });
-          let output = '';
-          child.stdout.on('data', (chunk) => (output += chunk));
-          child.stderr.on('data', (chunk) => (output += chunk));
-          child.on('close', (status) => {
-            const seconds = Math.round((Date.now() - started) / 1000);
-            console.log(`\n── ${name} ──\n${output}`);
-            console.log(status === 0 ? `✔ ${name} (${seconds} s)` : `✖ ${name} failed (${command})`);
-            resolve(status === 0);
-          });
-        }),
-    ),
+    steps.map(async ([name, command, extraEnv = {}]) => {
+      console.log(`\n▶ ${name}: ${command} (running alongside)`);
+      const started = Date.now();
+      const { status, output } = await run(command, { env: { ...env, ...extraEnv }, capture: true });
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`\n── ${name} ──\n${output}`);
+      console.log(status === 0 ? `✔ ${name} (${seconds} s)` : `✖ ${name} failed (${command})`);
+      return status === 0;
+    }),
   );
-  if (results.includes(false)) fail('\n✖ Some checks failed');
+  if (results.includes(false)) throw new Failure('✖ Some checks failed');
 }
 
-runStep('Build', 'node scripts/ensure-build.mjs');
-runStep('Lint', 'npm run --silent lint');
-runStep('Type-check', 'npm run --silent typecheck');
-runStep('Unit and API tests (SQLite)', 'npx jest --ci --json --outputFile=test-results/jest.json');
+async function main() {
+  await runStep('Build', 'node scripts/ensure-build.mjs');
+  await runStep('Lint', 'npm run --silent lint');
+  await runStep('Type-check', 'npm run --silent typecheck');
+  await runStep('Unit and API tests (SQLite)', 'npx jest --ci --json --outputFile=test-results/jest.json');
 
-const postgres = await startPostgres();
-try {
+  const postgres = await startPostgres();
+  onCleanup(() => postgres.stop());
   await runTogether([
     ['Browser journeys', 'npx playwright test'],
     [
@@ -67,15 +69,25 @@ try {
       { TEST_DATABASE_URL: postgres.url, TEST_MEDIA_STORE: 's3' },
     ],
   ]);
-} finally {
-  postgres.stop();
 }
 
-const reports = ['jest.json', 'jest-postgres.json'].map((file) =>
-  JSON.parse(readFileSync(`test-results/${file}`, 'utf8')),
-);
-const browser = JSON.parse(readFileSync('test-results/playwright.json', 'utf8')).stats;
-const passed = reports.reduce((sum, r) => sum + r.numPassedTests, 0) + browser.expected + browser.flaky;
-const failed = reports.reduce((sum, r) => sum + r.numFailedTests, 0) + browser.unexpected;
-console.log('\n✔ All checks passed');
-console.log(`tests: ${passed} passed, ${failed} failed`);
+stopOnSignals();
+let failure = null;
+try {
+  await main();
+} catch (error) {
+  failure = error instanceof Failure ? error.message : `✖ ${error.stack ?? error}`;
+}
+await cleanUp();
+if (stoppedExitCode()) {
+  console.error('Stopped; cleaned up.');
+  process.exit(stoppedExitCode());
+}
+// The tally of whatever ran, even when a check failed, so the failing tests are named at the end.
+const tallied = Object.values(REPORTS).some((file) => existsSync(file));
+const clean = tallied && printSummary(summarize(readOutcomes()));
+if (failure) console.error(`\n${failure}`);
+else if (!clean)
+  console.error('\n✖ Some tests failed, or were skipped without being listed in scripts/intended-skips.json');
+else console.log('\n✔ All checks passed');
+process.exitCode = failure || !clean ? 1 : 0;

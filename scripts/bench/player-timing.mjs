@@ -15,30 +15,40 @@ const RECORD_AUDIO = () => {
   };
 };
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const median = (list) => (list.length ? [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] : NaN);
+const max = (list) => (list.length ? Math.max(...list) : NaN);
+/** A tap still silent after this long is a failure (no listener waits so long), never a missing sample. */
+export const TAP_LIMIT_MS = 5000;
 
 export async function measurePlayer(browser, base, bookCodes) {
   const context = await browser.newContext();
   await context.addInitScript(RECORD_AUDIO);
   const gaps = [];
   const taps = [];
+  /** Taps that never played, by book and phrase: a broken player, which no timing may hide. */
+  const tapFailures = [];
+  const gapFailures = [];
   for (const code of bookCodes) {
     const page = await context.newPage();
     await page.goto(`${base}/read/${code}/1`, { waitUntil: 'networkidle' });
     // Tap each phrase in turn: the time from the click to its clip's 'playing'.
     const count = await page.locator('li[data-audio]').count();
     for (let i = 1; i <= count; i++) {
-      const tapped = await page.evaluate(async (n) => {
-        const before = window.__audioEvents.length;
-        const started = performance.now();
-        document.querySelector(`li#p-${n} .phrase`).click();
-        while (!window.__audioEvents.slice(before).some((e) => e.type === 'playing')) {
-          await new Promise((resolve) => setTimeout(resolve, 2));
-          if (performance.now() - started > 5000) return null;
-        }
-        return window.__audioEvents.slice(before).find((e) => e.type === 'playing').at - started;
-      }, i);
-      if (tapped !== null) taps.push(tapped);
+      const tapped = await page.evaluate(
+        async ({ n, limit }) => {
+          const before = window.__audioEvents.length;
+          const started = performance.now();
+          document.querySelector(`li#p-${n} .phrase`).click();
+          while (!window.__audioEvents.slice(before).some((e) => e.type === 'playing')) {
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            if (performance.now() - started > limit) return null;
+          }
+          return window.__audioEvents.slice(before).find((e) => e.type === 'playing').at - started;
+        },
+        { n: i, limit: TAP_LIMIT_MS },
+      );
+      if (tapped === null) tapFailures.push(`${code}, phrase ${i}`);
+      else taps.push(tapped);
     }
     // Play all from the start at full speed, until the chapter's last clip plays (a visitor's page then
     // moves on to the locked chapter 2, so the run stops there).
@@ -46,29 +56,34 @@ export async function measurePlayer(browser, base, bookCodes) {
     await page.locator('li#p-1 .phrase').click();
     await page.evaluate(() => (window.__audioEvents = []));
     await page.getByRole('button', { name: 'Play all' }).click();
+    // Every clip of the chapter has played once (a clip that stalls and resumes says 'playing' again).
     await page.waitForFunction(
-      (n) => window.__audioEvents.filter((e) => e.type === 'playing').length >= n,
+      (n) => new Set(window.__audioEvents.filter((e) => e.type === 'playing').map((e) => e.src)).size >= n,
       count,
-      {
-        timeout: 60_000,
-      },
+      { timeout: 60_000 },
     );
     const events = await page.evaluate(() => window.__audioEvents);
     await page.getByRole('button', { name: 'Play all' }).click();
+    let measured = 0;
     for (let i = 0; i < events.length; i++) {
       if (events[i].type !== 'ended') continue;
       const next = events.slice(i + 1).find((e) => e.type === 'playing');
       if (next) gaps.push(next.at - events[i].at);
+      if (next) measured++;
     }
+    // A clip that never reached its end (an error, a skip) leaves a change unmeasured: a failure too.
+    if (measured < count - 1) gapFailures.push(`${code}: ${measured} of ${count - 1} clip changes`);
     await page.close();
   }
   await context.close();
   return {
     gaps: gaps.length,
     gapMedian: median(gaps),
-    gapMax: Math.max(...gaps),
+    gapMax: max(gaps),
     taps: taps.length,
     tapMedian: median(taps),
-    tapMax: Math.max(...taps),
+    tapMax: max(taps),
+    tapFailures,
+    gapFailures,
   };
 }

@@ -33,10 +33,14 @@ describe(safeNextPath.name, () => {
     expect(safeNextPath(next, ORIGIN)).toBe(expected);
   });
 
-  it('never returns a path a browser would read as another host', () => {
-    for (const trick of ['/..//x', '/.//x', '/a/..//x', '/%2e%2e//x', '//x', '/\\x']) {
+  // Tricks that are refused and tricks that resolve to a plain path: whichever the answer, a browser sent
+  // there lands on this site or nowhere.
+  it.each(['/..//x', '/.//x', '/a/..//x', '/%2e%2e//x', '//x', '/\\x', '/a/../x', '/%2e%2e/x', '/./x'])(
+    'never returns a path a browser would read as another host: %p',
+    (trick) => {
       const path = safeNextPath(trick, ORIGIN);
-      if (path !== null) expect(new URL(path, ORIGIN).origin).toBe(ORIGIN);
-    }
-  });
+      const landing = path === null ? 'refused' : new URL(path, ORIGIN).origin;
+      expect(['refused', ORIGIN]).toContain(landing);
+    },
+  );
 });
