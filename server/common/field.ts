@@ -35,6 +35,6 @@ export const Field =
     const upload = Reflect.getMetadata(UPLOAD_FIELD, target, key) === true;
     ApiProperty({ ...shape(target, key as string, upload), required: !conditional } as ApiPropertyOptions)(
       target,
-      key as string,
+      key,
     );
   };

@@ -138,7 +138,7 @@ export class ChapterImportService {
         kind: 'chapter',
         status: 'staged',
         chapterId: chapter.id,
-        mode: (dto.mode ?? 'append') as ImportMode,
+        mode: (dto.mode ?? 'append'),
         createdBy: user.id,
         createdAt: now,
         updatedAt: now,

@@ -23,7 +23,7 @@ describe(planGivesAccess.name, () => {
     ['something_new', LATER, false],
   ])('%s with the period ending %p gives access: %p', (status, currentPeriodEnd, expected) => {
     expect(
-      planGivesAccess({ status: status as string, currentPeriodEnd: currentPeriodEnd as Date | null }, NOW),
+      planGivesAccess({ status: status, currentPeriodEnd: currentPeriodEnd }, NOW),
     ).toBe(expected);
   });
 

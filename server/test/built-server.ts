@@ -20,8 +20,8 @@ export async function boot(
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, PORT: '0', ...env } });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const check = () => {
@@ -31,7 +31,7 @@ export async function boot(
         resolve(match[1]);
       }
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
   });
   return { child, url, output: () => output };

@@ -56,7 +56,7 @@ function spawnS3rver(directory: string, port: number): Promise<{ child: ChildPro
   return new Promise((resolve, reject) => {
     let out = '';
     child.on('exit', (code) => reject(new Error(`s3rver exited (${code}) before listening`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const found = /listening (\d+)/.exec(out);
       if (found) resolve({ child, port: Number(found[1]) });

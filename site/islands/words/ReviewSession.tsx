@@ -82,11 +82,11 @@ export default function ReviewSession() {
       try {
         await api(`user/review/${card.id}`, { method: 'POST', body: { rating, version: card.version } });
         setAnswered((n) => n + 1);
-        const rest = queue!.cards.slice(1);
+        const rest = queue.cards.slice(1);
         setStatus(`Answered “${card.term}”. ${rest.length} left.`);
         // Cards answered Again come back today: an empty local queue asks the server for what is due now.
         if (rest.length) {
-          setQueue({ ...queue!, cards: rest });
+          setQueue({ ...queue, cards: rest });
           setRevealed(false);
         } else await load();
       } catch (failure) {
