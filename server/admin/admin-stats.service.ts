@@ -2,6 +2,7 @@ import { sql } from '../database/sql';
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { UserType } from '../users/user.entity';
 
 export class AdminStats {
@@ -17,17 +18,21 @@ export class AdminStatsAnswer {
 
 @Injectable()
 export class AdminStatsService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly books: BooksRepository,
+  ) {}
 
-  /** One query for the administrators' home page. */
+  /** The administrators' home page: the catalogue's counts and the members', side by side. */
   async stats(): Promise<AdminStatsAnswer> {
-    const [row] = (await sql(
-      this.db,
-      `SELECT (SELECT COUNT(*) FROM books) AS books, (SELECT COUNT(*) FROM chapters) AS chapters,
-              (SELECT COUNT(*) FROM phrases) AS phrases,
-              (SELECT COUNT(*) FROM users WHERE user_type = ?) AS members`,
-      [UserType.Member],
-    )) as AdminStats[];
-    return { data: row };
+    const [counts, [{ members }]] = await Promise.all([
+      this.books.counts(),
+      sql<Array<{ members: number | string }>>(
+        this.db,
+        `SELECT COUNT(*) AS members FROM users WHERE user_type = ?`,
+        [UserType.Member],
+      ),
+    ]);
+    return { data: { ...counts, members: Number(members) } };
   }
 }

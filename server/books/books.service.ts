@@ -1,13 +1,11 @@
-import { sql } from '../database/sql';
 import { isUniqueViolation } from '../database/db-errors';
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Like, type Repository } from 'typeorm';
 import { ValidationFailed, type FieldErrors } from '../common/api-error';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { Book } from './book.entity';
+import { BooksRepository, type NewBook } from '../catalogue/repository/books.repository';
+import type { Book } from './book.entity';
 import { slugify, uniqueCode } from './book-code';
 import type { MessageAnswer } from '../common/answers';
 import {
@@ -27,14 +25,13 @@ interface StoredBookMedia {
 @Injectable()
 export class BooksService {
   constructor(
-    @InjectRepository(Book) private readonly books: Repository<Book>,
-    private readonly db: DataSource,
+    private readonly books: BooksRepository,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
   ) {}
 
   async list(): Promise<BookListAnswer> {
-    const books = await this.books.find({ order: { title: 'ASC', id: 'ASC' } });
+    const books = await this.books.list();
     if (books.length === 0) throw new NotFoundException('No books found');
     return { data: books.map(toBookResponse) };
   }
@@ -63,7 +60,7 @@ export class BooksService {
   async update(bookCode: string, dto: UpdateBookDto): Promise<BookAnswer> {
     await this.find(bookCode);
     const stored = await this.storeMedia(dto);
-    const changes: Partial<Book> = { ...this.fields(dto) };
+    const changes: Partial<NewBook> = { ...this.fields(dto) };
     if (stored.cover) changes.coverPath = stored.cover;
     if (stored.sample)
       Object.assign(changes, {
@@ -72,12 +69,9 @@ export class BooksService {
       });
     let replaced: Array<string | null> = [];
     try {
-      await this.db.transaction(async (tx) => {
-        const current = await tx.findOneBy(Book, { bookCode });
-        if (!current) throw new NotFoundException('Book not found.');
-        replaced = [stored.cover ? current.coverPath : null, stored.sample ? current.sampleAudioPath : null];
-        await tx.update(Book, { id: current.id }, changes);
-      });
+      const previous = await this.books.update(bookCode, changes);
+      if (!previous) throw new NotFoundException('Book not found.');
+      replaced = [stored.cover ? previous.coverPath : null, stored.sample ? previous.sampleAudioPath : null];
     } catch (error) {
       await this.media.discard([stored.cover, stored.sample?.path]);
       throw error;
@@ -90,19 +84,14 @@ export class BooksService {
   /** Deletes the book, its chapters and phrases (foreign keys cascade), then every file they owned. */
   async remove(bookCode: string): Promise<MessageAnswer> {
     const book = await this.find(bookCode);
-    const lines = (await sql(
-      this.db,
-      `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ?`,
-      [book.id],
-    )) as Array<{ path: string }>;
-    await this.books.delete({ id: book.id });
-    await this.media.remove([book.coverPath, book.sampleAudioPath, ...lines.map((line) => line.path)]);
+    const lines = await this.books.remove(book.id);
+    await this.media.remove([book.coverPath, book.sampleAudioPath, ...lines]);
     await this.events.changed(book.bookCode);
     return { message: 'The book has been deleted.' };
   }
 
   async find(bookCode: string): Promise<Book> {
-    const book = await this.books.findOneBy({ bookCode });
+    const book = await this.books.byCode(bookCode);
     if (!book) throw new NotFoundException('Book not found.');
     return book;
   }
@@ -125,19 +114,16 @@ export class BooksService {
   private async insertWithUniqueCode(dto: CreateBookDto, stored: StoredBookMedia): Promise<Book> {
     for (let attempt = 0; ; attempt++) {
       const base = slugify(dto.title);
-      const taken = await this.books.find({
-        select: { bookCode: true },
-        where: { bookCode: Like(`${base}%`) },
-      });
-      const book = this.books.create({
+      const taken = await this.books.codes(base);
+      const book = {
         ...this.fields(dto),
-        bookCode: uniqueCode(dto.title, new Set(taken.map((b) => b.bookCode))),
+        bookCode: uniqueCode(dto.title, new Set(taken)),
         coverPath: stored.cover!,
         sampleAudioPath: stored.sample!.path,
         sampleAudioMs: stored.sample!.durationMs,
-      });
+      };
       try {
-        return await this.books.save(book);
+        return await this.books.create(book);
       } catch (error) {
         // Another book took the code meanwhile (told by the driver's code, on either database): look again.
         // Each retry sees every code taken so far, so a burst of N same-titled books needs at most N tries.

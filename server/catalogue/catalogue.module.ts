@@ -1,16 +1,22 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Book } from '../books/book.entity';
 import { CatalogueService } from './catalogue.service';
 import { GuestController } from './guest.controller';
 import { CatalogueEvents } from './catalogue-events';
 import { CatalogueBroadcast } from './catalogue-broadcast';
+import { BooksRepository } from './repository/books.repository';
+import { ChaptersRepository } from './repository/chapters.repository';
+import { PhrasesRepository } from './repository/phrases.repository';
 
+const REPOSITORIES = [BooksRepository, ChaptersRepository, PhrasesRepository];
+
+/**
+ * The catalogue: its repositories, the only writers of books, chapters and phrases and where every module
+ * reads them (docs/architecture.md, "The catalogue's owner"); the public view; the change events.
+ */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Book])],
   controllers: [GuestController],
-  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast],
-  exports: [CatalogueService, CatalogueEvents],
+  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast, ...REPOSITORIES],
+  exports: [CatalogueService, CatalogueEvents, ...REPOSITORIES],
 })
 export class CatalogueModule {}

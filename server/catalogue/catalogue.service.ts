@@ -1,10 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { Book } from '../books/book.entity';
+import type { Book } from '../books/book.entity';
 import { BookResponse, toBookResponse } from '../books/books.dto';
 import { coverSrcset } from '../media/media-urls';
+import { BooksRepository } from './repository/books.repository';
 
 /** A book as the public pages show it: the API fields plus what responsive images need. */
 export class PublicBook extends BookResponse {
@@ -30,15 +29,15 @@ const toPublicBook = (book: Book): PublicBook => ({
 /** Read-only view of the catalogue for visitors: the guest API and the public pages both use it. */
 @Injectable()
 export class CatalogueService {
-  constructor(@InjectRepository(Book) private readonly books: Repository<Book>) {}
+  constructor(private readonly books: BooksRepository) {}
 
   async listBooks(): Promise<PublicBook[]> {
-    const books = await this.books.find({ order: { title: 'ASC', id: 'ASC' } });
+    const books = await this.books.list();
     return books.map(toPublicBook);
   }
 
   async findBook(bookCode: string): Promise<PublicBook | null> {
-    const book = await this.books.findOneBy({ bookCode });
+    const book = await this.books.byCode(bookCode);
     return book ? toPublicBook(book) : null;
   }
 

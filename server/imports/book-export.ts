@@ -1,15 +1,14 @@
 import { ForbiddenException, Injectable, NotFoundException, StreamableFile } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { PassThrough } from 'node:stream';
-import { In, type Repository } from 'typeorm';
 import { ZipFile } from 'yazl';
-import { Book } from '../books/book.entity';
-import { Chapter } from '../chapters/chapter.entity';
+import type { Book } from '../books/book.entity';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { RuleFailed } from '../common/api-error';
 import { COVER_WIDTHS, coverFile } from '../media/media-urls';
 import { MediaService } from '../media/media.service';
 import { storedEntries } from '../media/media-zip';
-import { Phrase } from '../phrases/phrase.entity';
 import {
   BOOK_FORMAT,
   BOOK_FORMAT_VERSION,
@@ -42,9 +41,9 @@ const STORED = /\.(mp3|m4a|aac|ogg|webp)$/i;
 @Injectable()
 export class BookExport {
   constructor(
-    @InjectRepository(Book) private readonly books: Repository<Book>,
-    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
-    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly books: BooksRepository,
+    private readonly chapters: ChaptersRepository,
+    private readonly phrases: PhrasesRepository,
     private readonly media: MediaService,
     private readonly links: ExportLinks,
   ) {}
@@ -84,7 +83,7 @@ export class BookExport {
   }
 
   private async find(bookCode: string): Promise<Book> {
-    const book = await this.books.findOneBy({ bookCode });
+    const book = await this.books.byCode(bookCode);
     if (!book) throw new NotFoundException('Book not found.');
     return book;
   }
@@ -111,13 +110,8 @@ export class BookExport {
       { name: 'cover.webp', media: coverFile(book.coverPath, COVER_WIDTHS[COVER_WIDTHS.length - 1]) },
       { name: `sample.${extensionOf(book.sampleAudioPath)}`, media: book.sampleAudioPath },
     ];
-    const chapters = await this.chapters.find({ where: { bookId: book.id }, order: { chapterNo: 'ASC' } });
-    const phrases = chapters.length
-      ? await this.phrases.find({
-          where: { chapterId: In(chapters.map((chapter) => chapter.id)) },
-          order: { position: 'ASC', id: 'ASC' },
-        })
-      : [];
+    const chapters = await this.chapters.ofBook(book.id);
+    const phrases = await this.phrases.ofChapters(chapters.map((chapter) => chapter.id));
     for (const chapter of chapters) {
       const folder = chapterFolder(chapter.chapterNo);
       const own = phrases.filter((phrase) => phrase.chapterId === chapter.id);

@@ -1,16 +1,15 @@
 import { ConflictException, Injectable, PayloadTooLargeException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, Like, type EntityManager, type Repository } from 'typeorm';
-import { Book, type Difficulty } from '../books/book.entity';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import type { Difficulty } from '../books/book.entity';
 import { slugify, uniqueCode } from '../books/book-code';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { Chapter } from '../chapters/chapter.entity';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { isUniqueViolation } from '../database/db-errors';
 import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } from '../media/media.service';
-import { Phrase } from '../phrases/phrase.entity';
 import type { User } from '../users/user.entity';
 import { readBookArchive, type BookChapter, type BookManifest } from './book-import-reader';
 import {
@@ -24,8 +23,6 @@ import { ImportStage, STAGE_HOURS } from './import-stage';
 import { StagedImport } from './staged-import.entity';
 import { extractZip, ZipRejected } from './zip-entries';
 
-/** Phrases inserted per statement: well under SQLite's and PostgreSQL's limits on bound values. */
-const PHRASES_PER_INSERT = 100;
 /** A book code taken by another commit at the same moment is chosen again, this many times. */
 const CODE_ATTEMPTS = 4;
 
@@ -55,6 +52,7 @@ export class BookImportService {
   constructor(
     @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
     private readonly db: DataSource,
+    private readonly books: BooksRepository,
     private readonly stage: ImportStage,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
@@ -188,36 +186,34 @@ export class BookImportService {
   ): Promise<string> {
     const fields = manifest.book;
     const bookCode = await this.freeCode(tx, manifest);
-    const inserted = await tx.insert(Book, {
-      bookCode,
-      title: fields.title as string,
-      author: fields.author as string,
-      narratedBy: fields.narrated_by as string,
-      description: fields.description as string,
-      difficulty: fields.difficulty as Difficulty,
-      hours: fields.hours as number,
-      minutes: fields.minutes as number,
-      sampleText: fields.sample_text as string,
-      language: (fields.language as string | null) ?? null,
-      coverPath: cover,
-      sampleAudioPath: sample.path,
-      sampleAudioMs: sample.durationMs,
-    });
-    const bookId = inserted.identifiers[0].id as number;
-    for (const [c, chapter] of manifest.chapters.entries()) {
-      const row = await tx.insert(Chapter, { bookId, title: chapter.title, chapterNo: chapter.chapter_no! });
-      const chapterId = row.identifiers[0].id as number;
-      const phrases = chapter.rows.map((line, i) => ({
-        chapterId,
-        position: i + 1,
-        phrase: line.phrase,
-        dictionary: line.dictionary,
-        audioPath: clips[c][i].path,
-        audioMs: clips[c][i].durationMs,
-      }));
-      for (let at = 0; at < phrases.length; at += PHRASES_PER_INSERT)
-        await this.insertPhrases(tx, phrases.slice(at, at + PHRASES_PER_INSERT));
-    }
+    await this.books.createWhole(
+      {
+        bookCode,
+        title: fields.title as string,
+        author: fields.author as string,
+        narratedBy: fields.narrated_by as string,
+        description: fields.description as string,
+        difficulty: fields.difficulty as Difficulty,
+        hours: fields.hours as number,
+        minutes: fields.minutes as number,
+        sampleText: fields.sample_text as string,
+        language: (fields.language as string | null) ?? null,
+        coverPath: cover,
+        sampleAudioPath: sample.path,
+        sampleAudioMs: sample.durationMs,
+      },
+      manifest.chapters.map((chapter, c) => ({
+        title: chapter.title,
+        chapterNo: chapter.chapter_no!,
+        phrases: chapter.rows.map((line, i) => ({
+          phrase: line.phrase,
+          dictionary: line.dictionary,
+          audioPath: clips[c][i].path,
+          audioMs: clips[c][i].durationMs,
+        })),
+      })),
+      tx,
+    );
     // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
     // commit that took over a stuck one makes this one roll back, so an import is never added twice.
     const { affected } = await tx.delete(StagedImport, {
@@ -229,20 +225,11 @@ export class BookImportService {
     return bookCode;
   }
 
-  /** A batch of phrases; a method of its own so that a test can make the commit fail halfway. */
-  protected insertPhrases(tx: EntityManager, phrases: Array<Partial<Phrase>>): Promise<unknown> {
-    return tx.insert(Phrase, phrases);
-  }
-
   /** The exported book's code when it is free here, else a new slug of the title, as a new book gets. */
   private async freeCode(tx: EntityManager, manifest: BookManifest): Promise<string> {
-    if (manifest.code && !(await tx.existsBy(Book, { bookCode: manifest.code }))) return manifest.code;
+    if (manifest.code && !(await this.books.hasCode(manifest.code, tx))) return manifest.code;
     const title = manifest.book.title as string;
-    const taken = await tx.find(Book, {
-      select: { bookCode: true },
-      where: { bookCode: Like(`${slugify(title)}%`) },
-    });
-    return uniqueCode(title, new Set(taken.map((book) => book.bookCode)));
+    return uniqueCode(title, new Set(await this.books.codes(slugify(title), tx)));
   }
 
   /** A staged file is copied into the media temp folder first: the stage stays whole for a retry. */

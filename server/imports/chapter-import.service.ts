@@ -1,4 +1,3 @@
-import { lockChapter } from '../database/locks';
 import {
   ConflictException,
   Injectable,
@@ -9,14 +8,14 @@ import {
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { Chapter } from '../chapters/chapter.entity';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
-import { Phrase } from '../phrases/phrase.entity';
 import type { AudioType } from '../media/sniff';
 import type { User } from '../users/user.entity';
 import { baseName, matchClips, type MatchedRow, type StagedClip } from './clip-matching';
@@ -93,7 +92,8 @@ async function looksLikeZip(file: UploadedFile): Promise<boolean> {
 export class ChapterImportService {
   constructor(
     @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
-    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
+    private readonly chapters: ChaptersRepository,
+    private readonly phrases: PhrasesRepository,
     private readonly db: DataSource,
     private readonly stage: ImportStage,
     private readonly media: MediaService,
@@ -103,7 +103,7 @@ export class ChapterImportService {
   ) {}
 
   async stageChapter(user: User, chapterId: number, dto: ChapterImportDto): Promise<ChapterImportAnswer> {
-    const chapter = await this.chapters.findOne({ where: { id: chapterId }, relations: { book: true } });
+    const chapter = await this.chapters.withBook(chapterId);
     if (!chapter) throw new NotFoundException('Chapter not found.');
     if (dto.recording && dto.clips?.length)
       throw ValidationFailed.field(
@@ -284,34 +284,20 @@ export class ChapterImportService {
       }
       await this.db.transaction(async (tx) => {
         // Two imports, or an import and a phrase added by hand, must not read the same last position.
-        await lockChapter(tx, staged.chapterId!);
-        const chapter = await tx.findOne(Chapter, {
-          where: { id: staged.chapterId! },
-          relations: { book: true },
-        });
+        const chapter = await this.chapters.lockWithBook(staged.chapterId!, tx);
         if (!chapter) throw new NotFoundException('The chapter of this import no longer exists.');
-        bookCode = chapter.book!.bookCode;
-        if (staged.mode === 'replace') {
-          const old = await tx.find(Phrase, { where: { chapterId: chapter.id } });
-          replaced = old.map((phrase) => phrase.audioPath);
-          await tx.delete(Phrase, { chapterId: chapter.id });
-        }
-        const last = await tx
-          .getRepository(Phrase)
-          .createQueryBuilder('p')
-          .select('COALESCE(MAX(p.position), 0)', 'last')
-          .where('p.chapterId = :id', { id: chapter.id })
-          .getRawOne<{ last: number | string }>();
-        let position = Number(last?.last ?? 0);
-        for (const [i, row] of manifest.rows.entries())
-          await this.insertPhrase(tx, {
-            chapterId: chapter.id,
-            position: ++position,
+        bookCode = chapter.book.bookCode;
+        if (staged.mode === 'replace') replaced = await this.phrases.removeAllOf(chapter.id, tx);
+        await this.phrases.append(
+          chapter.id,
+          manifest.rows.map((row, i) => ({
             phrase: row.phrase,
             dictionary: row.dictionary,
             audioPath: stored[i].path,
             audioMs: stored[i].durationMs,
-          });
+          })),
+          tx,
+        );
         // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
         // commit that took over a stuck one makes this one roll back, so an import is never added twice.
         const { affected } = await tx.delete(StagedImport, {
@@ -367,11 +353,6 @@ export class ChapterImportService {
       throw new RuleFailed('The recording could not be cut at these boundaries: move them and try again.');
     }
     return { files: clips, cleanup };
-  }
-
-  /** One phrase row; a method of its own so that a test can make the commit fail halfway. */
-  protected insertPhrase(tx: EntityManager, phrase: Partial<Phrase>): Promise<unknown> {
-    return tx.insert(Phrase, phrase);
   }
 
   /**

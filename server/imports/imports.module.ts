@@ -1,8 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Book } from '../books/book.entity';
-import { Chapter } from '../chapters/chapter.entity';
-import { Phrase } from '../phrases/phrase.entity';
 import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';
 import { BookExportDownloadController, BookImportsController } from './book-imports.controller';
@@ -16,7 +13,7 @@ import { StagedImport } from './staged-import.entity';
 
 /** Imports: whole chapters in one step, and whole books out and in (docs/import.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([StagedImport, Book, Chapter, Phrase])],
+  imports: [TypeOrmModule.forFeature([StagedImport])],
   controllers: [
     ImportsController,
     ImportPreviewController,

@@ -1,10 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { Book } from '../books/book.entity';
-import { Chapter } from '../chapters/chapter.entity';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ListeningEvent } from '../listening/listening-event.entity';
-import { Phrase } from '../phrases/phrase.entity';
 import { User, UserType } from '../users/user.entity';
 
 /** How many phrases the replay ranking lists. */
@@ -51,13 +52,6 @@ export class BookInsightsAnswer {
 
 type Count = number | string;
 
-interface ChapterRow {
-  id: Count;
-  chapter_no: Count;
-  title: string;
-  last_position: Count | null;
-}
-
 /**
  * What authors learn about their readers, from the listening events and reading places of members
  * (user_type 2; administrators' own listening is proofreading, not reading, and is left out):
@@ -75,13 +69,18 @@ interface ChapterRow {
  */
 @Injectable()
 export class InsightsService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly books: BooksRepository,
+    private readonly chapters: ChaptersRepository,
+    private readonly phrases: PhrasesRepository,
+  ) {}
 
   async forBook(bookCode: string): Promise<BookInsightsAnswer> {
-    const book = await this.db.getRepository(Book).findOneBy({ bookCode });
+    const book = await this.books.byCode(bookCode);
     if (!book) throw new NotFoundException('Book not found.');
     const [chapters, started, reached, furthest, mostReplayed] = await Promise.all([
-      this.chapters(book.id),
+      this.chapters.withLastPosition(book.id),
       this.started(book.id),
       this.reached(book.id),
       this.furthest(book.id),
@@ -119,22 +118,6 @@ export class InsightsService {
         most_replayed: mostReplayed,
       },
     };
-  }
-
-  private chapters(bookId: number): Promise<ChapterRow[]> {
-    return this.db
-      .getRepository(Chapter)
-      .createQueryBuilder('c')
-      .select('c.id', 'id')
-      .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect('c.title', 'title')
-      .addSelect(
-        (sub) => sub.select('MAX(p.position)').from(Phrase, 'p').where('p.chapterId = c.id'),
-        'last_position',
-      )
-      .where('c.bookId = :bookId', { bookId })
-      .orderBy('c.chapterNo', 'ASC')
-      .getRawMany<ChapterRow>();
   }
 
   /**
@@ -182,11 +165,13 @@ export class InsightsService {
       .addSelect('COUNT(*)', 'count')
       .from(
         (sub) =>
-          sub
-            .select('e.chapterId', 'chapter_id')
-            .addSelect('MAX(p.position)', 'furthest')
-            .from(ListeningEvent, 'e')
-            .innerJoin(Phrase, 'p', 'p.id = e.phraseId')
+          joinCatalogue(
+            sub
+              .select('e.chapterId', 'chapter_id')
+              .addSelect('MAX(p.position)', 'furthest')
+              .from(ListeningEvent, 'e'),
+            { phrase: 'e.phraseId' },
+          )
             .innerJoin(User, 'u', 'u.id = e.userId')
             .where('e.bookId = :bookId', { bookId })
             .andWhere('u.userType = :member', { member: UserType.Member })
@@ -214,24 +199,25 @@ export class InsightsService {
    */
   private async mostReplayed(bookId: number): Promise<ReplayedPhrase[]> {
     const replays = 'SUM(CASE WHEN r.plays - 1 < r.minutes THEN r.plays - 1 ELSE r.minutes END)';
-    const rows = await this.db
-      .createQueryBuilder()
-      .from(
-        (sub) =>
-          sub
-            .select('e.phraseId', 'phrase_id')
-            .addSelect('COUNT(*)', 'plays')
-            .addSelect('COUNT(DISTINCT e.receivedMinute)', 'minutes')
-            .from(ListeningEvent, 'e')
-            .innerJoin(User, 'u', 'u.id = e.userId')
-            .where('e.bookId = :bookId', { bookId })
-            .andWhere('u.userType = :member', { member: UserType.Member })
-            .groupBy('e.phraseId')
-            .addGroupBy('e.userId'),
-        'r',
-      )
-      .innerJoin(Phrase, 'p', 'p.id = r.phrase_id')
-      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
+    const rows = await joinCatalogue(
+      this.db
+        .createQueryBuilder()
+        .from(
+          (sub) =>
+            sub
+              .select('e.phraseId', 'phrase_id')
+              .addSelect('COUNT(*)', 'plays')
+              .addSelect('COUNT(DISTINCT e.receivedMinute)', 'minutes')
+              .from(ListeningEvent, 'e')
+              .innerJoin(User, 'u', 'u.id = e.userId')
+              .where('e.bookId = :bookId', { bookId })
+              .andWhere('u.userType = :member', { member: UserType.Member })
+              .groupBy('e.phraseId')
+              .addGroupBy('e.userId'),
+          'r',
+        ),
+      { phrase: 'r.phrase_id', chapter: 'p.chapterId' },
+    )
       .select('p.id', 'phrase_id')
       .addSelect('c.chapterNo', 'chapter_no')
       .addSelect('p.position', 'position')
@@ -269,20 +255,12 @@ export class InsightsService {
   /** The text at each stop point, keyed `chapterId:position`, in one query for all chapters. */
   private async phraseTexts(stops: Map<number, { position: number }>): Promise<Map<string, string>> {
     if (stops.size === 0) return new Map();
-    const rows = await this.db
-      .getRepository(Phrase)
-      .createQueryBuilder('p')
-      .select('p.chapterId', 'chapter_id')
-      .addSelect('p.position', 'position')
-      .addSelect('p.phrase', 'text')
-      .where('p.chapterId IN (:...chapterIds)', { chapterIds: [...stops.keys()] })
-      .andWhere('p.position IN (:...positions)', {
-        positions: [...new Set([...stops.values()].map((stop) => stop.position))],
-      })
-      .orderBy('p.id', 'DESC')
-      .getRawMany<{ chapter_id: Count; position: Count; text: string }>();
+    const rows = await this.phrases.atPositions(
+      [...stops.keys()],
+      [...new Set([...stops.values()].map((stop) => stop.position))],
+    );
     // Newest first, so the oldest phrase wins should two ever share a position.
-    return new Map(rows.map((row) => [`${Number(row.chapter_id)}:${Number(row.position)}`, quote(row.text)]));
+    return new Map(rows.map((row) => [`${row.chapterId}:${row.position}`, quote(row.phrase)]));
   }
 }
 

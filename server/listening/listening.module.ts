@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Phrase } from '../phrases/phrase.entity';
 import { ListeningEvent } from './listening-event.entity';
 import { ListeningController } from './listening.controller';
 import { ListeningService } from './listening.service';
@@ -8,7 +7,7 @@ import { StatsService } from './stats.service';
 
 /** Listening: what the player reports members heard, and the stats a member sees of it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ListeningEvent, Phrase])],
+  imports: [TypeOrmModule.forFeature([ListeningEvent])],
   controllers: [ListeningController],
   providers: [ListeningService, StatsService],
 })

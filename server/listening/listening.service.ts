@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { firstChapterNo } from '../reading/first-chapter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
-import { Chapter } from '../chapters/chapter.entity';
+import { PhrasesRepository, type PhrasePlace } from '../catalogue/repository/phrases.repository';
 import { Clock } from '../common/clock';
 import { quarterOf } from '../common/time-zone';
-import { Phrase } from '../phrases/phrase.entity';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { ListeningEvent } from './listening-event.entity';
@@ -29,21 +27,12 @@ export const MIN_HEARD_MS = 1000;
 export const heardFloor = (clipMs: number | null): number =>
   clipMs && clipMs > 0 ? Math.min(MIN_HEARD_MS, clipMs) : MIN_HEARD_MS;
 
-interface PhraseRow {
-  id: number | string;
-  chapter_id: number | string;
-  book_id: number | string;
-  chapter_no: number | string;
-  first_chapter_no: number | string;
-  audio_ms: number | string | null;
-}
-
 /** The player's reports of phrases heard to their end: the raw material of stats and insights. */
 @Injectable()
 export class ListeningService {
   constructor(
     @InjectRepository(ListeningEvent) private readonly events: Repository<ListeningEvent>,
-    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly phrases: PhrasesRepository,
     private readonly reading: ReadingService,
     private readonly clock: Clock,
   ) {}
@@ -73,7 +62,7 @@ export class ListeningService {
       if (
         !phrase ||
         reported.getTime() < now.getTime() - MAX_AGE_MS ||
-        event.ms < heardFloor(phrase.audio_ms === null ? null : Number(phrase.audio_ms))
+        event.ms < heardFloor(phrase.audio_ms)
       ) {
         skipped++;
         continue;
@@ -101,20 +90,10 @@ export class ListeningService {
   }
 
   /** The phrases of the batch that exist and that the member may read, with their chapter and book. */
-  private async readablePhrases(user: User, ids: number[]): Promise<Map<number, PhraseRow>> {
+  private async readablePhrases(user: User, ids: number[]): Promise<Map<number, PhrasePlace>> {
     if (!ids.length) return new Map();
-    const rows = await this.phrases
-      .createQueryBuilder('p')
-      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
-      .select('p.id', 'id')
-      .addSelect('c.id', 'chapter_id')
-      .addSelect('c.bookId', 'book_id')
-      .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first_chapter_no')
-      .addSelect('p.audioMs', 'audio_ms')
-      .where('p.id IN (:...ids)', { ids })
-      .getRawMany<PhraseRow>();
-    const isFree = (row: PhraseRow) => Number(row.chapter_no) === Number(row.first_chapter_no);
+    const rows = await this.phrases.places(ids);
+    const isFree = (row: PhrasePlace) => Number(row.chapter_no) === Number(row.first_chapter_no);
     const mayReadLocked =
       rows.some((row) => !isFree(row)) && (await this.reading.access(false, user)) === 'granted';
     return new Map(rows.filter((row) => isFree(row) || mayReadLocked).map((row) => [Number(row.id), row]));

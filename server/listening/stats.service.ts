@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { StatsAnswer } from './listening.dto';
 import { DataSource } from 'typeorm';
-import { Chapter } from '../chapters/chapter.entity';
+import { isLastChapter, phraseCountOf } from '../catalogue/repository/catalogue-joins';
 import { Clock } from '../common/clock';
 import { addDays, localDate, quarterOf, quarterStart, startOfDate } from '../common/time-zone';
-import { Phrase } from '../phrases/phrase.entity';
 import type { User } from '../users/user.entity';
 import { ReviewLog } from '../words/review-log.entity';
 import { SavedWord } from '../words/saved-word.entity';
@@ -136,39 +135,17 @@ export class StatsService {
     }
   }
 
-  /** Books whose last chapter the member has heard every phrase of. */
+  /** Books whose last chapter the member has heard every phrase of: one row per last chapter heard. */
   private async booksFinished(user: User): Promise<number> {
     const lastChapters = await this.db
-      .getRepository(Chapter)
-      .createQueryBuilder('c')
-      .select('c.id', 'id')
-      .addSelect((sub) => sub.select('COUNT(*)').from(Phrase, 'p').where('p.chapterId = c.id'), 'phrases')
-      .addSelect(
-        (sub) =>
-          sub
-            .select('COUNT(DISTINCT e.phraseId)')
-            .from(ListeningEvent, 'e')
-            .where('e.chapterId = c.id AND e.userId = :id'),
-        'heard',
-      )
-      .where(
-        (qb) =>
-          `c.bookId IN ${qb
-            .subQuery()
-            .select('DISTINCT e2.bookId')
-            .from(ListeningEvent, 'e2')
-            .where('e2.userId = :id')
-            .getQuery()}`,
-      )
-      .andWhere((qb) => {
-        const last = qb
-          .subQuery()
-          .select('MAX(c2.chapterNo)')
-          .from(Chapter, 'c2')
-          .where('c2.bookId = c.bookId');
-        return `c.chapterNo = ${last.getQuery()}`;
-      })
-      .setParameters({ id: user.id })
+      .getRepository(ListeningEvent)
+      .createQueryBuilder('e')
+      .select('e.chapterId', 'id')
+      .addSelect(phraseCountOf('e.chapterId'), 'phrases')
+      .addSelect('COUNT(DISTINCT e.phraseId)', 'heard')
+      .where('e.userId = :id', { id: user.id })
+      .andWhere(isLastChapter('e.chapterId'))
+      .groupBy('e.chapterId')
       .getRawMany<{ id: number; phrases: number | string; heard: number | string }>();
     return lastChapters.filter((c) => Number(c.phrases) > 0 && Number(c.heard) >= Number(c.phrases)).length;
   }

@@ -72,8 +72,14 @@ export class PhraseOrderDto {
   ids: number[];
 }
 
+/** What a phrase's answer shows of it (a phrase just appended has no timestamps read back). */
+export type PhraseFields = Pick<
+  Phrase,
+  'id' | 'chapterId' | 'position' | 'phrase' | 'dictionary' | 'audioPath' | 'audioMs'
+>;
+
 /** `audio` is the clip's URL as ClipUrls gives it: signed when its chapter is locked. */
-export const toPhraseResponse = (phrase: Phrase, audio: string): PhraseResponse => ({
+export const toPhraseResponse = (phrase: PhraseFields, audio: string): PhraseResponse => ({
   id: phrase.id,
   chapter_id: phrase.chapterId,
   position: phrase.position,

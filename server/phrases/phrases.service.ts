@@ -1,25 +1,26 @@
 import { isForeignKeyViolation } from '../database/db-errors';
-import { lockChapter } from '../database/locks';
-import { sql } from '../database/sql';
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed, type FieldErrors } from '../common/api-error';
 import { MediaService } from '../media/media.service';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { rejected } from '../books/books.service';
-import { Chapter } from '../chapters/chapter.entity';
-import { Phrase } from './phrase.entity';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository, type NewPhrase } from '../catalogue/repository/phrases.repository';
+import type { Phrase } from './phrase.entity';
 import { ClipUrls } from '../reading/clip-urls';
 import { LockedClips } from '../reading/locked-clips';
-import { toPhraseResponse, type CreatePhraseDto, type UpdatePhraseDto } from './phrases.dto';
+import {
+  toPhraseResponse,
+  type CreatePhraseDto,
+  type PhraseFields,
+  type UpdatePhraseDto,
+} from './phrases.dto';
 
 @Injectable()
 export class PhrasesService {
   constructor(
-    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
-    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
-    private readonly db: DataSource,
+    private readonly phrases: PhrasesRepository,
+    private readonly chapters: ChaptersRepository,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
     private readonly clipUrls: ClipUrls,
@@ -27,22 +28,22 @@ export class PhrasesService {
   ) {}
 
   /** The admin screens play clips in <audio>, which sends no token: locked ones get signed URLs too. */
-  private readonly toResponse = (phrase: Phrase) =>
+  private readonly toResponse = (phrase: PhraseFields) =>
     toPhraseResponse(phrase, this.clipUrls.url(phrase.audioPath, this.lockedClips.has(phrase.audioPath)));
 
   /** A chapter with its phrases in reading order, and what its breadcrumbs need, in two queries. */
   async listForChapter(chapterId: number) {
-    const chapter = await this.chapters.findOne({ where: { id: chapterId }, relations: { book: true } });
+    const chapter = await this.chapters.withBook(chapterId);
     if (!chapter) throw new NotFoundException('Chapter not found.');
-    const phrases = await this.phrases.find({ where: { chapterId }, order: { position: 'ASC', id: 'ASC' } });
+    const phrases = await this.phrases.ofChapter(chapterId);
     return {
       data: {
         id: chapter.id,
         title: chapter.title,
         chapter_no: chapter.chapterNo,
         book_id: chapter.bookId,
-        book_code: chapter.book!.bookCode,
-        book_title: chapter.book!.title,
+        book_code: chapter.book.bookCode,
+        book_title: chapter.book.title,
         phrases: phrases.map(this.toResponse),
       },
     };
@@ -54,27 +55,14 @@ export class PhrasesService {
 
   /** Appends the phrase at the end of its chapter. */
   async create(dto: CreatePhraseDto) {
-    const chapter = await this.chapters.findOne({ where: { id: dto.chapter_id }, relations: { book: true } });
+    const chapter = await this.chapters.withBook(dto.chapter_id);
     if (!chapter) throw ValidationFailed.field('chapter_id', 'The selected chapter does not exist.');
     const audio = await this.storeAudio(dto.line_audio.path);
     try {
-      const phrase = await this.db.transaction(async (tx) => {
-        await lockChapter(tx, chapter.id);
-        const [{ last }] = (await sql(
-          tx,
-          `SELECT COALESCE(MAX(position), 0) AS last FROM phrases WHERE chapter_id = ?`,
-          [chapter.id],
-        )) as Array<{ last: number }>;
-        return tx.getRepository(Phrase).save({
-          chapterId: chapter.id,
-          position: last + 1,
-          phrase: dto.phrase,
-          dictionary: dto.dictionary,
-          audioPath: audio.path,
-          audioMs: audio.durationMs,
-        });
-      });
-      await this.events.changed(chapter.book!.bookCode);
+      const [phrase] = await this.phrases.append(chapter.id, [
+        { phrase: dto.phrase, dictionary: dto.dictionary, audioPath: audio.path, audioMs: audio.durationMs },
+      ]);
+      await this.events.changed(chapter.book.bookCode);
       return { message: 'The phrase has been added.', data: this.toResponse(phrase) };
     } catch (error) {
       await this.media.discard([audio.path]);
@@ -89,16 +77,13 @@ export class PhrasesService {
   async update(id: number, dto: UpdatePhraseDto) {
     await this.find(id);
     const audio = dto.line_audio ? await this.storeAudio(dto.line_audio.path) : null;
-    const changes: Partial<Phrase> = { phrase: dto.phrase, dictionary: dto.dictionary };
+    const changes: Partial<NewPhrase> = { phrase: dto.phrase, dictionary: dto.dictionary };
     if (audio) Object.assign(changes, { audioPath: audio.path, audioMs: audio.durationMs });
     let replaced: string | null = null;
     try {
-      await this.db.transaction(async (tx) => {
-        const current = await tx.findOneBy(Phrase, { id });
-        if (!current) throw new NotFoundException('Phrase not found.');
-        replaced = audio ? current.audioPath : null;
-        await tx.update(Phrase, { id }, changes);
-      });
+      const previous = await this.phrases.update(id, changes);
+      if (!previous) throw new NotFoundException('Phrase not found.');
+      replaced = audio ? previous.audioPath : null;
     } catch (error) {
       await this.media.discard([audio?.path]);
       throw error;
@@ -112,17 +97,7 @@ export class PhrasesService {
   /** Removes the phrase and its audio, and closes the gap in the reading order. */
   async remove(id: number) {
     const phrase = await this.find(id);
-    await this.db.transaction(async (tx) => {
-      await lockChapter(tx, phrase.chapterId);
-      // Re-read under the lock: a reorder may have moved it since.
-      const current = await tx.findOneBy(Phrase, { id });
-      if (!current) return;
-      await tx.delete(Phrase, { id });
-      await sql(tx, `UPDATE phrases SET position = position - 1 WHERE chapter_id = ? AND position > ?`, [
-        current.chapterId,
-        current.position,
-      ]);
-    });
+    await this.phrases.remove(phrase);
     await this.media.remove([phrase.audioPath]);
     await this.changed(phrase.chapterId);
     return { message: 'The phrase has been deleted.' };
@@ -130,24 +105,9 @@ export class PhrasesService {
 
   /** Sets the reading order; the ids must be exactly the chapter's phrases, each once. */
   async reorder(chapterId: number, ids: number[]) {
-    if (!(await this.chapters.existsBy({ id: chapterId }))) throw new NotFoundException('Chapter not found.');
-    await this.db.transaction(async (tx) => {
-      await lockChapter(tx, chapterId);
-      const current = (await sql(tx, `SELECT id FROM phrases WHERE chapter_id = ?`, [chapterId])) as Array<{
-        id: number;
-      }>;
-      const expected = new Set(current.map((row) => row.id));
-      if (
-        ids.length !== expected.size ||
-        new Set(ids).size !== ids.length ||
-        !ids.every((id) => expected.has(id))
-      ) {
-        throw new RuleFailed("The new order must list each of the chapter's phrases exactly once.");
-      }
-      for (const [index, id] of ids.entries()) {
-        await sql(tx, `UPDATE phrases SET position = ? WHERE id = ?`, [index + 1, id]);
-      }
-    });
+    if (!(await this.chapters.exists(chapterId))) throw new NotFoundException('Chapter not found.');
+    if (!(await this.phrases.reorder(chapterId, ids)))
+      throw new RuleFailed("The new order must list each of the chapter's phrases exactly once.");
     await this.changed(chapterId);
     return this.listForChapter(chapterId).then(({ data }) => ({
       message: 'The phrases have been reordered.',
@@ -156,7 +116,7 @@ export class PhrasesService {
   }
 
   private async find(id: number): Promise<Phrase> {
-    const phrase = await this.phrases.findOneBy({ id });
+    const phrase = await this.phrases.byId(id);
     if (!phrase) throw new NotFoundException('Phrase not found.');
     return phrase;
   }
@@ -171,11 +131,7 @@ export class PhrasesService {
   }
 
   private async changed(chapterId: number): Promise<void> {
-    const rows = (await sql(
-      this.db,
-      `SELECT b.book_code AS code FROM books b JOIN chapters c ON c.book_id = b.id WHERE c.id = ?`,
-      [chapterId],
-    )) as Array<{ code: string }>;
-    if (rows[0]) await this.events.changed(rows[0].code);
+    const code = await this.chapters.bookCodeOf(chapterId);
+    if (code) await this.events.changed(code);
   }
 }

@@ -2,9 +2,10 @@ import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/commo
 import { dateFromDb } from '../database/db-dates';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { Book } from '../books/book.entity';
-import { Chapter } from '../chapters/chapter.entity';
-import { Phrase } from '../phrases/phrase.entity';
+import type { Book } from '../books/book.entity';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { joinCatalogue, phraseCountOf } from '../catalogue/repository/catalogue-joins';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { coverUrl } from '../media/media-urls';
@@ -31,7 +32,8 @@ interface ProgressRow {
 export class ProgressService {
   constructor(
     @InjectRepository(ReadingProgress) private readonly progress: Repository<ReadingProgress>,
-    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly books: BooksRepository,
+    private readonly phrases: PhrasesRepository,
     private readonly reading: ReadingService,
     private readonly clock: Clock,
   ) {}
@@ -44,14 +46,9 @@ export class ProgressService {
     );
     if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     const chapter = chapters[index];
-    const [phrase] = await this.phrases.find({
-      where: { chapterId: chapter.id },
-      order: { position: 'ASC', id: 'ASC' },
-      skip: dto.position - 1,
-      take: 1,
-    });
+    const phrase = await this.phrases.atPosition(chapter.id, dto.position);
     if (!phrase) {
-      const count = await this.phrases.countBy({ chapterId: chapter.id });
+      const count = await this.phrases.countOfChapter(chapter.id);
       throw ValidationFailed.field(
         'position',
         `The position must be from 1 to ${count}: the chapter has ${count} phrases.`,
@@ -79,7 +76,7 @@ export class ProgressService {
   }
 
   async get(user: User, bookCode: string): Promise<ProgressAnswer> {
-    const book = await this.progress.manager.findOneBy(Book, { bookCode });
+    const book = await this.books.byCode(bookCode);
     if (!book) throw new NotFoundException('Book not found.');
     return { data: await this.getOne(user, book) };
   }
@@ -94,21 +91,19 @@ export class ProgressService {
 
   /** Everything a progress answer shows, for all of a member's books, in one query. */
   private query(user: User) {
-    return this.progress
-      .createQueryBuilder('rp')
-      .innerJoin(Book, 'b', 'b.id = rp.bookId')
-      .innerJoin(Chapter, 'c', 'c.id = rp.chapterId')
-      .leftJoin(Phrase, 'p', 'p.id = rp.phraseId')
+    return joinCatalogue(this.progress.createQueryBuilder('rp'), {
+      phrase: 'rp.phraseId',
+      phraseMayBeMissing: true,
+      chapter: 'rp.chapterId',
+      book: 'rp.bookId',
+    })
       .select('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
       .addSelect('b.coverPath', 'cover_path')
       .addSelect('c.chapterNo', 'chapter_no')
       .addSelect('c.title', 'chapter_title')
       .addSelect('p.position', 'position')
-      .addSelect(
-        (sub) => sub.select('COUNT(x.id)').from(Phrase, 'x').where('x.chapterId = rp.chapterId'),
-        'phrase_count',
-      )
+      .addSelect(phraseCountOf('rp.chapterId'), 'phrase_count')
       .addSelect('rp.speed', 'speed')
       .addSelect('rp.updatedAt', 'updated_at')
       .where('rp.userId = :userId', { userId: user.id })

@@ -2,9 +2,12 @@ import { ForbiddenException, Injectable, NotFoundException, UnauthorizedExceptio
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import type { Repository } from 'typeorm';
-import { Book } from '../books/book.entity';
-import { Chapter } from '../chapters/chapter.entity';
-import { Phrase } from '../phrases/phrase.entity';
+import type { Book } from '../books/book.entity';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import type { Chapter } from '../chapters/chapter.entity';
+import type { Phrase } from '../phrases/phrase.entity';
 import { Subscription } from '../billing/subscription.entity';
 import { Clock } from '../common/clock';
 import { User, UserType } from '../users/user.entity';
@@ -19,16 +22,16 @@ const CANONICAL_NUMBER = /^[1-9]\d{0,8}$/;
 @Injectable()
 export class ReadingService {
   constructor(
-    @InjectRepository(Book) private readonly books: Repository<Book>,
-    @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
-    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly books: BooksRepository,
+    private readonly chapters: ChaptersRepository,
+    private readonly phrases: PhrasesRepository,
     @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
     private readonly clipUrls: ClipUrls,
     private readonly clock: Clock,
   ) {}
 
   private async book(bookCode: string): Promise<Book> {
-    const book = await this.books.findOneBy({ bookCode });
+    const book = await this.books.byCode(bookCode);
     if (!book) throw new NotFoundException('Book not found.');
     return book;
   }
@@ -36,25 +39,7 @@ export class ReadingService {
   /** One query for the book, one for its chapters with their counts: no query per chapter. */
   async tableOfContents(bookCode: string): Promise<TableOfContents> {
     const book = await this.book(bookCode);
-    // The query builder writes the placeholders each database wants.
-    const rows = await this.chapters
-      .createQueryBuilder('c')
-      .leftJoin(Phrase, 'p', 'p.chapterId = c.id')
-      .select('c.chapterNo', 'chapter_no')
-      .addSelect('c.title', 'title')
-      .addSelect('COUNT(p.id)', 'phrase_count')
-      .addSelect('COALESCE(SUM(p.audioMs), 0)', 'duration_ms')
-      .where('c.bookId = :bookId', { bookId: book.id })
-      .groupBy('c.id')
-      .addGroupBy('c.chapterNo')
-      .addGroupBy('c.title')
-      .orderBy('c.chapterNo', 'ASC')
-      .getRawMany<{
-        chapter_no: number;
-        title: string;
-        phrase_count: number | string;
-        duration_ms: number | string;
-      }>();
+    const rows = await this.chapters.summariesOfBook(book.id);
     return {
       book_code: book.bookCode,
       title: book.title,
@@ -72,7 +57,7 @@ export class ReadingService {
   async locate(bookCode: string, chapterParam: string, user: User | undefined) {
     if (!CANONICAL_NUMBER.test(chapterParam)) throw new NotFoundException('Chapter not found.');
     const book = await this.book(bookCode);
-    const chapters = await this.chapters.find({ where: { bookId: book.id }, order: { chapterNo: 'ASC' } });
+    const chapters = await this.chapters.ofBook(book.id);
     const index = chapters.findIndex((chapter) => chapter.chapterNo === Number(chapterParam));
     if (index === -1) throw new NotFoundException('Chapter not found.');
     const access = await this.access(index === 0, user);
@@ -96,9 +81,7 @@ export class ReadingService {
       const { book, chapters, index, access } = await this.locate(bookCode, chapterParam, undefined);
       const chapter = chapters[index];
       const free = access === 'free';
-      const phrases = free
-        ? await this.phrases.find({ where: { chapterId: chapter.id }, order: { position: 'ASC' } })
-        : [];
+      const phrases = free ? await this.phrases.ofChapter(chapter.id) : [];
       return this.toChapter(book, chapters, index, phrases, !free);
     } catch (error) {
       if (error instanceof NotFoundException) return null;
@@ -141,10 +124,7 @@ export class ReadingService {
     if (access !== 'free') res.setHeader('Cache-Control', 'private, no-store');
     if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
     if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
-    const phrases = await this.phrases.find({
-      where: { chapterId: chapters[index].id },
-      order: { position: 'ASC' },
-    });
+    const phrases = await this.phrases.ofChapter(chapters[index].id);
     return this.toChapter(book, chapters, index, phrases, access !== 'free');
   }
 }

@@ -6,11 +6,9 @@ import { DataSource, type Repository } from 'typeorm';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { AppMeta } from '../database/app-meta.entity';
-import { Book } from '../books/book.entity';
 import { uniqueCode } from '../books/book-code';
-import { Chapter } from '../chapters/chapter.entity';
-import { Phrase } from '../phrases/phrase.entity';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { MediaService } from '../media/media.service';
 import { User, UserType } from '../users/user.entity';
 import { hashPassword } from '../auth/password';
@@ -37,6 +35,7 @@ export class DemoSeedService {
 
   constructor(
     private readonly db: DataSource,
+    private readonly books: BooksRepository,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -52,43 +51,39 @@ export class DemoSeedService {
     const passwordHash = await hashPassword(credentials.password);
     try {
       await this.db.transaction(async (tx) => {
-        const taken = new Set(
-          (await tx.getRepository(Book).find({ select: { bookCode: true } })).map((b) => b.bookCode),
-        );
+        const taken = new Set(await this.books.codes('', tx));
         for (const [index, book] of books.entries()) {
           const media = staged[index];
           const bookCode = uniqueCode(book.title, taken);
           taken.add(bookCode);
-          const saved = await tx.getRepository(Book).save({
-            bookCode,
-            title: book.title,
-            author: book.author,
-            narratedBy: book.narrated_by,
-            description: book.description,
-            difficulty: book.difficulty,
-            hours: book.hours,
-            minutes: book.minutes,
-            coverPath: media.cover,
-            sampleAudioPath: media.sample.path,
-            sampleAudioMs: media.sample.durationMs,
-            sampleText: book.sample_text,
-            language: book.language,
-          });
-          for (const [c, chapter] of book.chapters.entries()) {
-            const savedChapter = await tx
-              .getRepository(Chapter)
-              .save({ bookId: saved.id, title: chapter.title, chapterNo: chapter.chapter_no });
-            await tx.getRepository(Phrase).save(
-              chapter.phrases.map((phrase, p) => ({
-                chapterId: savedChapter.id,
-                position: p + 1,
+          await this.books.createWhole(
+            {
+              bookCode,
+              title: book.title,
+              author: book.author,
+              narratedBy: book.narrated_by,
+              description: book.description,
+              difficulty: book.difficulty,
+              hours: book.hours,
+              minutes: book.minutes,
+              coverPath: media.cover,
+              sampleAudioPath: media.sample.path,
+              sampleAudioMs: media.sample.durationMs,
+              sampleText: book.sample_text,
+              language: book.language,
+            },
+            book.chapters.map((chapter, c) => ({
+              title: chapter.title,
+              chapterNo: chapter.chapter_no,
+              phrases: chapter.phrases.map((phrase, p) => ({
                 phrase: phrase.phrase,
                 dictionary: phrase.dictionary,
                 audioPath: media.lines[c][p].path,
                 audioMs: media.lines[c][p].durationMs,
               })),
-            );
-          }
+            })),
+            tx,
+          );
         }
         await this.upsertAdmin(tx.getRepository(User), credentials.email, passwordHash);
         await tx.getRepository(AppMeta).save({ key: SEEDED_KEY, value: new Date().toISOString() });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
-import { BookImportService } from '../imports/book-import.service';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import type { BookImportResponse } from '../imports/book-imports.dto';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
@@ -458,14 +458,15 @@ describe('Moving a whole book', () => {
     const files = await mediaFiles(server);
 
     const failing = await stage(exported);
-    const service = server.app.get(BookImportService);
+    // The second chapter's phrases fail, after the book, both chapters and the first one's phrases.
+    const repository = server.app.get(PhrasesRepository) as unknown as {
+      insertBatch: (...a: unknown[]) => Promise<unknown>;
+    };
     let calls = 0;
-    const spy = jest.spyOn(service as unknown as { insertPhrases: () => Promise<unknown> }, 'insertPhrases');
+    const spy = jest.spyOn(repository, 'insertBatch');
     spy.mockImplementation(function (this: unknown, ...args: unknown[]) {
       if (++calls === 2) throw new Error('disk on fire');
-      return (
-        BookImportService.prototype as unknown as { insertPhrases: (...a: unknown[]) => Promise<unknown> }
-      ).insertPhrases.apply(this, args);
+      return (PhrasesRepository.prototype as unknown as typeof repository).insertBatch.apply(this, args);
     });
     try {
       expect((await admin.post(`admin/import/${failing.import_id}/commit`)).status).toBe(500);

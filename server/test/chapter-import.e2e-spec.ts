@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChapterImportService } from '../imports/chapter-import.service';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ImportsService } from '../imports/imports.service';
 import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
@@ -335,15 +335,12 @@ describe('Importing a chapter', () => {
     await admin.post(`admin/import/${await stage('A.\n\nB.')}/commit`);
     const replacing = await stage('X.\n\nY.\n\nZ.', 'replace');
 
-    const service = server.app.get(ChapterImportService);
-    let calls = 0;
-    const spy = jest.spyOn(service as unknown as { insertPhrase: () => Promise<unknown> }, 'insertPhrase');
-    spy.mockImplementation(function (this: unknown, ...args: unknown[]) {
-      if (++calls === 2) throw new Error('disk on fire');
-      return (
-        ChapterImportService.prototype as unknown as { insertPhrase: (...a: unknown[]) => Promise<unknown> }
-      ).insertPhrase.apply(this, args);
-    });
+    // The old phrases are deleted by then: the insert failing must bring them back.
+    const spy = jest.spyOn(
+      server.app.get(PhrasesRepository) as unknown as { insertBatch: () => Promise<unknown> },
+      'insertBatch',
+    );
+    spy.mockRejectedValue(new Error('disk on fire'));
     const media = await mediaFiles(server);
     try {
       expect((await admin.post(`admin/import/${replacing}/commit`)).status).toBe(500);

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Phrase } from '../phrases/phrase.entity';
 import { AnkiExport } from './anki-export';
 import { AnkiExportSlots } from './anki-export-slots';
 import { ReviewLog } from './review-log.entity';
@@ -12,7 +11,7 @@ import { WordsService } from './words.service';
 
 /** Words: saved from the reader's glossaries, reviewed later with the narrator's voice. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, Phrase])],
+  imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog])],
   controllers: [WordsController, ReviewController],
   providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots],
 })

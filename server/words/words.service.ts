@@ -6,11 +6,10 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { toCsv } from './csv';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { Book } from '../books/book.entity';
-import { Chapter } from '../chapters/chapter.entity';
+import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
-import { Phrase } from '../phrases/phrase.entity';
 import { PREMIUM_CHAPTER } from '../reading/access';
 import { ClipUrls } from '../reading/clip-urls';
 import { splitGlossary } from '../reading/glossary';
@@ -54,7 +53,7 @@ const iso = (value: Date | string) => dateFromDb(value).toISOString();
 export class WordsService {
   constructor(
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
-    @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
+    private readonly phrases: PhrasesRepository,
     private readonly reading: ReadingService,
     private readonly clipUrls: ClipUrls,
     private readonly clock: Clock,
@@ -63,17 +62,9 @@ export class WordsService {
 
   /** Saves the glossary entry `term` of a phrase the member may read; saving it again answers the same word. */
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
-    const found = await this.phrases
-      .createQueryBuilder('p')
-      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
-      .select('p.id', 'id')
-      .addSelect('p.dictionary', 'dictionary')
-      .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first')
-      .where('p.id = :id', { id: dto.phrase_id })
-      .getRawOne<{ id: number; dictionary: string; chapter_no: number | string; first: number | string }>();
+    const [found] = await this.phrases.places([dto.phrase_id]);
     if (!found) throw new NotFoundException('Phrase not found.');
-    const access = await this.reading.access(Number(found.chapter_no) === Number(found.first), user);
+    const access = await this.reading.access(found.chapter_no === found.first_chapter_no, user);
     if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
     if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
@@ -206,12 +197,11 @@ export class WordsService {
 
   /** A member's words joined to their phrase (p), chapter (c) and book (b). */
   private joined(user: User) {
-    return this.words
-      .createQueryBuilder('w')
-      .innerJoin(Phrase, 'p', 'p.id = w.phraseId')
-      .innerJoin(Chapter, 'c', 'c.id = p.chapterId')
-      .innerJoin(Book, 'b', 'b.id = c.bookId')
-      .where('w.userId = :userId', { userId: user.id });
+    return joinCatalogue(this.words.createQueryBuilder('w'), {
+      phrase: 'w.phraseId',
+      chapter: 'p.chapterId',
+      book: 'c.bookId',
+    }).where('w.userId = :userId', { userId: user.id });
   }
 
   /**

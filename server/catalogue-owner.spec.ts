@@ -1,0 +1,182 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as ts from 'typescript';
+import { PROJECT_ROOT } from './paths';
+
+/**
+ * One writer per table, as a test: books, chapters and phrases are written and read only by the catalogue's
+ * repositories (docs/architecture.md, "The catalogue's owner"). It looks at what a file does with the
+ * tables (a query builder on an entity, a repository of one, SQL naming a table), not at what it imports:
+ * importing the repositories from everywhere is the point.
+ */
+
+const SERVER = join(PROJECT_ROOT, 'server');
+
+/** Paths relative to server/, without `.ts`; a trailing slash covers a folder. */
+const OWNER = ['catalogue/repository/', 'catalogue/free-chapters'];
+
+/** Everything else that may still name the tables, and why. A file entry that no longer needs it fails. */
+export const EXCEPTIONS: Record<string, string> = {
+  'migrations/': 'the schema itself, written once and never changed with the app',
+  'media/media-trash':
+    'the media sweep must know every column that names a file (REFERENCED_MEDIA_SQL, also read by backups from their snapshot), and media/ imports no feature',
+  'reading/first-chapter':
+    'the free-chapter subquery, moving to catalogue/free-chapters.ts with the one free-chapter rule',
+  'reading/locked-clips': 'lists the clips of locked chapters; moves onto catalogue/free-chapters.ts with it',
+};
+
+const TABLES = new Set(['books', 'chapters', 'phrases']);
+const ENTITY_MODULE = /(^|\/)(book|chapter|phrase)\.entity$/;
+const ENTITY_NAMES = new Set(['Book', 'Chapter', 'Phrase']);
+/** Query-builder and entity-manager methods that take a table's name as a string. */
+const TAKES_TABLE = new Set([
+  'from',
+  'into',
+  'update',
+  'delete',
+  'insert',
+  'innerJoin',
+  'leftJoin',
+  'innerJoinAndSelect',
+  'leftJoinAndSelect',
+  'getRepository',
+  'createQueryBuilder',
+]);
+const SQL_STATEMENT = /\b(select\b[\s\S]*\bfrom|insert\s+into|update\b[\s\S]*\bset|delete\s+from)\b/i;
+const SQL_TABLE = /\b(?:from|join|into|update)\s+["`]?(books|chapters|phrases)\b/i;
+
+const matches = (path: string, entries: string[]) =>
+  entries.some((entry) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry));
+
+/**
+ * Where `text` (the source of server/`path`.ts) queries or writes the catalogue's tables: one line per
+ * place, `line N: what`. Empty for the owner's own files.
+ */
+export function catalogueAccesses(path: string, text: string): string[] {
+  if (matches(path, OWNER)) return [];
+  const source = ts.createSourceFile(`${path}.ts`, text, ts.ScriptTarget.Latest, true);
+  const entities = new Set<string>();
+  const found: string[] = [];
+  const report = (node: ts.Node, what: string) =>
+    found.push(`line ${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${what}`);
+  const isEntity = (node: ts.Node) =>
+    ts.isIdentifier(node)
+      ? entities.has(node.text)
+      : ts.isArrayLiteralExpression(node) && node.elements.some(isEntity);
+  const literalText = (node: ts.Node): string | null => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isTemplateExpression(node))
+      return node.head.text + node.templateSpans.map((span) => '?' + span.literal.text).join('');
+    return null;
+  };
+
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!ENTITY_MODULE.test(statement.moduleSpecifier.text)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings && ts.isNamedImports(bindings))
+      for (const element of bindings.elements)
+        if (ENTITY_NAMES.has((element.propertyName ?? element.name).text)) entities.add(element.name.text);
+  }
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const method = ts.isPropertyAccessExpression(callee) ? callee.name.text : callee.getText(source);
+      for (const argument of node.arguments) {
+        if (isEntity(argument)) report(node, `${method}(${argument.getText(source)})`);
+        const name = literalText(argument);
+        if (name !== null && TAKES_TABLE.has(method) && (TABLES.has(name) || ENTITY_NAMES.has(name)))
+          report(node, `${method}('${name}')`);
+      }
+    }
+    if (
+      ts.isTypeReferenceNode(node) &&
+      /Repository$/.test(node.typeName.getText(source)) &&
+      node.typeArguments?.some(isEntityType)
+    )
+      report(node, node.getText(source));
+    const sql = literalText(node);
+    if (sql !== null && SQL_STATEMENT.test(sql)) {
+      const table = SQL_TABLE.exec(sql);
+      if (table) report(node, `SQL naming ${table[1].toLowerCase()}`);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  const isEntityType = (node: ts.TypeNode) =>
+    ts.isTypeReferenceNode(node) && entities.has(node.typeName.getText(source));
+  visit(source);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test' || entry.name === 'demo' ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+const relativePath = (file: string) => relative(SERVER, file).split('\\').join('/').replace(/\.ts$/, '');
+
+describe('the catalogue’s owner', () => {
+  const entityImport = "import { Phrase } from '../phrases/phrase.entity';\n";
+
+  it('catches a query, a repository, a write or SQL on the catalogue’s tables outside the owner', () => {
+    const check = (code: string) => catalogueAccesses('words/words.service', entityImport + code);
+    expect(check("qb.innerJoin(Phrase, 'p', 'p.id = w.phraseId');")).toEqual(['line 2: innerJoin(Phrase)']);
+    expect(check('class A { constructor(@InjectRepository(Phrase) r: Repository<Phrase>) {} }')).toEqual([
+      'line 2: InjectRepository(Phrase)',
+      'line 2: Repository<Phrase>',
+    ]);
+    expect(check('TypeOrmModule.forFeature([SavedWord, Phrase]);')).toEqual([
+      'line 2: forFeature([SavedWord, Phrase])',
+    ]);
+    expect(check('tx.update(Phrase, { id }, changes);')).toEqual(['line 2: update(Phrase)']);
+    expect(check("db.createQueryBuilder().select('p.id').from('phrases', 'p');")).toEqual([
+      "line 2: from('phrases')",
+    ]);
+    expect(check('sql(db, `UPDATE phrases SET position = ? WHERE id = ${id}`);')).toEqual([
+      'line 2: SQL naming phrases',
+    ]);
+    expect(
+      check("db.query('select p.audio_path from chapters c join phrases p on p.chapter_id = c.id');"),
+    ).toEqual(['line 2: SQL naming chapters']);
+    // An alias counts too.
+    expect(
+      catalogueAccesses('x/y', "import { Book as B } from '../books/book.entity';\nm.findOneBy(B, { id });"),
+    ).toEqual(['line 2: findOneBy(B)']);
+  });
+
+  it('lets through the owner, reads through it, types, and prose', () => {
+    const check = (code: string, path = 'words/words.service') =>
+      catalogueAccesses(path, entityImport + code);
+    expect(check('const phrases = await this.phrases.ofChapter(id);')).toEqual([]);
+    expect(check('function show(phrase: Phrase): string { return phrase.phrase; }')).toEqual([]);
+    expect(check("throw new RuleFailed('Pick from chapters you own, then update phrases.');")).toEqual([]);
+    expect(check('db.query(`SELECT COUNT(*) FROM saved_words`);')).toEqual([]);
+    expect(check("@Get('chapters') list() {}")).toEqual([]);
+    expect(check("qb.innerJoin(Phrase, 'p', 'p.id = w.phraseId');", 'catalogue/repository/x')).toEqual([]);
+  });
+
+  it('holds for every file of the server', () => {
+    const files = sourceFiles(SERVER);
+    expect(files.length).toBeGreaterThan(100);
+    const excepted = Object.keys(EXCEPTIONS);
+    const found = files.flatMap((file) =>
+      catalogueAccesses(relativePath(file), readFileSync(file, 'utf8')).map(
+        (access) => `${relativePath(file)} ${access}`,
+      ),
+    );
+    expect(found.filter((access) => !matches(access.split(' ')[0], excepted))).toEqual([]);
+    // A file excepted that no longer names the tables (or is gone) must leave the list.
+    const stale = excepted.filter(
+      (entry) =>
+        !entry.endsWith('/') &&
+        !(existsSync(join(SERVER, `${entry}.ts`)) && found.some((access) => access.startsWith(`${entry} `))),
+    );
+    expect(stale).toEqual([]);
+  });
+});
