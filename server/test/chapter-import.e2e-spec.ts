@@ -5,7 +5,7 @@ import { ImportsService } from '../imports/imports.service';
 import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
-import { controlClock } from './clock';
+import { controlClock, MINUTE } from './clock';
 import { bookForm, mediaFiles, purgeAfterGrace, stagedImports } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, renameEntry, understateSize } from './zips';
@@ -379,6 +379,38 @@ describe('Importing a chapter', () => {
       importForm(file('A.\n', 'c.txt'), clips(2001)),
     );
     expect([413, 422]).toContain(over.status);
+  });
+
+  it('takes over a commit left unfinished for 30 minutes (docs/import.md), and not sooner', async () => {
+    const id = await newChapter(5);
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${id}/import`,
+      importForm(file('Seul.\n', 'c.txt'), [file(CLIP, '1.mp3')]),
+    );
+    const importId = staged.body.data.import_id;
+    const clock = controlClock(server);
+    try {
+      // A commit whose process died just now, before it added anything.
+      await server.app
+        .get(DataSource)
+        .getRepository(StagedImport)
+        .update({ id: importId }, { status: 'committing', updatedAt: new Date(Date.now()) });
+      clock.advance(29 * MINUTE);
+      const early = await admin.post(`admin/import/${importId}/commit`);
+      expect([early.status, early.body]).toEqual([
+        409,
+        { message: 'This import is already being committed.' },
+      ]);
+      clock.advance(2 * MINUTE);
+      const late = await admin.post(`admin/import/${importId}/commit`);
+      expect([late.status, late.body]).toEqual([
+        200,
+        { message: '1 phrase has been added to the chapter.', data: { added: 1 } },
+      ]);
+      expect((await phrasesOf(id)).map((p) => p.phrase)).toEqual(['Seul.']);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('never sweeps the files of an import being committed', async () => {
