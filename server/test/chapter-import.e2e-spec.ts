@@ -224,6 +224,48 @@ describe('Importing a chapter', () => {
     expect(blocks.body.data.errors).toContain('The text has 3 phrases and the upload 2 clips.');
   });
 
+  it('refuses a NUL character in a phrase or a glossary on its row, as the forms do, in every mode', async () => {
+    const tsv =
+      'phrase\tdictionary\taudio\n' +
+      'Bon\0jour.\t\t1.mp3\n' +
+      'Bon.\tbon \0 good\t2.mp3\n' +
+      'Fin.\t\t3.mp3\n';
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file(tsv, 't.tsv'), [file(CLIP, '1.mp3'), file(CLIP, '2.mp3'), file(CLIP, '3.mp3')]),
+    );
+    expect(staged.status).toBe(200);
+    expect(staged.body.data.rows.map((r) => r.error)).toEqual([
+      'The phrase contains a NUL character, which text cannot hold.',
+      'The glossary contains a NUL character, which text cannot hold.',
+      null,
+    ]);
+    const refused = await admin.post(`admin/import/${staged.body.data.import_id}/commit`);
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { message: 'Rows 1, 2 have problems: fix the files and import again.' },
+    ]);
+
+    const blocks = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file('A.\n\nB\0.\n', 'c.txt'), [file(CLIP, '1.mp3'), file(CLIP, '2.mp3')]),
+    );
+    expect(blocks.body.data.rows.map((r) => r.error)).toEqual([
+      null,
+      'The phrase contains a NUL character, which text cannot hold.',
+    ]);
+
+    const recording = new FormData();
+    recording.set('text', new Blob(['Un\0.\n']), 'c.txt');
+    recording.set('recording', new Blob([CLIP]), 'chapter.mp3');
+    const cut = await admin.post<Preview>(`admin/chapter/${chapterId}/import`, recording);
+    expect(cut.body.data.rows.map((r) => r.error)).toEqual([
+      'The phrase contains a NUL character, which text cannot hold.',
+    ]);
+    for (const id of [staged, blocks, cut].map((res) => res.body.data.import_id))
+      await admin.delete(`admin/import/${id}`);
+  });
+
   it('refuses whole files that are not what they claim, with a message', async () => {
     const before = await stageDirs();
     const post = (text: [Blob, string] | undefined, clips: Array<[Blob, string]>) =>
