@@ -155,7 +155,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const rawStorage = env.STORAGE_DIR?.trim() || './storage';
   const storageDir = isAbsolute(rawStorage) ? rawStorage : resolve(process.cwd(), rawStorage);
   try {
-    mkdirSync(storageDir, { recursive: true });
+    // It will hold the database (password hashes, the session secret): a folder we make is ours alone. A
+    // folder the operator made keeps the mode they chose.
+    mkdirSync(storageDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new ConfigError(`STORAGE_DIR "${storageDir}" cannot be created: ${(error as Error).message}`);
   }

@@ -1,6 +1,7 @@
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdtemp, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
@@ -25,6 +26,45 @@ export interface BackupReport {
   file: string;
   manifest: Manifest;
   bytes: number;
+  /** Work folders of killed backups (each a copy of the database) removed before this one started. */
+  removedStale: string[];
+}
+
+/**
+ * The work folder holds a full copy of the database (password hashes, the generated session secret).
+ * Its name carries the host and process id so that the next backup can tell a killed run's folder from
+ * one a backup running right now is still using.
+ */
+const WORK_PREFIX = '.lingonovel-backup-';
+const WORK_NAME = /^\.lingonovel-backup-(.+)-(\d+)-[A-Za-z0-9]{6}$/;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Only folders made on this host are judged (another machine's process ids mean nothing here, in a
+ * folder shared over the network); a folder that cannot be removed is left for the operator rather than
+ * stopping the backup.
+ */
+async function removeStaleWorkFolders(folder: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(folder)) {
+    const match = WORK_NAME.exec(name);
+    if (!match || match[1] !== hostname() || isRunning(Number(match[2]))) continue;
+    const path = join(folder, name);
+    await rm(path, { recursive: true, force: true }).then(
+      () => removed.push(path),
+      () => undefined,
+    );
+  }
+  return removed;
 }
 
 /**
@@ -38,7 +78,9 @@ export async function createBackup(config: AppConfig, out: string): Promise<Back
   const target = resolve(out);
   if (existsSync(target)) throw new BackupError(`${out} already exists; give the backup a new file name.`);
   if (!existsSync(dirname(target))) throw new BackupError(`The folder ${dirname(target)} does not exist.`);
-  const work = await mkdtemp(join(dirname(target), `.${basename(target)}-`));
+  const removedStale = await removeStaleWorkFolders(dirname(target));
+  // mkdtemp makes the folder 0700 whatever the umask; the snapshot files in it are made 0600.
+  const work = await mkdtemp(join(dirname(target), `${WORK_PREFIX}${hostname()}-${process.pid}-`));
   const partial = `${target}.partial`;
   try {
     const snapshot = config.databaseUrl
@@ -46,7 +88,8 @@ export async function createBackup(config: AppConfig, out: string): Promise<Back
       : await snapshotSqlite(config.storageDir, work);
     const manifest = await writeArchive(snapshot, createStores(config).media, partial, config);
     await rename(partial, target);
-    return { file: target, manifest, bytes: manifest.files.reduce((sum, file) => sum + file.size, 0) };
+    const bytes = manifest.files.reduce((sum, file) => sum + file.size, 0);
+    return { file: target, manifest, bytes, removedStale };
   } finally {
     await rm(work, { recursive: true, force: true });
     await rm(partial, { force: true });

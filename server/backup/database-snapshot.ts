@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DATABASE_FILE } from '../database/data-source';
@@ -18,6 +18,14 @@ export interface Snapshot {
   /** Keys rows point to (a cover's key stands for its sizes). */
   mediaPaths: string[];
   secretInDatabase: boolean;
+}
+
+/**
+ * Made empty and 0600 before SQLite or pg_dump write into it (both keep an existing file's mode), so the
+ * copy of password hashes and the session secret is never readable by others, even for a moment.
+ */
+function createPrivateFile(file: string): void {
+  writeFileSync(file, '', { mode: 0o600, flag: 'wx' });
 }
 
 type Query = (text: string) => Promise<Array<Record<string, unknown>>>;
@@ -51,6 +59,7 @@ export async function snapshotSqlite(storageDir: string, workDir: string): Promi
       `There is no database at ${source}: is STORAGE_DIR set to the installation's folder?`,
     );
   const file = join(workDir, DATABASE_FILE);
+  createPrivateFile(file);
   const live = new Database(source, { fileMustExist: true, timeout: 5000 });
   try {
     await live.backup(file, { progress: () => ALL_PAGES });
@@ -86,6 +95,7 @@ export async function snapshotPostgres(databaseUrl: string, workDir: string): Pr
       async (text) => (await client.query(text)).rows as Array<Record<string, unknown>>,
     );
     const file = join(workDir, 'lingonovel.pgdump');
+    createPrivateFile(file);
     await pgDump(databaseUrl, rows[0].id, file);
     await client.query('COMMIT');
     return { engine: 'postgres', file, entry: PG_DUMP_ENTRY, ...facts };

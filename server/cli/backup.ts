@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   if (!values.out) throw new ConfigError('--out FILE is required');
   const started = Date.now();
-  const { file, manifest, bytes } = await createBackup(loadConfig(), values.out);
+  const { file, manifest, bytes, removedStale } = await createBackup(loadConfig(), values.out);
+  for (const folder of removedStale)
+    console.log(`Removed ${folder}, the work folder of an interrupted backup.`);
   const media = manifest.files.length - 1;
   console.log(
     `Backed up the ${manifest.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database (schema ` +

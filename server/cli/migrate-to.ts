@@ -3,7 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
-import { copyMedia, copyRows, CopyRefused, COPIED_TABLES } from '../database/copy-installation';
+import {
+  abandonedMedia,
+  copyMedia,
+  copyRows,
+  CopyRefused,
+  COPIED_TABLES,
+} from '../database/copy-installation';
 import { openDatabase } from '../database/data-source';
 import { sharedJwtSecret } from '../database/prepare';
 import { createStores } from '../media/store/create-stores';
@@ -41,8 +47,14 @@ async function main(): Promise<void> {
     } else {
       const tempRoot = join(source.storageDir, 'tmp');
       mkdirSync(tempRoot, { recursive: true });
-      const files = await copyMedia(createStores(source).media, createStores(target).media, tempRoot);
+      const abandoned = await abandonedMedia(from);
+      const media = createStores(source).media;
+      const files = await copyMedia(media, createStores(target).media, tempRoot, abandoned);
       console.log(`media: ${files} file(s) copied to bucket ${target.mediaStore.bucket}`);
+      if (abandoned.size)
+        console.log(
+          `media: ${abandoned.size} replaced or deleted file(s) left behind: nothing refers to them any more`,
+        );
     }
     console.log('Done. Start the server with the same DATABASE_URL (and S3 settings) to use the new home.');
   } finally {

@@ -1,6 +1,8 @@
 import { mkdtemp, copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { filesOf } from '../media/media.service';
+import { referencedMedia } from '../media/media-trash';
 import type { MediaStore } from '../media/store/media-store';
 import { sql } from './sql';
 
@@ -8,7 +10,7 @@ import { sql } from './sql';
  * The tables an installation's data lives in, parents before children (foreign keys). Left out on
  * purpose: `migrations` (the target runs its own), `rate_hits` (minutes-long counters), `imports`
  * (staged imports live a day; their files stay behind in STORAGE_DIR/imports) and `media_trash` (files let
- * go of within the hour; copied to the bucket, they are swept there as orphans).
+ * go of within the hour: copyMedia leaves them behind, see abandonedMedia).
  */
 export const COPIED_TABLES = [
   'users',
@@ -99,12 +101,32 @@ export async function copyRows(source: DataSource, target: DataSource): Promise<
   return copied;
 }
 
-/** Copies every media file into the target store; a file already there with the same size is skipped. */
-export async function copyMedia(source: MediaStore, target: MediaStore, tempRoot: string): Promise<number> {
+/**
+ * Replaced and deleted files waiting in media_trash that no row points to (again): the source's purge
+ * would delete them within the hour, but the trash is not copied, so in the bucket nothing would know
+ * them. They are not moved.
+ */
+export async function abandonedMedia(source: DataSource): Promise<Set<string>> {
+  const inUse = new Set((await referencedMedia(source)).flatMap(filesOf));
+  const trashed = (await source.query('SELECT "key" FROM media_trash')) as Array<{ key: string }>;
+  return new Set(trashed.map((row) => row.key).filter((key) => !inUse.has(key)));
+}
+
+/**
+ * Copies every media file but the `skipped` ones into the target store; a file already there with the
+ * same size is not copied again.
+ */
+export async function copyMedia(
+  source: MediaStore,
+  target: MediaStore,
+  tempRoot: string,
+  skipped: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const temp = await mkdtemp(join(tempRoot, 'migrate-'));
   let copied = 0;
   try {
     for (const { key } of await source.list('')) {
+      if (skipped.has(key)) continue;
       const [from, already] = [await source.head(key), await target.head(key)];
       if (from && already && from.size === already.size) continue;
       const file = join(temp, String(copied));

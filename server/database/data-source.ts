@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { runMigrations } from './prepare';
 import type { AppConfig } from '../config';
@@ -20,6 +21,21 @@ const common = {
 };
 
 /**
+ * SQLite would create the file with the umask's mode (usually 0644, readable by every local account),
+ * and gives its -wal and -shm files the database file's mode. Making the file empty and 0600 first keeps
+ * all three private; an existing file keeps the mode its operator gave it. (Setting process.umask around
+ * the open would also catch files made meanwhile by the rest of the process, with the wrong mode.)
+ */
+function createPrivateDatabaseFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
  * PostgreSQL when DATABASE_URL is set, else SQLite in STORAGE_DIR. On SQLite, WAL with synchronous=NORMAL
  * is about 45x faster for writes than the defaults and still durable across crashes of the process;
  * foreign keys make chapter and phrase deletes cascade.
@@ -36,10 +52,12 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
       // Connections per instance: several instances share the server's max_connections.
       extra: { max: config.databasePoolSize },
     };
+  const database = join(config.storageDir, DATABASE_FILE);
+  createPrivateDatabaseFile(database);
   return {
     ...common,
     type: 'better-sqlite3',
-    database: join(config.storageDir, DATABASE_FILE),
+    database,
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

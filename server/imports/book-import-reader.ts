@@ -25,7 +25,7 @@ import {
 import type { ChapterRow } from './chapter-import.service';
 import { matchClips, type StagedClip } from './clip-matching';
 import { CHAPTER_IMPORT_UPLOADS, MAX_CLIPS } from './imports.dto';
-import { decodeText, parseImportText, TextRejected } from './text-formats';
+import { decodeText, hasNul, NUL_MESSAGE, parseImportText, TextRejected } from './text-formats';
 import type { ZipEntry } from './zip-entries';
 
 /** What staging a whole book found, kept as the import's manifest until the commit. */
@@ -236,6 +236,11 @@ async function check<T extends object>(type: new () => T, plain: Record<string, 
   const errors: FieldErrors = {};
   for (const error of await validate(dto, { stopAtFirstError: true, whitelist: true }))
     errors[error.property] = Object.values(error.constraints ?? {});
+  // The forms refuse NUL before validation (body-shape.ts); a zip's JSON must be refused as well. The
+  // preview also lists the messages without their fields, so each names its own.
+  for (const [field, value] of Object.entries(plain))
+    if (typeof value === 'string' && hasNul(value))
+      errors[field] = [`The ${field.replace(/_/g, ' ')} field ${NUL_MESSAGE}`];
   return { dto, errors };
 }
 

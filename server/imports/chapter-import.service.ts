@@ -39,7 +39,14 @@ import {
 } from './recording-import';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
 import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
-import { decodeText, parseImportText, TextRejected, type ParsedText, type TextRow } from './text-formats';
+import {
+  decodeText,
+  parseImportText,
+  rowTextProblem,
+  TextRejected,
+  type ParsedText,
+  type TextRow,
+} from './text-formats';
 import { extractZip, isJunk, ZipRejected } from './zip-entries';
 
 export interface ChapterRow extends MatchedRow {
@@ -193,8 +200,8 @@ export class ChapterImportService {
         : [
             `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${rows.length} phrases: check that this is the right recording and text.`,
           ],
-      // The segments are the clips; an empty phrase is still its row's problem.
-      rows: matched.rows.map((row) => ({ ...row, error: row.phrase ? null : row.error, duration_ms: null })),
+      // The segments are the clips; only the row's own text can be its problem.
+      rows: matched.rows.map((row) => ({ ...row, error: rowTextProblem(row), duration_ms: null })),
     };
   }
 

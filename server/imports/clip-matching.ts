@@ -1,4 +1,4 @@
-import { naturalOrder, type ParsedText } from './text-formats';
+import { naturalOrder, rowTextProblem, type ParsedText } from './text-formats';
 
 export interface StagedClip {
   /** The clip's file name as uploaded (folders left out). */
@@ -61,11 +61,7 @@ export function matchClips(text: ParsedText, clips: StagedClip[]): { rows: Match
     for (const clip of clips)
       if (!used.has(clip.name)) errors.push(`The clip "${clip.name}" matches no row of the text.`);
   }
-  for (const row of rows) {
-    // An empty phrase is the first thing to fix on its row.
-    if (!row.phrase) row.error = 'The phrase is empty.';
-    else if (row.phrase.length > 2000) row.error = 'The phrase is longer than 2000 characters.';
-    else if (row.dictionary.length > 5000) row.error = 'The glossary is longer than 5000 characters.';
-  }
+  // A problem with the row's own text comes before one with its clip.
+  for (const row of rows) row.error = rowTextProblem(row) ?? row.error;
   return { rows, errors };
 }

@@ -160,6 +160,20 @@ function parseBlocks(text: string): TextRow[] {
     }));
 }
 
+/** PostgreSQL's text cannot hold NUL: a row holding one is refused, as the forms refuse it (422). */
+export const NUL_MESSAGE = 'contains a NUL character, which text cannot hold.';
+export const hasNul = (value: string) => value.includes('\0');
+
+/** What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. */
+export function rowTextProblem(row: { phrase: string; dictionary: string }): string | null {
+  if (!row.phrase) return 'The phrase is empty.';
+  if (hasNul(row.phrase)) return `The phrase ${NUL_MESSAGE}`;
+  if (hasNul(row.dictionary)) return `The glossary ${NUL_MESSAGE}`;
+  if (row.phrase.length > 2000) return 'The phrase is longer than 2000 characters.';
+  if (row.dictionary.length > 5000) return 'The glossary is longer than 5000 characters.';
+  return null;
+}
+
 /** File names in natural order: "2.mp3" before "10.mp3". */
 export const naturalOrder = (a: string, b: string) =>
   a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });

@@ -120,6 +120,42 @@ describe('Sign up', () => {
     expect(extra.status).toBe(422);
     expect(extra.body.errors).toEqual({ user_type: ['property user_type should not exist'] });
   });
+
+  it('refuses __proto__, constructor and the like as unknown fields, in JSON, forms and multipart', async () => {
+    const fields =
+      '"name":"Ed","email":"proto@example.org","password":"a good password","repeat_password":"a good password"';
+    const refusal = (field: string, key = field) => ({
+      message: `property ${key} should not exist`,
+      errors: { [field]: [`property ${key} should not exist`] },
+    });
+    const send = (body: string | FormData, type?: string) =>
+      new ApiClient(server).request('POST', 'user/signup', body, type ? { 'Content-Type': type } : {});
+    const json = 'application/json';
+    const form = 'application/x-www-form-urlencoded';
+    for (const [body, type, expected] of [
+      [`{"__proto__":{"user_type":1},${fields}}`, json, refusal('__proto__')],
+      [`{"constructor":{"prototype":{"user_type":1}},${fields}}`, json, refusal('constructor')],
+      [`{"hasOwnProperty":1,${fields}}`, json, refusal('hasOwnProperty')],
+      [`{${fields},"name":{"__proto__":"Ed"}}`, json, refusal('name.__proto__', '__proto__')],
+      ['__proto__[user_type]=1&name=Ed', form, refusal('__proto__')],
+      ['name[__proto__]=Ed', form, refusal('name.__proto__', '__proto__')],
+      ['constructor=1&name=Ed', form, refusal('constructor')],
+    ] as const) {
+      const res = await send(body, type);
+      expect([body, res.status, res.body]).toEqual([body, 422, expected]);
+    }
+    const multipart = new FormData();
+    multipart.set('__proto__', '1');
+    multipart.set('name', 'Ed');
+    const res = await send(multipart);
+    expect([res.status, res.body]).toEqual([422, refusal('__proto__')]);
+    // Nothing was signed up on the way.
+    const users = await server.app
+      .get(DataSource)
+      .getRepository(User)
+      .countBy({ email: 'proto@example.org' });
+    expect(users).toBe(0);
+  });
 });
 
 describe('Sign in', () => {

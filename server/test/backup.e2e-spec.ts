@@ -1,6 +1,16 @@
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
@@ -348,5 +358,49 @@ describe('npm run backup and npm run restore', () => {
     ]);
     const usage = spawnSync(process.execPath, [CLI('backup')], { env, encoding: 'utf8' });
     expect(usage.stderr).toContain('Backup failed: --out FILE is required');
+  });
+
+  it("keeps a killed backup's database copy private and removes its work folder on the next run", async () => {
+    const folder = tempStorage();
+    const out = join(folder, 'killed.zip');
+    const env = {
+      ...process.env,
+      STORAGE_DIR: server.storageDir,
+      DATABASE_URL: server.config.databaseUrl ?? '',
+      ...server.s3?.env,
+    };
+    // Opening a FIFO for writing waits for a reader that never comes: the backup stops once its database
+    // snapshot is written, with its work folder in place, until it is killed.
+    expect(spawnSync('mkfifo', [`${out}.partial`]).status).toBe(0);
+    const killed = spawn(process.execPath, [CLI('backup'), '--out', out], { env, stdio: 'ignore' });
+    const workFolders = () => readdirSync(folder).filter((name) => name.startsWith('.lingonovel-backup-'));
+    const database = server.config.databaseUrl ? 'lingonovel.pgdump' : 'lingonovel.sqlite';
+    await until(() => workFolders().some((name) => existsSync(join(folder, name, database))));
+    await new Promise((resolve) => {
+      killed.once('exit', resolve);
+      killed.kill('SIGKILL');
+    });
+    rmSync(`${out}.partial`);
+
+    const [stale] = workFolders();
+    const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    expect(modeOf(join(folder, stale))).toBe('700');
+    const files = readdirSync(join(folder, stale));
+    expect(files).toContain(database);
+    for (const file of files) expect([file, modeOf(join(folder, stale, file))]).toEqual([file, '600']);
+
+    // A backup running right now (this process) keeps its folder.
+    const running = `.lingonovel-backup-${hostname()}-${process.pid}-abcdef`;
+    mkdirSync(join(folder, running));
+    const next = spawnSync(process.execPath, [CLI('backup'), '--out', join(folder, 'next.zip')], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(next.status).toBe(0);
+    expect(next.stdout).toContain(
+      `Removed ${join(folder, stale)}, the work folder of an interrupted backup.`,
+    );
+    expect(readdirSync(folder).sort()).toEqual([running, 'next.zip']);
   });
 });

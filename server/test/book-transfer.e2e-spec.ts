@@ -434,6 +434,35 @@ describe('Moving a whole book', () => {
       await admin.delete(`admin/import/${id}`);
   });
 
+  it('refuses a NUL character in book.json, a chapter.json or a phrase, where it is, as the forms do', async () => {
+    const items = await unzip(exported);
+    const file = (name: string) => items.find((item) => item.name === name)!.data;
+    const bookJson = JSON.parse(file('book.json').toString()) as Record<string, unknown>;
+    const changes: Record<string, Buffer> = {
+      'book.json': Buffer.from(JSON.stringify({ ...bookJson, author: 'Anne\u0000Autrice' })),
+      'chapters/002/chapter.json': Buffer.from(JSON.stringify({ title: 'Un\u0000', number: 2 })),
+      'chapters/005/phrases.tsv': Buffer.from(
+        file('chapters/005/phrases.tsv').toString().replace('日本語', '日本\0語'),
+      ),
+    };
+    const books = await bookCount();
+    const preview = await stage(
+      await makeZip(items.map((item) => ({ name: item.name, data: changes[item.name] ?? item.data }))),
+    );
+    expect(preview.book.errors).toEqual({
+      author: ['The author field contains a NUL character, which text cannot hold.'],
+    });
+    expect(preview.errors).toEqual([
+      'The author field contains a NUL character, which text cannot hold.',
+      'chapters/002: chapter.json: The title field contains a NUL character, which text cannot hold.',
+      'chapters/005: Row 2: The phrase contains a NUL character, which text cannot hold.',
+    ]);
+    const refused = await admin.post(`admin/import/${preview.import_id}/commit`);
+    expect(refused.status).toBe(422);
+    expect(await bookCount()).toBe(books);
+    await admin.delete(`admin/import/${preview.import_id}`);
+  });
+
   it('reads a book zipped inside a folder, and names files that belong nowhere', async () => {
     const items = await unzip(exported);
     const preview = await stage(

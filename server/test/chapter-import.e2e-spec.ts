@@ -5,7 +5,7 @@ import { ImportsService } from '../imports/imports.service';
 import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
-import { controlClock } from './clock';
+import { controlClock, MINUTE } from './clock';
 import { bookForm, mediaFiles, purgeAfterGrace, stagedImports } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, renameEntry, understateSize } from './zips';
@@ -224,6 +224,48 @@ describe('Importing a chapter', () => {
     expect(blocks.body.data.errors).toContain('The text has 3 phrases and the upload 2 clips.');
   });
 
+  it('refuses a NUL character in a phrase or a glossary on its row, as the forms do, in every mode', async () => {
+    const tsv =
+      'phrase\tdictionary\taudio\n' +
+      'Bon\0jour.\t\t1.mp3\n' +
+      'Bon.\tbon \0 good\t2.mp3\n' +
+      'Fin.\t\t3.mp3\n';
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file(tsv, 't.tsv'), [file(CLIP, '1.mp3'), file(CLIP, '2.mp3'), file(CLIP, '3.mp3')]),
+    );
+    expect(staged.status).toBe(200);
+    expect(staged.body.data.rows.map((r) => r.error)).toEqual([
+      'The phrase contains a NUL character, which text cannot hold.',
+      'The glossary contains a NUL character, which text cannot hold.',
+      null,
+    ]);
+    const refused = await admin.post(`admin/import/${staged.body.data.import_id}/commit`);
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { message: 'Rows 1, 2 have problems: fix the files and import again.' },
+    ]);
+
+    const blocks = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file('A.\n\nB\0.\n', 'c.txt'), [file(CLIP, '1.mp3'), file(CLIP, '2.mp3')]),
+    );
+    expect(blocks.body.data.rows.map((r) => r.error)).toEqual([
+      null,
+      'The phrase contains a NUL character, which text cannot hold.',
+    ]);
+
+    const recording = new FormData();
+    recording.set('text', new Blob(['Un\0.\n']), 'c.txt');
+    recording.set('recording', new Blob([CLIP]), 'chapter.mp3');
+    const cut = await admin.post<Preview>(`admin/chapter/${chapterId}/import`, recording);
+    expect(cut.body.data.rows.map((r) => r.error)).toEqual([
+      'The phrase contains a NUL character, which text cannot hold.',
+    ]);
+    for (const id of [staged, blocks, cut].map((res) => res.body.data.import_id))
+      await admin.delete(`admin/import/${id}`);
+  });
+
   it('refuses whole files that are not what they claim, with a message', async () => {
     const before = await stageDirs();
     const post = (text: [Blob, string] | undefined, clips: Array<[Blob, string]>) =>
@@ -376,6 +418,38 @@ describe('Importing a chapter', () => {
       importForm(file('A.\n', 'c.txt'), clips(2001)),
     );
     expect([413, 422]).toContain(over.status);
+  });
+
+  it('takes over a commit left unfinished for 30 minutes (docs/import.md), and not sooner', async () => {
+    const id = await newChapter(5);
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${id}/import`,
+      importForm(file('Seul.\n', 'c.txt'), [file(CLIP, '1.mp3')]),
+    );
+    const importId = staged.body.data.import_id;
+    const clock = controlClock(server);
+    try {
+      // A commit whose process died just now, before it added anything.
+      await server.app
+        .get(DataSource)
+        .getRepository(StagedImport)
+        .update({ id: importId }, { status: 'committing', updatedAt: new Date(Date.now()) });
+      clock.advance(29 * MINUTE);
+      const early = await admin.post(`admin/import/${importId}/commit`);
+      expect([early.status, early.body]).toEqual([
+        409,
+        { message: 'This import is already being committed.' },
+      ]);
+      clock.advance(2 * MINUTE);
+      const late = await admin.post(`admin/import/${importId}/commit`);
+      expect([late.status, late.body]).toEqual([
+        200,
+        { message: '1 phrase has been added to the chapter.', data: { added: 1 } },
+      ]);
+      expect((await phrasesOf(id)).map((p) => p.phrase)).toEqual(['Seul.']);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('never sweeps the files of an import being committed', async () => {

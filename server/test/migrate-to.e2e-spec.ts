@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { PROJECT_ROOT } from '../paths';
 import { ApiClient, newAdmin, newMember } from './api-client';
-import { makeBook } from './books';
-import { fixture, form } from './fixtures';
+import { makeBook, phraseIdsOf } from './books';
+import { fixture, form, mediaFiles } from './fixtures';
 import { assertBuilt } from './built-server';
 import { databaseUrlFor, onPostgres } from './database';
 import { startServer, tempStorage } from './harness';
@@ -34,6 +35,19 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     const before = await new ApiClient(old).get<{ data: { phrases: Array<{ id: number }> } }>(
       `guest/book/${code}/chapter/1`,
     );
+    // A replaced clip and a deleted phrase's clip wait in the trash; nothing refers to them any more.
+    const [, second, third] = await phraseIdsOf(admin.client, chapterIds);
+    const replaced = await admin.client.post(
+      `admin/phrase/${second[0]}?_method=put`,
+      form({ phrase: 'Encore.', dictionary: 'a — b', line_audio: [fixture('clip.mp3'), 'c.mp3'] }),
+    );
+    expect(replaced.status).toBe(200);
+    expect((await admin.client.delete(`admin/phrase/${third[0]}`)).status).toBe(200);
+    const trashed = (
+      (await old.app.get(DataSource).query('SELECT "key" FROM media_trash')) as Array<{ key: string }>
+    ).map((row) => row.key);
+    expect(trashed).toHaveLength(2);
+    const kept = (await mediaFiles(old)).filter((key) => !trashed.includes(key));
     await old.close(true);
 
     const targetUrl = (await databaseUrlFor(tempStorage()))!;
@@ -46,12 +60,16 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     const run = migrate();
     expect(run.stderr).not.toContain('Migration failed');
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('phrases: 6 row(s)');
-    expect(run.stdout).toMatch(/media: \d+ file\(s\) copied to bucket/);
+    expect(run.stdout).toContain('phrases: 5 row(s)');
+    expect(run.stdout).toContain(`media: ${kept.length} file(s) copied to bucket`);
+    expect(run.stdout).toContain(
+      'media: 2 replaced or deleted file(s) left behind: nothing refers to them any more',
+    );
 
     const moved = await startServer(tempStorage(), { DATABASE_URL: targetUrl, ...s3.env });
     try {
       expect(moved.config.mediaStore.kind).toBe('s3');
+      expect(await mediaFiles(moved)).toEqual(kept);
       const guest = new ApiClient(moved);
       const chapter = await guest.get<{ data: { phrases: Array<{ id: number; audio: string }> } }>(
         `guest/book/${code}/chapter/1`,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertBuilt, boot, run, stop } from './built-server';
@@ -41,6 +41,29 @@ describe('The built server process', () => {
     }
     const again = await boot({ STORAGE_DIR: storage });
     await stop(again.child);
+  });
+
+  it('keeps the database private: a storage folder it makes is 0700, the database and its -wal and -shm 0600', async () => {
+    const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    const made = join(storage, 'new', 'storage');
+    const first = await boot({ STORAGE_DIR: made });
+    try {
+      expect(modeOf(made)).toBe('700');
+      for (const file of ['lingonovel.sqlite', 'lingonovel.sqlite-wal', 'lingonovel.sqlite-shm'])
+        expect([file, modeOf(join(made, file))]).toEqual([file, '600']);
+    } finally {
+      await stop(first.child);
+    }
+
+    // A folder the operator made keeps their mode; the database made in it is still private.
+    chmodSync(storage, 0o750);
+    const second = await boot({ STORAGE_DIR: storage });
+    try {
+      expect(modeOf(storage)).toBe('750');
+      expect(modeOf(join(storage, 'lingonovel.sqlite'))).toBe('600');
+    } finally {
+      await stop(second.child);
+    }
   });
 
   it('serves pages, API and the HTML 404 page from one process, without demo content in serve mode', async () => {

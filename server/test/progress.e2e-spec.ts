@@ -158,6 +158,21 @@ describe('Learner progress', () => {
         expect([field, res.status]).toEqual([field, 422]);
         expect(Object.keys(res.body.errors)).toContain(field);
       }
+      // Sent as written: JSON.stringify of an object literal would not keep a `__proto__` key.
+      const withKey = (key: string) =>
+        JSON.stringify({ events: [good] }).replace('{"id"', `{"${key}":{"x":1},"id"`);
+      for (const key of ['__proto__', 'constructor', 'toString']) {
+        const res = await client.request('POST', 'user/listening', withKey(key), {
+          'Content-Type': 'application/json',
+        });
+        expect([res.status, res.body]).toEqual([
+          422,
+          {
+            message: `property ${key} should not exist`,
+            errors: { [`events.0.${key}`]: [`property ${key} should not exist`] },
+          },
+        ]);
+      }
       const most = Array.from({ length: 200 }, () => event(phrases[0][0], new Date()));
       expect((await client.post<Recorded>('user/listening', { events: most })).body.data.accepted).toBe(200);
     });

@@ -11,11 +11,15 @@ import {
 import type { Request } from 'express';
 import qs from 'qs';
 import type { Observable } from 'rxjs';
+import { ValidationFailed } from '../../common/api-error';
 import { BODY_LIMIT } from '../../common/body-limits';
+import { unknownField } from '../../common/validation';
 import { checkBodyShape } from './body-shape';
 import { readBody } from './read-body';
 
 const FORM_PARAMETERS = 1000;
+/** `__proto__` as a form key's name or as one of its `[…]` parts. */
+const PROTO_SEGMENT = /(^|\[)__proto__(\]|\[|$)/;
 
 function charsetOf(req: Request): string {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '');
@@ -45,8 +49,20 @@ export function parseForm(text: string): unknown {
       HttpStatus.PAYLOAD_TOO_LARGE,
     );
   }
+  // qs drops a `__proto__` key (`__proto__=1`, `a[__proto__]=1`) without a word; the decoder sees every
+  // key first, so it is refused as the validation refuses any unknown key.
+  const refused = new Map<string, string[]>();
+  let parsed: unknown;
   try {
-    return qs.parse(text, {
+    parsed = qs.parse(text, {
+      decoder: (value, decode, charset, type) => {
+        const decoded = decode(value, decode, charset) as string;
+        if (type === 'key' && PROTO_SEGMENT.test(decoded)) {
+          const parts = decoded.replace(/\]$/, '').split(/\]?\[/);
+          refused.set(parts.slice(0, parts.indexOf('__proto__') + 1).join('.'), [unknownField('__proto__')]);
+        }
+        return decoded;
+      },
       allowPrototypes: true,
       // As body-parser: a list may be as long as the form has fields (a reorder sends every id).
       arrayLimit: Math.max(100, parameters),
@@ -57,6 +73,8 @@ export function parseForm(text: string): unknown {
   } catch {
     throw new BadRequestException('The form is nested too deeply.');
   }
+  if (refused.size > 0) throw new ValidationFailed(Object.fromEntries(refused));
+  return parsed;
 }
 
 /**
