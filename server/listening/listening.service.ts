@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { firstChapterNo } from '../reading/first-chapter';
+import { firstChapterNoSql, isFreeChapter } from '../catalogue/free-chapters';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Chapter } from '../chapters/chapter.entity';
@@ -94,10 +94,10 @@ export class ListeningService {
       .addSelect('c.id', 'chapter_id')
       .addSelect('c.bookId', 'book_id')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first_chapter_no')
+      .addSelect(firstChapterNoSql('c'), 'first_chapter_no')
       .where('p.id IN (:...ids)', { ids })
       .getRawMany<PhraseRow>();
-    const isFree = (row: PhraseRow) => Number(row.chapter_no) === Number(row.first_chapter_no);
+    const isFree = (row: PhraseRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
     const mayReadLocked =
       rows.some((row) => !isFree(row)) && (await this.reading.access(false, user)) === 'granted';
     return new Map(rows.filter((row) => isFree(row) || mayReadLocked).map((row) => [Number(row.id), row]));

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from '../phrases/phrase.entity';
-import { Subscription } from '../billing/subscription.entity';
+import { BillingModule } from '../billing/billing.module';
 import { ClipUrls } from './clip-urls';
 import { LockedClips } from './locked-clips';
 import { ProgressController } from './progress.controller';
@@ -15,7 +15,7 @@ import { ReadingService } from './reading.service';
 /** Reading: who may read which chapter, the chapters themselves, signed clips and progress. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Book, Chapter, Phrase, Subscription, ReadingProgress])],
+  imports: [TypeOrmModule.forFeature([Book, Chapter, Phrase, ReadingProgress]), BillingModule],
   controllers: [ReadingController, ProgressController],
   providers: [ReadingService, ProgressService, ClipUrls, LockedClips],
   exports: [ReadingService, ClipUrls, LockedClips],

@@ -5,7 +5,8 @@ import type { Repository } from 'typeorm';
 import { Book } from '../books/book.entity';
 import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from '../phrases/phrase.entity';
-import { Subscription } from '../billing/subscription.entity';
+import { MemberPlans } from '../billing/member-plans';
+import { firstChapterNo, isFreeChapter } from '../catalogue/free-chapters';
 import { Clock } from '../common/clock';
 import { User, UserType } from '../users/user.entity';
 import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
@@ -22,7 +23,7 @@ export class ReadingService {
     @InjectRepository(Book) private readonly books: Repository<Book>,
     @InjectRepository(Chapter) private readonly chapters: Repository<Chapter>,
     @InjectRepository(Phrase) private readonly phrases: Repository<Phrase>,
-    @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
+    private readonly plans: MemberPlans,
     private readonly clipUrls: ClipUrls,
     private readonly clock: Clock,
   ) {}
@@ -55,15 +56,16 @@ export class ReadingService {
         phrase_count: number | string;
         duration_ms: number | string;
       }>();
+    const first = firstChapterNo(rows.map((row) => Number(row.chapter_no)));
     return {
       book_code: book.bookCode,
       title: book.title,
-      chapters: rows.map((row, index) => ({
+      chapters: rows.map((row) => ({
         chapter_no: Number(row.chapter_no),
         title: row.title,
         phrase_count: Number(row.phrase_count),
         duration_ms: Number(row.duration_ms),
-        free: index === 0,
+        free: isFreeChapter(Number(row.chapter_no), first),
       })),
     };
   }
@@ -75,15 +77,17 @@ export class ReadingService {
     const chapters = await this.chapters.find({ where: { bookId: book.id }, order: { chapterNo: 'ASC' } });
     const index = chapters.findIndex((chapter) => chapter.chapterNo === Number(chapterParam));
     if (index === -1) throw new NotFoundException('Chapter not found.');
-    const access = await this.access(index === 0, user);
+    const first = firstChapterNo(chapters.map((chapter) => chapter.chapterNo));
+    const access = await this.access(isFreeChapter(chapters[index].chapterNo, first), user);
     return { book, chapters, index, access };
   }
 
-  async access(isFirst: boolean, user: User | undefined): Promise<ChapterAccess> {
-    if (isFirst) return 'free';
-    const plan = user ? await this.subscriptions.findOneBy({ userId: user.id }) : null;
+  /** `free`: whether the chapter is its book's free one (catalogue/free-chapters.ts). */
+  async access(free: boolean, user: User | undefined): Promise<ChapterAccess> {
+    if (free) return 'free';
+    const plan = user ? await this.plans.planOf(user.id) : null;
     const reader = user ? { isAdmin: user.userType === UserType.Admin, plan } : null;
-    return chapterAccess(isFirst, reader, this.clock.now());
+    return chapterAccess(free, reader, this.clock.now());
   }
 
   /**

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../database/db-errors';
-import { firstChapterNo } from '../reading/first-chapter';
+import { firstChapterNoSql, isFreeChapter } from '../catalogue/free-chapters';
 import { dateFromDb } from '../database/db-dates';
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -69,11 +69,12 @@ export class WordsService {
       .select('p.id', 'id')
       .addSelect('p.dictionary', 'dictionary')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first')
+      .addSelect(firstChapterNoSql('c'), 'first')
       .where('p.id = :id', { id: dto.phrase_id })
       .getRawOne<{ id: number; dictionary: string; chapter_no: number | string; first: number | string }>();
     if (!found) throw new NotFoundException('Phrase not found.');
-    const access = await this.reading.access(Number(found.chapter_no) === Number(found.first), user);
+    const free = isFreeChapter(Number(found.chapter_no), Number(found.first));
+    const access = await this.reading.access(free, user);
     if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
     if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
@@ -195,7 +196,7 @@ export class WordsService {
       .addSelect('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first_chapter_no')
+      .addSelect(firstChapterNoSql('c'), 'first_chapter_no')
       .addSelect('p.position', 'position')
       .addSelect('w.due', 'due')
       .addSelect('w.state', 'state')
@@ -219,10 +220,10 @@ export class WordsService {
    * member may no longer read that chapter: a lapsed plan keeps the words and their text.
    */
   async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
-    const locked = rows.some((row) => Number(row.chapter_no) !== Number(row.first_chapter_no));
-    const mayReadLocked = locked && (await this.reading.access(false, user)) === 'granted';
+    const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
+    const mayReadLocked = !rows.every(isFree) && (await this.reading.access(false, user)) === 'granted';
     return rows.map((row) => {
-      const free = Number(row.chapter_no) === Number(row.first_chapter_no);
+      const free = isFree(row);
       return {
         id: Number(row.id),
         phrase_id: Number(row.phrase_id),
