@@ -5,7 +5,7 @@ import { Chapter } from '../chapters/chapter.entity';
 import { Phrase } from '../phrases/phrase.entity';
 import { BillingModule } from '../billing/billing.module';
 import { ClipUrls } from './clip-urls';
-import { LockedClips } from './locked-clips';
+import { MediaIndex } from './media-index';
 import { ProgressController } from './progress.controller';
 import { ProgressService } from './progress.service';
 import { ReadingProgress } from './reading-progress.entity';
@@ -17,7 +17,7 @@ import { ReadingService } from './reading.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Book, Chapter, Phrase, ReadingProgress]), BillingModule],
   controllers: [ReadingController, ProgressController],
-  providers: [ReadingService, ProgressService, ClipUrls, LockedClips],
-  exports: [ReadingService, ClipUrls, LockedClips],
+  providers: [ReadingService, ProgressService, ClipUrls, MediaIndex],
+  exports: [ReadingService, ClipUrls, MediaIndex],
 })
 export class ReadingModule {}
