@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Subscription } from '../billing/subscription.entity';
+import { BillingModule } from '../billing/billing.module';
 import { ClipUrls } from './clip-urls';
-import { LockedClips } from './locked-clips';
+import { MediaIndex } from './media-index';
 import { ProgressController } from './progress.controller';
 import { ProgressService } from './progress.service';
 import { ReadingProgress } from './reading-progress.entity';
@@ -12,9 +12,9 @@ import { ReadingService } from './reading.service';
 /** Reading: who may read which chapter, the chapters themselves, signed clips and progress. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, ReadingProgress])],
+  imports: [TypeOrmModule.forFeature([ReadingProgress]), BillingModule],
   controllers: [ReadingController, ProgressController],
-  providers: [ReadingService, ProgressService, ClipUrls, LockedClips],
-  exports: [ReadingService, ClipUrls, LockedClips],
+  providers: [ReadingService, ProgressService, ClipUrls, MediaIndex],
+  exports: [ReadingService, ClipUrls, MediaIndex],
 })
 export class ReadingModule {}

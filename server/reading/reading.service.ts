@@ -1,18 +1,18 @@
 import { ForbiddenException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type { Repository } from 'typeorm';
 import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import type { Chapter } from '../chapters/chapter.entity';
 import type { Phrase } from '../phrases/phrase.entity';
-import { Subscription } from '../billing/subscription.entity';
+import { MemberPlans } from '../billing/member-plans';
+import { firstChapterNo, isFreeChapter } from '../catalogue/free-chapters';
 import { Clock } from '../common/clock';
 import { User, UserType } from '../users/user.entity';
 import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
 import { ClipUrls } from './clip-urls';
+import { MediaIndex } from './media-index';
 import { toReaderPhrase, type ReaderChapter, type TableOfContents } from './reading.dto';
 
 /** Chapter numbers in URLs are written one way only (`1`, never `01`), so no other spelling is cached. */
@@ -25,8 +25,9 @@ export class ReadingService {
     private readonly books: BooksRepository,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
-    @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
+    private readonly plans: MemberPlans,
     private readonly clipUrls: ClipUrls,
+    private readonly mediaIndex: MediaIndex,
     private readonly clock: Clock,
   ) {}
 
@@ -40,15 +41,16 @@ export class ReadingService {
   async tableOfContents(bookCode: string): Promise<TableOfContents> {
     const book = await this.book(bookCode);
     const rows = await this.chapters.summariesOfBook(book.id);
+    const first = firstChapterNo(rows.map((row) => Number(row.chapter_no)));
     return {
       book_code: book.bookCode,
       title: book.title,
-      chapters: rows.map((row, index) => ({
+      chapters: rows.map((row) => ({
         chapter_no: Number(row.chapter_no),
         title: row.title,
         phrase_count: Number(row.phrase_count),
         duration_ms: Number(row.duration_ms),
-        free: index === 0,
+        free: isFreeChapter(Number(row.chapter_no), first),
       })),
     };
   }
@@ -60,15 +62,17 @@ export class ReadingService {
     const chapters = await this.chapters.ofBook(book.id);
     const index = chapters.findIndex((chapter) => chapter.chapterNo === Number(chapterParam));
     if (index === -1) throw new NotFoundException('Chapter not found.');
-    const access = await this.access(index === 0, user);
+    const first = firstChapterNo(chapters.map((chapter) => chapter.chapterNo));
+    const access = await this.access(isFreeChapter(chapters[index].chapterNo, first), user);
     return { book, chapters, index, access };
   }
 
-  async access(isFirst: boolean, user: User | undefined): Promise<ChapterAccess> {
-    if (isFirst) return 'free';
-    const plan = user ? await this.subscriptions.findOneBy({ userId: user.id }) : null;
+  /** `free`: whether the chapter is its book's free one (catalogue/free-chapters.ts). */
+  async access(free: boolean, user: User | undefined): Promise<ChapterAccess> {
+    if (free) return 'free';
+    const plan = user ? await this.plans.planOf(user.id) : null;
     const reader = user ? { isAdmin: user.userType === UserType.Admin, plan } : null;
-    return chapterAccess(isFirst, reader, this.clock.now());
+    return chapterAccess(free, reader, this.clock.now());
   }
 
   /**
@@ -82,7 +86,9 @@ export class ReadingService {
       const chapter = chapters[index];
       const free = access === 'free';
       const phrases = free ? await this.phrases.ofChapter(chapter.id) : [];
-      return this.toChapter(book, chapters, index, phrases, !free);
+      // Plain URLs, so the shared page stays the same for everyone; its player asks the API again if
+      // the gate refuses one (see chapter()).
+      return this.toChapter(book, chapters, index, phrases, !free, () => false);
     } catch (error) {
       if (error instanceof NotFoundException) return null;
       throw error;
@@ -95,6 +101,7 @@ export class ReadingService {
     index: number,
     phrases: Phrase[],
     locked: boolean,
+    signed: (path: string) => boolean,
   ): ReaderChapter {
     const chapter = chapters[index];
     return {
@@ -106,7 +113,9 @@ export class ReadingService {
       free: !locked,
       prev: chapters[index - 1]?.chapterNo ?? null,
       next: chapters[index + 1]?.chapterNo ?? null,
-      phrases: phrases.map((phrase) => toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, locked))),
+      phrases: phrases.map((phrase) =>
+        toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, signed(phrase.audioPath))),
+      ),
     };
   }
 
@@ -125,6 +134,13 @@ export class ReadingService {
     if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
     if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
     const phrases = await this.phrases.ofChapter(chapters[index].id);
-    return this.toChapter(book, chapters, index, phrases, access !== 'free');
+    const free = access === 'free';
+    // A free chapter's clip that the gate cannot vouch for right now (its index failed to refresh, or has
+    // not heard of the clip yet) is handed out signed, so the reader still plays. Signed links expire, so
+    // that answer is kept by no shared cache, ours included.
+    const signed = (path: string) => !free || !this.mediaIndex.isKnownFree(path);
+    if (free && phrases.some((phrase) => signed(phrase.audioPath)))
+      res.setHeader('Cache-Control', 'no-store');
+    return this.toChapter(book, chapters, index, phrases, !free, signed);
   }
 }
