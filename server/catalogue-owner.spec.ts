@@ -20,9 +20,6 @@ export const EXCEPTIONS: Record<string, string> = {
   'migrations/': 'the schema itself, written once and never changed with the app',
   'media/media-trash':
     'the media sweep must know every column that names a file (REFERENCED_MEDIA_SQL, also read by backups from their snapshot), and media/ imports no feature',
-  'reading/first-chapter':
-    'the free-chapter subquery, moving to catalogue/free-chapters.ts with the one free-chapter rule',
-  'reading/locked-clips': 'lists the clips of locked chapters; moves onto catalogue/free-chapters.ts with it',
 };
 
 const TABLES = new Set(['books', 'chapters', 'phrases']);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingController } from './billing.controller';
 import { BillingService } from './billing.service';
+import { MemberPlans } from './member-plans';
 import { PaymentsConfiguredGuard } from './payments-configured.guard';
 import { StripeEvent } from './stripe-event.entity';
 import { StripeGateway } from './stripe.gateway';
@@ -10,7 +11,7 @@ import { Subscription } from './subscription.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Subscription, StripeEvent])],
   controllers: [BillingController],
-  providers: [BillingService, StripeGateway, PaymentsConfiguredGuard],
-  exports: [BillingService],
+  providers: [BillingService, MemberPlans, StripeGateway, PaymentsConfiguredGuard],
+  exports: [BillingService, MemberPlans],
 })
 export class BillingModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isFreeChapter } from '../catalogue/free-chapters';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { PhrasesRepository, type PhrasePlace } from '../catalogue/repository/phrases.repository';
@@ -93,7 +94,7 @@ export class ListeningService {
   private async readablePhrases(user: User, ids: number[]): Promise<Map<number, PhrasePlace>> {
     if (!ids.length) return new Map();
     const rows = await this.phrases.places(ids);
-    const isFree = (row: PhrasePlace) => Number(row.chapter_no) === Number(row.first_chapter_no);
+    const isFree = (row: PhrasePlace) => isFreeChapter(row.chapter_no, row.first_chapter_no);
     const mayReadLocked =
       rows.some((row) => !isFree(row)) && (await this.reading.access(false, user)) === 'granted';
     return new Map(rows.filter((row) => isFree(row) || mayReadLocked).map((row) => [Number(row.id), row]));

@@ -1,7 +1,8 @@
 /**
  * Who may read which chapter: the one place this is decided (controllers, media URLs and pages all ask
- * here). The first chapter of every book is free to everyone; every other chapter needs an administrator
- * or a member whose plan gives access.
+ * here). A book's free chapter (which one is, the catalogue decides: catalogue/free-chapters.ts) is open
+ * to everyone; every other chapter needs an administrator or a member whose plan gives access (the plan
+ * as billing reports it: billing/member-plans.ts).
  */
 
 /** What the reader's plan looks like to this rule: Stripe's status and the end of the paid period. */
@@ -30,8 +31,8 @@ export function planGivesAccess(plan: PlanState | null, now: Date): boolean {
 /** `free`: anyone; `granted`: this reader; `sign-in`: a visitor (401); `upgrade`: a member without access (403). */
 export type ChapterAccess = 'free' | 'granted' | 'sign-in' | 'upgrade';
 
-export function chapterAccess(isFirstChapter: boolean, reader: Reader | null, now: Date): ChapterAccess {
-  if (isFirstChapter) return 'free';
+export function chapterAccess(freeChapter: boolean, reader: Reader | null, now: Date): ChapterAccess {
+  if (freeChapter) return 'free';
   if (!reader) return 'sign-in';
   if (reader.isAdmin || planGivesAccess(reader.plan, now)) return 'granted';
   return 'upgrade';

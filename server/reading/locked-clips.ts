@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { clipsByAccess } from '../catalogue/free-chapters';
 
 /**
  * The clips of locked chapters (every chapter but each book's first), kept in memory so that serving a
@@ -31,14 +32,11 @@ export class LockedClips implements OnApplicationBootstrap {
   async refresh(): Promise<void> {
     // With a connection pool two refreshes can finish out of order.
     const run = ++this.started;
-    const rows: Array<{ path: string }> = await this.db.query(
-      `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id
-       WHERE c.chapter_no > (SELECT MIN(c1.chapter_no) FROM chapters c1 WHERE c1.book_id = c.book_id)`,
-    );
+    const { locked } = await clipsByAccess(this.db);
     // The newer of two results wins, whichever finishes first; each caller waits for its own to apply.
     if (run > this.applied) {
       this.applied = run;
-      this.paths = new Set(rows.map((row) => row.path));
+      this.paths = new Set(locked);
     }
   }
 }

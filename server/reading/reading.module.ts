@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Subscription } from '../billing/subscription.entity';
+import { BillingModule } from '../billing/billing.module';
 import { ClipUrls } from './clip-urls';
 import { LockedClips } from './locked-clips';
 import { ProgressController } from './progress.controller';
@@ -12,7 +12,7 @@ import { ReadingService } from './reading.service';
 /** Reading: who may read which chapter, the chapters themselves, signed clips and progress. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, ReadingProgress])],
+  imports: [TypeOrmModule.forFeature([ReadingProgress]), BillingModule],
   controllers: [ReadingController, ProgressController],
   providers: [ReadingService, ProgressService, ClipUrls, LockedClips],
   exports: [ReadingService, ClipUrls, LockedClips],

@@ -1,14 +1,13 @@
 import { ForbiddenException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type { Repository } from 'typeorm';
 import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import type { Chapter } from '../chapters/chapter.entity';
 import type { Phrase } from '../phrases/phrase.entity';
-import { Subscription } from '../billing/subscription.entity';
+import { MemberPlans } from '../billing/member-plans';
+import { firstChapterNo, isFreeChapter } from '../catalogue/free-chapters';
 import { Clock } from '../common/clock';
 import { User, UserType } from '../users/user.entity';
 import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
@@ -25,7 +24,7 @@ export class ReadingService {
     private readonly books: BooksRepository,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
-    @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
+    private readonly plans: MemberPlans,
     private readonly clipUrls: ClipUrls,
     private readonly clock: Clock,
   ) {}
@@ -40,15 +39,16 @@ export class ReadingService {
   async tableOfContents(bookCode: string): Promise<TableOfContents> {
     const book = await this.book(bookCode);
     const rows = await this.chapters.summariesOfBook(book.id);
+    const first = firstChapterNo(rows.map((row) => Number(row.chapter_no)));
     return {
       book_code: book.bookCode,
       title: book.title,
-      chapters: rows.map((row, index) => ({
+      chapters: rows.map((row) => ({
         chapter_no: Number(row.chapter_no),
         title: row.title,
         phrase_count: Number(row.phrase_count),
         duration_ms: Number(row.duration_ms),
-        free: index === 0,
+        free: isFreeChapter(Number(row.chapter_no), first),
       })),
     };
   }
@@ -60,15 +60,17 @@ export class ReadingService {
     const chapters = await this.chapters.ofBook(book.id);
     const index = chapters.findIndex((chapter) => chapter.chapterNo === Number(chapterParam));
     if (index === -1) throw new NotFoundException('Chapter not found.');
-    const access = await this.access(index === 0, user);
+    const first = firstChapterNo(chapters.map((chapter) => chapter.chapterNo));
+    const access = await this.access(isFreeChapter(chapters[index].chapterNo, first), user);
     return { book, chapters, index, access };
   }
 
-  async access(isFirst: boolean, user: User | undefined): Promise<ChapterAccess> {
-    if (isFirst) return 'free';
-    const plan = user ? await this.subscriptions.findOneBy({ userId: user.id }) : null;
+  /** `free`: whether the chapter is its book's free one (catalogue/free-chapters.ts). */
+  async access(free: boolean, user: User | undefined): Promise<ChapterAccess> {
+    if (free) return 'free';
+    const plan = user ? await this.plans.planOf(user.id) : null;
     const reader = user ? { isAdmin: user.userType === UserType.Admin, plan } : null;
-    return chapterAccess(isFirst, reader, this.clock.now());
+    return chapterAccess(free, reader, this.clock.now());
   }
 
   /**

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../database/db-errors';
-import { firstChapterNo } from '../reading/first-chapter';
+import { firstChapterNoSql, isFreeChapter } from '../catalogue/free-chapters';
 import { dateFromDb } from '../database/db-dates';
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -64,7 +64,7 @@ export class WordsService {
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
     const [found] = await this.phrases.places([dto.phrase_id]);
     if (!found) throw new NotFoundException('Phrase not found.');
-    const access = await this.reading.access(found.chapter_no === found.first_chapter_no, user);
+    const access = await this.reading.access(isFreeChapter(found.chapter_no, found.first_chapter_no), user);
     if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
     if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
@@ -186,7 +186,7 @@ export class WordsService {
       .addSelect('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first_chapter_no')
+      .addSelect(firstChapterNoSql('c'), 'first_chapter_no')
       .addSelect('p.position', 'position')
       .addSelect('w.due', 'due')
       .addSelect('w.state', 'state')
@@ -209,10 +209,10 @@ export class WordsService {
    * member may no longer read that chapter: a lapsed plan keeps the words and their text.
    */
   async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
-    const locked = rows.some((row) => Number(row.chapter_no) !== Number(row.first_chapter_no));
-    const mayReadLocked = locked && (await this.reading.access(false, user)) === 'granted';
+    const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
+    const mayReadLocked = !rows.every(isFree) && (await this.reading.access(false, user)) === 'granted';
     return rows.map((row) => {
-      const free = Number(row.chapter_no) === Number(row.first_chapter_no);
+      const free = isFree(row);
       return {
         id: Number(row.id),
         phrase_id: Number(row.phrase_id),

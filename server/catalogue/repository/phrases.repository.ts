@@ -3,7 +3,7 @@ import { DataSource, In, type EntityManager } from 'typeorm';
 import { Chapter } from '../../chapters/chapter.entity';
 import { sql } from '../../database/sql';
 import { Phrase } from '../../phrases/phrase.entity';
-import { firstChapterNo } from '../../reading/first-chapter';
+import { firstChapterNoSql } from '../free-chapters';
 import { lockChapter } from './chapter-lock';
 
 /** A phrase as its writer gives it; the repository gives it its chapter and position. */
@@ -78,7 +78,7 @@ export class PhrasesRepository {
       .addSelect('c.id', 'chapter_id')
       .addSelect('c.bookId', 'book_id')
       .addSelect('c.chapterNo', 'chapter_no')
-      .addSelect(firstChapterNo, 'first_chapter_no')
+      .addSelect(firstChapterNoSql('c'), 'first_chapter_no')
       .addSelect('p.audioMs', 'audio_ms')
       .where('p.id IN (:...ids)', { ids })
       .getRawMany<Record<keyof PhrasePlace, number | string | null>>();
