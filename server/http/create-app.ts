@@ -18,7 +18,7 @@ import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
 import { clipGate } from '../reading/clip-gate';
 import { ClipUrls } from '../reading/clip-urls';
-import { LockedClips } from '../reading/locked-clips';
+import { MediaIndex } from '../reading/media-index';
 import { ReadingService } from '../reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
@@ -88,7 +88,12 @@ async function assemble(
   app.use(
     MEDIA_ROUTE,
     // Clips of locked chapters need a signed URL and are kept out of shared caches (server/reading/).
-    clipGate(app.get(LockedClips), app.get(ClipUrls), mediaFiles(app.get(MEDIA_STORE), null)),
+    clipGate(
+      app.get(MediaIndex),
+      app.get(ClipUrls),
+      app.get(MEDIA_STORE),
+      mediaFiles(app.get(MEDIA_STORE), null),
+    ),
     // Media files get random names and are never rewritten in place, so they never go stale.
     mediaFiles(app.get(MEDIA_STORE), IMMUTABLE),
   );

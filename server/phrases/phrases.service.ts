@@ -8,7 +8,7 @@ import { ChaptersRepository } from '../catalogue/repository/chapters.repository'
 import { PhrasesRepository, type NewPhrase } from '../catalogue/repository/phrases.repository';
 import type { Phrase } from './phrase.entity';
 import { ClipUrls } from '../reading/clip-urls';
-import { LockedClips } from '../reading/locked-clips';
+import { MediaIndex } from '../reading/media-index';
 import {
   toPhraseResponse,
   type CreatePhraseDto,
@@ -24,12 +24,15 @@ export class PhrasesService {
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
     private readonly clipUrls: ClipUrls,
-    private readonly lockedClips: LockedClips,
+    private readonly mediaIndex: MediaIndex,
   ) {}
 
-  /** The admin screens play clips in <audio>, which sends no token: locked ones get signed URLs too. */
+  /** The admin screens play clips in <audio>, which sends no token: all but known free ones get signed URLs. */
   private readonly toResponse = (phrase: PhraseFields) =>
-    toPhraseResponse(phrase, this.clipUrls.url(phrase.audioPath, this.lockedClips.has(phrase.audioPath)));
+    toPhraseResponse(
+      phrase,
+      this.clipUrls.url(phrase.audioPath, !this.mediaIndex.isKnownFree(phrase.audioPath)),
+    );
 
   /** A chapter with its phrases in reading order, and what its breadcrumbs need, in two queries. */
   async listForChapter(chapterId: number) {

@@ -1,9 +1,11 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { posix } from 'node:path';
+import { mediaNotFound } from '../media/serve/media-files';
+import { isSafeKey, type MediaStore } from '../media/store/media-store';
 import type { ClipUrls } from './clip-urls';
-import type { LockedClips } from './locked-clips';
+import type { MediaIndex } from './media-index';
 
-/** The file a /media request names, spelled the one way the locked set spells it, or null. */
+/** The file a /media request names, spelled the one way the index spells it, or null. */
 function mediaPath(req: Request): string | null {
   try {
     // express.static decodes and normalises before it opens a file, so the check must too.
@@ -13,30 +15,44 @@ function mediaPath(req: Request): string | null {
   }
 }
 
+function needsFreshLink(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(403).type('text/plain').send('This clip needs a fresh link: reload its chapter.');
+}
+
 /**
- * Mounted on /media before the files: a clip of a locked chapter is served only with a live signature,
- * privately (never to a shared cache), still with Range; a free chapter's clip publicly, for a day.
- * Covers and samples go on to the public, immutable serving. `serveLocked` is an express.static that
- * sets no Cache-Control of its own.
+ * Mounted on /media before the files. A clip (`lines/…`) is served without a signature only when the index
+ * knows it is a free chapter's: publicly, for a day. Any other clip (a locked chapter's, one the index has
+ * not classified, or any clip while the index cannot tell) needs a live signature, and is then served
+ * privately (never to a shared cache), still with Range. A refusal is a 403 only for a file that exists:
+ * a missing one is a 404 either way. Covers and samples go on to the public, immutable serving.
+ * `serveClip` is an express.static (or the bucket's handler) that sets no Cache-Control of its own.
  */
-export function clipGate(locked: LockedClips, urls: ClipUrls, serveLocked: RequestHandler): RequestHandler {
+export function clipGate(
+  index: MediaIndex,
+  urls: ClipUrls,
+  store: MediaStore,
+  serveClip: RequestHandler,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = mediaPath(req);
     if (path === null) return void res.status(400).type('text/plain').send('Bad media path.');
-    if (!locked.has(path)) {
-      // A free chapter's clip may become locked (a chapter added before it): caches keep it a day, not a year.
-      if (!path.startsWith('lines/')) return next();
+    if (!path.startsWith('lines/')) return next();
+    const notFound = () => mediaNotFound(req, res);
+    // A free chapter's clip may become locked (a chapter added before it): caches keep it a day, not a year.
+    if (index.clip(path) === 'free') {
       res.setHeader('Cache-Control', 'public, max-age=86400');
-      return serveLocked(req, res, next);
+      return serveClip(req, res, notFound);
     }
-    if (!urls.verify(path, req.query.exp, req.query.sig)) {
-      res.setHeader('Cache-Control', 'no-store');
-      return void res
-        .status(403)
-        .type('text/plain')
-        .send('This clip needs a fresh link: reload its chapter.');
+    if (urls.verify(path, req.query.exp, req.query.sig)) {
+      res.setHeader('Cache-Control', 'private, max-age=3600');
+      return serveClip(req, res, notFound);
     }
-    res.setHeader('Cache-Control', 'private, max-age=3600');
-    serveLocked(req, res, next);
+    if (!isSafeKey(path)) return notFound();
+    store.head(path).then(
+      (found) => (found ? needsFreshLink(res) : notFound()),
+      // The store cannot say: refused, as the gate cannot tell either.
+      () => needsFreshLink(res),
+    );
   };
 }

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { ClipUrls } from './clip-urls';
-import { LockedClips } from './locked-clips';
+import { MediaIndex } from './media-index';
 import { ProgressController } from './progress.controller';
 import { ProgressService } from './progress.service';
 import { ReadingProgress } from './reading-progress.entity';
@@ -14,7 +14,7 @@ import { ReadingService } from './reading.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ReadingProgress]), BillingModule],
   controllers: [ReadingController, ProgressController],
-  providers: [ReadingService, ProgressService, ClipUrls, LockedClips],
-  exports: [ReadingService, ClipUrls, LockedClips],
+  providers: [ReadingService, ProgressService, ClipUrls, MediaIndex],
+  exports: [ReadingService, ClipUrls, MediaIndex],
 })
 export class ReadingModule {}

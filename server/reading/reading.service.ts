@@ -12,6 +12,7 @@ import { Clock } from '../common/clock';
 import { User, UserType } from '../users/user.entity';
 import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
 import { ClipUrls } from './clip-urls';
+import { MediaIndex } from './media-index';
 import { toReaderPhrase, type ReaderChapter, type TableOfContents } from './reading.dto';
 
 /** Chapter numbers in URLs are written one way only (`1`, never `01`), so no other spelling is cached. */
@@ -26,6 +27,7 @@ export class ReadingService {
     private readonly phrases: PhrasesRepository,
     private readonly plans: MemberPlans,
     private readonly clipUrls: ClipUrls,
+    private readonly mediaIndex: MediaIndex,
     private readonly clock: Clock,
   ) {}
 
@@ -84,7 +86,9 @@ export class ReadingService {
       const chapter = chapters[index];
       const free = access === 'free';
       const phrases = free ? await this.phrases.ofChapter(chapter.id) : [];
-      return this.toChapter(book, chapters, index, phrases, !free);
+      // Plain URLs, so the shared page stays the same for everyone; its player asks the API again if
+      // the gate refuses one (see chapter()).
+      return this.toChapter(book, chapters, index, phrases, !free, () => false);
     } catch (error) {
       if (error instanceof NotFoundException) return null;
       throw error;
@@ -97,6 +101,7 @@ export class ReadingService {
     index: number,
     phrases: Phrase[],
     locked: boolean,
+    signed: (path: string) => boolean,
   ): ReaderChapter {
     const chapter = chapters[index];
     return {
@@ -108,7 +113,9 @@ export class ReadingService {
       free: !locked,
       prev: chapters[index - 1]?.chapterNo ?? null,
       next: chapters[index + 1]?.chapterNo ?? null,
-      phrases: phrases.map((phrase) => toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, locked))),
+      phrases: phrases.map((phrase) =>
+        toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, signed(phrase.audioPath))),
+      ),
     };
   }
 
@@ -127,6 +134,13 @@ export class ReadingService {
     if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
     if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
     const phrases = await this.phrases.ofChapter(chapters[index].id);
-    return this.toChapter(book, chapters, index, phrases, access !== 'free');
+    const free = access === 'free';
+    // A free chapter's clip that the gate cannot vouch for right now (its index failed to refresh, or has
+    // not heard of the clip yet) is handed out signed, so the reader still plays. Signed links expire, so
+    // that answer is kept by no shared cache, ours included.
+    const signed = (path: string) => !free || !this.mediaIndex.isKnownFree(path);
+    if (free && phrases.some((phrase) => signed(phrase.audioPath)))
+      res.setHeader('Cache-Control', 'no-store');
+    return this.toChapter(book, chapters, index, phrases, !free, signed);
   }
 }

@@ -12,6 +12,7 @@ import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { PREMIUM_CHAPTER } from '../reading/access';
 import { ClipUrls } from '../reading/clip-urls';
+import { MediaIndex } from '../reading/media-index';
 import { splitGlossary } from '../reading/glossary';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
@@ -56,6 +57,7 @@ export class WordsService {
     private readonly phrases: PhrasesRepository,
     private readonly reading: ReadingService,
     private readonly clipUrls: ClipUrls,
+    private readonly mediaIndex: MediaIndex,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -205,8 +207,9 @@ export class WordsService {
   }
 
   /**
-   * Clips follow the reader's rules: signed when their chapter is locked, and absent (null) when the
-   * member may no longer read that chapter: a lapsed plan keeps the words and their text.
+   * Clips follow the reader's rules: signed when their chapter is locked (or when the media gate cannot
+   * vouch for a free one right now), and absent (null) when the member may no longer read that chapter: a
+   * lapsed plan keeps the words and their text.
    */
   async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
     const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
@@ -219,7 +222,10 @@ export class WordsService {
         term: row.term,
         meaning: row.meaning,
         phrase: row.phrase,
-        audio: free || mayReadLocked ? this.clipUrls.url(row.audio_path, !free) : null,
+        audio:
+          free || mayReadLocked
+            ? this.clipUrls.url(row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))
+            : null,
         book_code: row.book_code,
         book_title: row.book_title,
         chapter_no: Number(row.chapter_no),

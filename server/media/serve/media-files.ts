@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { LocalMediaStore } from '../store/local-media-store';
 import type { MediaStore } from '../store/media-store';
 import { storeMediaHandler } from './store-media-handler';
@@ -20,4 +20,14 @@ export function mediaFiles(store: MediaStore, cacheControl: typeof IMMUTABLE | n
       : express.static(store.root, { ...files, cacheControl: false });
   }
   return storeMediaHandler(store, { cacheControl });
+}
+
+/**
+ * The end of /media: no file to serve. Never cached (a file may appear a moment later, uploaded through
+ * another instance), whatever a handler before set for the file it hoped to serve.
+ */
+export function mediaNotFound(_req: Request, res: Response): void {
+  for (const header of ['Cache-Control', 'ETag', 'Last-Modified', 'Accept-Ranges']) res.removeHeader(header);
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(404).type('text/plain').send('Not found.');
 }

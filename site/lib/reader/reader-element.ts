@@ -320,9 +320,12 @@ class ReaderApp extends HTMLElement {
     );
   }
 
-  /** Signed clip URLs expire after a few hours: fetch fresh ones once, then carry on. */
+  /**
+   * A refused clip: signed URLs expire after a few hours, and a free chapter's plain URL is refused while
+   * the server cannot vouch for it (its API then hands out signed ones). Fetch fresh ones once, carry on.
+   */
   private async refreshClips(): Promise<void> {
-    if (this.free || this.retried) return;
+    if (this.retried) return;
     this.retried = true;
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data;

@@ -1,0 +1,150 @@
+import type { LoggerService } from '@nestjs/common';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
+import { ClipUrls } from '../reading/clip-urls';
+import { MediaIndex } from '../reading/media-index';
+import { ApiClient, newAdmin } from './api-client';
+import { makeBook } from './books';
+import { fixture, form } from './fixtures';
+import { rawGet, startServer, type TestServer } from './harness';
+
+type Chapter = { data: { phrases: Array<{ audio: string }> } };
+
+/** Collects what the app logs as errors, to check that a failure it recovers from is still reported. */
+class ErrorLog implements LoggerService {
+  readonly errors: string[] = [];
+  log(): void {}
+  warn(): void {}
+  error(message: unknown): void {
+    this.errors.push(String(message));
+  }
+}
+
+async function within(ms: number, ok: () => Promise<boolean>): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > until) throw new Error(`Not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('The clip gate fails closed', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let code: string;
+  let chapterIds: number[];
+  const log = new ErrorLog();
+  let failing = false;
+
+  beforeAll(async () => {
+    server = await startServer(undefined, {}, log);
+    admin = (await newAdmin(server)).client;
+    ({ code, chapterIds } = await makeBook(admin));
+    // The index's one query fails while `failing` is set, as it would with the database unreachable;
+    // every other query goes through.
+    const db = server.app.get(DataSource);
+    const query = db.query.bind(db);
+    jest
+      .spyOn(db, 'query')
+      .mockImplementation((sql: string, ...rest: unknown[]) =>
+        failing && sql.includes('AS first_chapter_no') && sql.includes('FROM phrases p')
+          ? Promise.reject(new Error('connection refused'))
+          : (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest),
+      );
+  });
+  afterAll(async () => {
+    failing = false;
+    await server.close();
+  });
+
+  const visitor = () => new ApiClient(server);
+  const clipsOf = async (chapterNo: number, client = visitor()) =>
+    (await client.get<Chapter>(`guest/book/${code}/chapter/${chapterNo}`)).body.data.phrases.map(
+      (phrase) => phrase.audio,
+    );
+  const status = async (url: string) => (await rawGet(server.baseUrl + url)).status;
+
+  it('asks for a signature for every clip, free ones too, once a refresh has failed, and says so in the log', async () => {
+    const [free] = await clipsOf(1);
+    expect(free).toMatch(/^\/media\/lines\/\w+\.mp3$/);
+    expect(await status(free)).toBe(200);
+    const [locked] = await clipsOf(2, admin);
+    failing = true;
+    try {
+      // A catalogue change whose refresh fails: the index can no longer tell which clips are free.
+      const added = await admin.post(
+        'admin/phrase',
+        form({
+          chapter_id: chapterIds[0],
+          phrase: 'Encore.',
+          dictionary: 'encore — again',
+          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+        }),
+      );
+      expect(added.status).toBe(200);
+      const refused = await rawGet(server.baseUrl + free);
+      expect([refused.status, refused.headers['cache-control'], refused.body.toString()]).toEqual([
+        403,
+        'no-store',
+        'This clip needs a fresh link: reload its chapter.',
+      ]);
+      expect(await status(locked.split('?')[0])).toBe(403);
+      expect(await status(locked)).toBe(200);
+      // A file that is not there is a 404 all the same.
+      expect(await status('/media/lines/0123456789abcdef0123456789abcdef.mp3')).toBe(404);
+      expect(log.errors.some((line) => /clips are free.*connection refused/s.test(line))).toBe(true);
+
+      // A reader of the free chapter still plays: the API hands out signed links, kept by no shared cache.
+      const res = await visitor().get<Chapter>(`guest/book/${code}/chapter/1`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body.data.phrases).toHaveLength(3);
+      for (const url of res.body.data.phrases.map((phrase) => phrase.audio)) {
+        expect(url).toMatch(/^\/media\/lines\/\w+\.mp3\?exp=\d+&sig=[\w-]+$/);
+        const clip = await rawGet(server.baseUrl + url, { Range: 'bytes=0-9' });
+        expect([clip.status, clip.headers['cache-control']]).toEqual([206, 'private, max-age=3600']);
+      }
+    } finally {
+      failing = false;
+    }
+    // The index retries on its own: the free clip is public again without any further change.
+    await within(10_000, async () => (await status(free)) === 200);
+    expect((await rawGet(server.baseUrl + free)).headers['cache-control']).toBe('public, max-age=86400');
+    expect(await status(locked.split('?')[0])).toBe(403);
+    const again = await visitor().get<Chapter>(`guest/book/${code}/chapter/1`);
+    expect(again.body.data.phrases.every((phrase) => !phrase.audio.includes('?'))).toBe(true);
+  });
+
+  it('stays closed from a failed refresh until one works', async () => {
+    const index = server.app.get(MediaIndex);
+    const [free] = await clipsOf(1);
+    failing = true;
+    try {
+      await expect(index.refresh()).rejects.toThrow('connection refused');
+      expect(index.clip(free.replace('/media/', ''))).toBe('unknown');
+      expect(await status(free)).toBe(403);
+    } finally {
+      failing = false;
+    }
+    await index.refresh();
+    expect(index.clip(free.replace('/media/', ''))).toBe('free');
+    expect(await status(free)).toBe(200);
+  });
+
+  it('asks for a signature for a clip it has not classified, and serves it signed', async () => {
+    const store = server.app.get<symbol, MediaStore>(MEDIA_STORE);
+    const file = join(server.storageDir, 'tmp', 'stray');
+    copyFileSync(join(__dirname, 'fixtures', 'clip.mp3'), file);
+    const key = 'lines/00000000000000000000000000000001.mp3';
+    await store.put(key, file, 'audio/mpeg');
+    expect(server.app.get(MediaIndex).clip(key)).toBe('unknown');
+    const bare = await rawGet(`${server.baseUrl}/media/${key}`);
+    expect([bare.status, bare.headers['cache-control']]).toEqual([403, 'no-store']);
+    const signed = server.app.get(ClipUrls).url(key, true);
+    const ok = await rawGet(server.baseUrl + signed);
+    expect([ok.status, ok.headers['cache-control']]).toEqual([200, 'private, max-age=3600']);
+  });
+});
