@@ -67,6 +67,15 @@ export class MediaTrash implements OnModuleInit, OnModuleDestroy {
     return rows.map((row) => row.key);
   }
 
+  /**
+   * The files let go of that no row points to again: kept for backups, never served (the /media gate
+   * answers 404 for them from the moment they are let go of). Costs nothing while the trash is empty.
+   */
+  async withdrawn(): Promise<string[]> {
+    const keys = await this.keys();
+    return keys.length ? this.notInUse(keys) : [];
+  }
+
   /** Deletes the files let go of at least an hour before `now`; answers how many. */
   async purge(now = new Date()): Promise<number> {
     const due = await sql<Array<{ key: string }>>(
@@ -75,9 +84,8 @@ export class MediaTrash implements OnModuleInit, OnModuleDestroy {
       [now.getTime() - MEDIA_GRACE_MS],
     );
     if (due.length === 0) return 0;
-    const inUse = new Set(await referencedMedia(this.db));
     const keys = due.map((row) => row.key);
-    const doomed = keys.filter((key) => !inUse.has(key) && !inUse.has(coverKeyOf(key)));
+    const doomed = await this.notInUse(keys);
     await this.store.delete(doomed);
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH);
@@ -89,6 +97,11 @@ export class MediaTrash implements OnModuleInit, OnModuleDestroy {
     }
     if (doomed.length > 0) this.logger.log(`Deleted ${doomed.length} replaced or deleted media file(s)`);
     return doomed.length;
+  }
+
+  private async notInUse(keys: string[]): Promise<string[]> {
+    const inUse = new Set(await referencedMedia(this.db));
+    return keys.filter((key) => !inUse.has(key) && !inUse.has(coverKeyOf(key)));
   }
 }
 

@@ -21,7 +21,8 @@ function needsFreshLink(res: Response): void {
 }
 
 /**
- * Mounted on /media before the files. A clip (`lines/…`) is served without a signature only when the index
+ * Mounted on /media before the files. A file let go of by a delete or a replace is a 404 at once, whatever
+ * the request carries. A clip (`lines/…`) is served without a signature only when the index
  * knows it is a free chapter's: publicly, for a day. Any other clip (a locked chapter's, one the index has
  * not classified, or any clip while the index cannot tell) needs a live signature, and is then served
  * privately (never to a shared cache), still with Range. A refusal is a 403 only for a file that exists:
@@ -37,8 +38,10 @@ export function clipGate(
   return (req: Request, res: Response, next: NextFunction) => {
     const path = mediaPath(req);
     if (path === null) return void res.status(400).type('text/plain').send('Bad media path.');
-    if (!path.startsWith('lines/')) return next();
     const notFound = () => mediaNotFound(req, res);
+    // Deleted or replaced: the file stays an hour for backups, but is gone for readers at once.
+    if (index.isWithdrawn(path)) return notFound();
+    if (!path.startsWith('lines/')) return next();
     // A free chapter's clip may become locked (a chapter added before it): caches keep it a day, not a year.
     if (index.clip(path) === 'free') {
       res.setHeader('Cache-Control', 'public, max-age=86400');

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
+import type { MediaTrash } from '../media/media-trash';
 import { MediaIndex } from './media-index';
 
 type Row = { path: string; chapter_no: number; first_chapter_no: number };
@@ -16,19 +17,23 @@ function fakeDb() {
   return { db: db as unknown as DataSource, pending };
 }
 
+/** A trash holding `keys`, let go of and not pointed to again. */
+const trashOf = (...keys: string[]) => ({ withdrawn: async () => keys }) as unknown as MediaTrash;
+const TRASH = trashOf();
+
 describe(MediaIndex.name, () => {
   beforeAll(() => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined));
   afterEach(() => jest.useRealTimers());
 
   it('cannot tell anything before its first refresh', () => {
-    const index = new MediaIndex(fakeDb().db, new CatalogueEvents());
+    const index = new MediaIndex(fakeDb().db, TRASH, new CatalogueEvents());
     expect(index.clip(FREE.path)).toBe('unknown');
     expect(index.isKnownFree(FREE.path)).toBe(false);
   });
 
   it('tells free, locked and unclassified clips apart once refreshed', async () => {
     const { db, pending } = fakeDb();
-    const index = new MediaIndex(db, new CatalogueEvents());
+    const index = new MediaIndex(db, TRASH, new CatalogueEvents());
     const done = index.refresh();
     pending[0].resolve([FREE, LOCKED]);
     await done;
@@ -40,9 +45,27 @@ describe(MediaIndex.name, () => {
     expect(index.isKnownFree(FREE.path)).toBe(true);
   });
 
+  it('knows the files let go of, and keeps the last list it read when a refresh fails', async () => {
+    const { db, pending } = fakeDb();
+    const trash = { withdrawn: jest.fn(async () => ['covers/gone-640.webp', 'lines/gone.mp3']) };
+    const index = new MediaIndex(db, trash as unknown as MediaTrash, new CatalogueEvents());
+    expect(index.isWithdrawn('lines/gone.mp3')).toBe(false);
+    const first = index.refresh();
+    pending[0].resolve([FREE]);
+    await first;
+    expect(index.isWithdrawn('lines/gone.mp3')).toBe(true);
+    expect(index.isWithdrawn('covers/gone-640.webp')).toBe(true);
+    expect(index.isWithdrawn(FREE.path)).toBe(false);
+    const second = index.follow();
+    pending[1].reject(new Error('down'));
+    await second;
+    expect(index.isWithdrawn('covers/gone-640.webp')).toBe(true);
+    index.onModuleDestroy();
+  });
+
   it('cannot tell anything after a failed refresh, the clips it knew before included', async () => {
     const { db, pending } = fakeDb();
-    const index = new MediaIndex(db, new CatalogueEvents());
+    const index = new MediaIndex(db, TRASH, new CatalogueEvents());
     const first = index.refresh();
     pending[0].resolve([FREE, LOCKED]);
     await first;
@@ -59,7 +82,7 @@ describe(MediaIndex.name, () => {
     const error = jest.spyOn(Logger.prototype, 'error');
     error.mockClear();
     const { db, pending } = fakeDb();
-    const index = new MediaIndex(db, new CatalogueEvents());
+    const index = new MediaIndex(db, TRASH, new CatalogueEvents());
     const boot = index.onApplicationBootstrap();
     pending[0].reject(new Error('down'));
     await boot;
@@ -85,7 +108,7 @@ describe(MediaIndex.name, () => {
   it('follows catalogue changes, and a listener never sees it fail', async () => {
     const { db, pending } = fakeDb();
     const events = new CatalogueEvents();
-    const index = new MediaIndex(db, events);
+    const index = new MediaIndex(db, TRASH, events);
     const changed = events.changed('a-book');
     pending[0].reject(new Error('down'));
     await expect(changed).resolves.toBeUndefined();
@@ -95,7 +118,7 @@ describe(MediaIndex.name, () => {
 
   it('keeps the answer of the refresh that started last, whichever finishes first', async () => {
     const { db, pending } = fakeDb();
-    const index = new MediaIndex(db, new CatalogueEvents());
+    const index = new MediaIndex(db, TRASH, new CatalogueEvents());
     const older = index.refresh();
     const newer = index.refresh();
     pending[1].resolve([{ ...FREE, chapter_no: 2 }]);
@@ -107,7 +130,7 @@ describe(MediaIndex.name, () => {
 
   it('does not let an older failure close what a newer refresh has opened', async () => {
     const { db, pending } = fakeDb();
-    const index = new MediaIndex(db, new CatalogueEvents());
+    const index = new MediaIndex(db, TRASH, new CatalogueEvents());
     const older = index.follow();
     const newer = index.refresh();
     pending[1].resolve([FREE]);
@@ -119,7 +142,7 @@ describe(MediaIndex.name, () => {
 
   it('closes when the newer of two refreshes fails, even if the older one works', async () => {
     const { db, pending } = fakeDb();
-    const index = new MediaIndex(db, new CatalogueEvents());
+    const index = new MediaIndex(db, TRASH, new CatalogueEvents());
     const older = index.refresh();
     const newer = index.follow();
     pending[1].reject(new Error('down'));

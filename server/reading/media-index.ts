@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { DataSource } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { clipsByAccess } from '../catalogue/free-chapters';
+import { MediaTrash } from '../media/media-trash';
 
 /** `free`: served to anyone; `locked`: only with a live signature; `unknown`: the index cannot tell. */
 export type ClipVerdict = 'free' | 'locked' | 'unknown';
@@ -11,9 +12,11 @@ const MAX_RETRY_MS = 60_000;
 
 /**
  * What the /media gate knows without a query: every clip of the catalogue, free or locked (the catalogue's
- * rule, catalogue/free-chapters.ts), so that serving a clip costs a set lookup. Refreshed at boot and on
- * every catalogue change, here or on another instance (catalogue-broadcast.ts); admin services await the
- * change before answering, so a new clip is classified before anyone is told its URL.
+ * rule, catalogue/free-chapters.ts), and the files let go of by a delete or a replace (kept an hour in the
+ * trash for backups, media/media-trash.ts, but never served again), so that serving a file costs a set
+ * lookup. Refreshed at boot and on every catalogue change, here or on another instance
+ * (catalogue-broadcast.ts); admin services await the change before answering, so a new clip is classified,
+ * and a deleted file withdrawn, before the admin is answered.
  *
  * It fails closed: until the first refresh has worked, and from a failed refresh until one works again,
  * every clip is `unknown` (the gate then asks for a signature), since a change it missed may have locked
@@ -25,6 +28,7 @@ export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MediaIndex.name);
   private free = new Set<string>();
   private locked = new Set<string>();
+  private withdrawn = new Set<string>();
   private current = false;
   private started = 0;
   private finished = 0;
@@ -34,6 +38,7 @@ export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly db: DataSource,
+    private readonly trash: MediaTrash,
     events: CatalogueEvents,
   ) {
     events.subscribe(() => this.follow());
@@ -55,6 +60,15 @@ export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
     return this.locked.has(path) ? 'locked' : 'unknown';
   }
 
+  /**
+   * Whether a file was let go of (its book, chapter or phrase deleted, or the file replaced): a 404, signed
+   * or not. After a failed refresh this is the last list read, the best there is: a clip needs a signature
+   * then anyway, and covers and samples are public whatever happens.
+   */
+  isWithdrawn(path: string): boolean {
+    return this.withdrawn.has(path);
+  }
+
   /** Whether anyone may fetch this clip without a signature right now: what an unsigned URL needs. */
   isKnownFree(path: string): boolean {
     return this.clip(path) === 'free';
@@ -65,16 +79,18 @@ export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
     await this.refresh().catch(() => undefined);
   }
 
-  /** Reads the clips again; rejects when the read fails (after marking every clip unknown). */
+  /** Reads the clips and the trash again; rejects when the read fails (after marking every clip unknown). */
   async refresh(): Promise<void> {
     // With a connection pool two refreshes can finish out of order: the later one started decides.
     const run = ++this.started;
     try {
       const { free, locked } = await clipsByAccess(this.db);
+      const withdrawn = await this.trash.withdrawn();
       if (run < this.finished) return;
       this.finished = run;
       this.free = new Set(free);
       this.locked = new Set(locked);
+      this.withdrawn = new Set(withdrawn);
       this.current = true;
       this.retryMs = FIRST_RETRY_MS;
       if (this.retry) clearTimeout(this.retry);

@@ -8,7 +8,7 @@ import { ClipUrls } from '../reading/clip-urls';
 import { MediaIndex } from '../reading/media-index';
 import { ApiClient, newAdmin } from './api-client';
 import { makeBook } from './books';
-import { fixture, form } from './fixtures';
+import { bookForm, fixture, form, mediaExists, purgeAfterGrace } from './fixtures';
 import { rawGet, startServer, type TestServer } from './harness';
 
 type Chapter = { data: { phrases: Array<{ audio: string }> } };
@@ -146,5 +146,96 @@ describe('The clip gate fails closed', () => {
     const signed = server.app.get(ClipUrls).url(key, true);
     const ok = await rawGet(server.baseUrl + signed);
     expect([ok.status, ok.headers['cache-control']]).toEqual([200, 'private, max-age=3600']);
+  });
+});
+
+describe('Deleted media disappears at once', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  beforeAll(async () => {
+    server = await startServer();
+    admin = (await newAdmin(server)).client;
+  });
+  afterAll(() => server.close());
+
+  type Book = { id: number; book_code: string; image_path: string; sample_audio: string };
+  const gone = async (url: string) => {
+    const res = await rawGet(server.baseUrl + url);
+    return [res.status, res.headers['cache-control']];
+  };
+  const coverSizes = (url: string) => [320, 640, 960].map((w) => url.replace(/-\d+\.webp$/, `-${w}.webp`));
+  const bookWithClips = async (title: string) => {
+    const book = (await admin.post<{ data: Book }>('admin/book', bookForm({ title }))).body.data;
+    const ids: number[] = [];
+    for (const n of [1, 2]) {
+      const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: `C${n}`,
+        chapter_no: n,
+        book_id: book.id,
+      });
+      ids.push(chapter.body.data.id);
+      await admin.post(
+        'admin/phrase',
+        form({
+          chapter_id: chapter.body.data.id,
+          phrase: 'Hola.',
+          dictionary: 'hola — hello',
+          line_audio: [fixture('clip.mp3'), 'c.mp3'],
+        }),
+      );
+    }
+    const clips = async (n: number) =>
+      (await admin.get<Chapter>(`guest/book/${book.book_code}/chapter/${n}`)).body.data.phrases.map(
+        (phrase) => phrase.audio,
+      );
+    return { book, chapterIds: ids, free: (await clips(1))[0], locked: (await clips(2))[0] };
+  };
+
+  it("answers 404 for a deleted book's cover, sample and clips, signed or not, while the files stay for backups", async () => {
+    const { book, free, locked } = await bookWithClips('Gone Book');
+    const urls = [...coverSizes(book.image_path), book.sample_audio, free, locked];
+    for (const url of urls) expect([url, (await rawGet(server.baseUrl + url)).status]).toEqual([url, 200]);
+    expect((await admin.delete(`admin/book/${book.book_code}`)).status).toBe(200);
+    for (const url of [...urls, locked.split('?')[0]])
+      expect([url, ...(await gone(url))]).toEqual([url, 404, 'no-store']);
+    expect(await Promise.all(urls.map((url) => mediaExists(server, url)))).toEqual(urls.map(() => true));
+    await purgeAfterGrace(server);
+    expect(await Promise.all(urls.map((url) => mediaExists(server, url)))).toEqual(urls.map(() => false));
+    for (const url of urls) expect((await rawGet(server.baseUrl + url)).status).toBe(404);
+  });
+
+  it("answers 404 for a deleted chapter's clips and a deleted phrase's clip at once", async () => {
+    const { chapterIds, free, locked } = await bookWithClips('Gone Chapter');
+    expect((await admin.delete(`admin/chapter/${chapterIds[1]}`)).status).toBe(200);
+    expect(await gone(locked)).toEqual([404, 'no-store']);
+    expect(await mediaExists(server, locked)).toBe(true);
+    const phrases = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+      `admin/phrase?chapter_id=${chapterIds[0]}`,
+    );
+    expect((await admin.delete(`admin/phrase/${phrases.body.data.phrases[0].id}`)).status).toBe(200);
+    expect(await gone(free)).toEqual([404, 'no-store']);
+    expect(await mediaExists(server, free)).toBe(true);
+  });
+
+  it('answers 404 for replaced media too, and serves what replaced it', async () => {
+    const { book, chapterIds, free } = await bookWithClips('Replaced');
+    const updated = await admin.post<{ data: Book }>(
+      `admin/book/${book.book_code}?_method=put`,
+      bookForm({ title: 'Replaced' }),
+    );
+    expect(updated.status).toBe(200);
+    for (const url of [...coverSizes(book.image_path), book.sample_audio])
+      expect([url, ...(await gone(url))]).toEqual([url, 404, 'no-store']);
+    for (const url of [updated.body.data.image_path, updated.body.data.sample_audio])
+      expect((await rawGet(server.baseUrl + url)).status).toBe(200);
+    const phrases = await admin.get<{ data: { phrases: Array<{ id: number }> } }>(
+      `admin/phrase?chapter_id=${chapterIds[0]}`,
+    );
+    const replaced = await admin.post<{ data: { line_audio: string } }>(
+      `admin/phrase/${phrases.body.data.phrases[0].id}?_method=put`,
+      form({ phrase: 'Otra.', dictionary: 'otra — another', line_audio: [fixture('clip.mp3'), 'd.mp3'] }),
+    );
+    expect(await gone(free)).toEqual([404, 'no-store']);
+    expect((await rawGet(server.baseUrl + replaced.body.data.line_audio)).status).toBe(200);
   });
 });

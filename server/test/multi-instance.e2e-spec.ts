@@ -137,11 +137,26 @@ import { startS3, type TestS3 } from './s3';
       }),
     );
     expect(added.status).toBe(200);
-    const res = await fetch(`${b.baseUrl}${added.body.data.line_audio}`);
+    // B has classified the new clip once A's notice arrives; until then it asks for a signature.
+    const url = `${b.baseUrl}${added.body.data.line_audio}`;
+    await within(1000, async () => (await fetch(url, { method: 'HEAD' })).status === 200);
+    const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer())).toEqual(
       Buffer.from(await fixture('clip.mp3').arrayBuffer()),
     );
+  });
+
+  it("stops serving on B, within a second, a book's media deleted through A", async () => {
+    const created = await adminA.post<{ data: { id: number; book_code: string; image_path: string } }>(
+      'admin/book',
+      bookForm({ title: 'Gone Everywhere' }),
+    );
+    const cover = `${b.baseUrl}${created.body.data.image_path}`;
+    await within(1000, async () => (await fetch(cover)).status === 200);
+    expect((await adminA.delete(`admin/book/${created.body.data.book_code}`)).status).toBe(200);
+    await within(1000, async () => (await fetch(cover)).status === 404);
+    expect((await fetch(cover)).headers.get('cache-control')).toBe('no-store');
   });
 
   it('gives phrases appended at once on A and B distinct positions', async () => {
