@@ -13,7 +13,7 @@ import { noStore, securityHeaders } from './security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { MEDIA_STORE } from '../media/store/create-stores';
-import { mediaFiles, IMMUTABLE } from '../media/serve/media-files';
+import { mediaFiles, mediaNotFound, IMMUTABLE } from '../media/serve/media-files';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
 import { clipGate } from '../reading/clip-gate';
@@ -96,6 +96,8 @@ async function assemble(
     ),
     // Media files get random names and are never rewritten in place, so they never go stale.
     mediaFiles(app.get(MEDIA_STORE), IMMUTABLE),
+    // No such file: a 404 nobody keeps, so a file uploaded a moment later is not hidden by a cache.
+    mediaNotFound,
   );
 
   // Public pages and the guest API are rendered once and kept until an admin change clears them.

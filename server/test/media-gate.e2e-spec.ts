@@ -239,3 +239,40 @@ describe('Deleted media disappears at once', () => {
     expect((await rawGet(server.baseUrl + replaced.body.data.line_audio)).status).toBe(200);
   });
 });
+
+describe('A missing media file', () => {
+  let server: TestServer;
+  let code: string;
+  beforeAll(async () => {
+    server = await startServer();
+    ({ code } = await makeBook((await newAdmin(server)).client));
+  });
+  afterAll(() => server.close());
+
+  it('answers 404 that no cache may keep, whatever the kind of file, signed or not', async () => {
+    const signed = server.app.get(ClipUrls).url('lines/0123456789abcdef0123456789abcdef.mp3', true);
+    for (const url of [
+      '/media/covers/0123456789abcdef0123456789abcdef-640.webp',
+      '/media/samples/0123456789abcdef0123456789abcdef.mp3',
+      '/media/lines/0123456789abcdef0123456789abcdef.mp3',
+      signed,
+      '/media/nothing-here',
+    ]) {
+      const res = await rawGet(server.baseUrl + url);
+      expect([url, res.status, res.headers['cache-control']]).toEqual([url, 404, 'no-store']);
+    }
+  });
+
+  it('keeps the caching of the files that are there', async () => {
+    const [free] = (
+      await new ApiClient(server).get<Chapter>(`guest/book/${code}/chapter/1`)
+    ).body.data.phrases.map((phrase) => phrase.audio);
+    expect((await rawGet(server.baseUrl + free)).headers['cache-control']).toBe('public, max-age=86400');
+    const book = await new ApiClient(server).get<{ data: { image_path: string } }>(
+      `guest/book-detail/${code}`,
+    );
+    expect((await rawGet(server.baseUrl + book.body.data.image_path)).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+  });
+});
