@@ -13,7 +13,7 @@ import { noStore, securityHeaders } from './security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { MEDIA_STORE } from '../media/store/create-stores';
-import { mediaFiles, mediaNotFound, IMMUTABLE } from '../media/serve/media-files';
+import { mediaFiles, IMMUTABLE } from '../media/serve/media-files';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
 import { clipGate } from '../reading/clip-gate';
@@ -88,16 +88,12 @@ async function assemble(
   app.use(
     MEDIA_ROUTE,
     // Clips of locked chapters need a signed URL and are kept out of shared caches (server/reading/).
-    clipGate(
-      app.get(MediaIndex),
-      app.get(ClipUrls),
-      app.get(MEDIA_STORE),
-      mediaFiles(app.get(MEDIA_STORE), null),
-    ),
-    // Media files get random names and are never rewritten in place, so they never go stale.
-    mediaFiles(app.get(MEDIA_STORE), IMMUTABLE),
-    // No such file: a 404 nobody keeps, so a file uploaded a moment later is not hidden by a cache.
-    mediaNotFound,
+    // Covers and samples get random names and are never rewritten in place, so they never go stale. A
+    // file that is not there ends as a 404 nobody keeps (mediaNotFound).
+    clipGate(app.get(MediaIndex), app.get(ClipUrls), app.get(MEDIA_STORE), {
+      clips: mediaFiles(app.get(MEDIA_STORE), null),
+      others: mediaFiles(app.get(MEDIA_STORE), IMMUTABLE),
+    }),
   );
 
   // Public pages and the guest API are rendered once and kept until an admin change clears them.

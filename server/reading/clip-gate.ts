@@ -20,36 +20,43 @@ function needsFreshLink(res: Response): void {
   res.status(403).type('text/plain').send('This clip needs a fresh link: reload its chapter.');
 }
 
+/** The file handlers behind the gate: they set no Cache-Control of their own for clips, and a year's for others. */
+export interface MediaHandlers {
+  /** An express.static (or the bucket's handler) that sets no Cache-Control: the gate sets it. */
+  clips: RequestHandler;
+  /** Covers and samples: public and immutable, as their names are random and never reused. */
+  others: RequestHandler;
+}
+
 /**
- * Mounted on /media before the files. A file let go of by a delete or a replace is a 404 at once, whatever
- * the request carries. A clip (`lines/…`) is served without a signature only when the index
- * knows it is a free chapter's: publicly, for a day. Any other clip (a locked chapter's, one the index has
- * not classified, or any clip while the index cannot tell) needs a live signature, and is then served
- * privately (never to a shared cache), still with Range. A refusal is a 403 only for a file that exists:
- * a missing one is a 404 either way. Covers and samples go on to the public, immutable serving.
- * `serveClip` is an express.static (or the bucket's handler) that sets no Cache-Control of its own.
+ * /media. A file let go of by a delete or a replace is a 404 at once, whatever the request carries. A clip
+ * (`lines/…`) is served without a signature only when the index knows it is a free chapter's: publicly, for
+ * a day. Any other clip (a locked chapter's, one the index has not classified, or any clip while the index
+ * cannot tell) needs a live signature, and is then served privately (never to a shared cache), still with
+ * Range. A refusal is a 403 only for a file that exists: a missing one is a 404 either way. Covers and
+ * samples are public and immutable. Every 404 goes on to the usual not-found answer, uncached.
  */
 export function clipGate(
   index: MediaIndex,
   urls: ClipUrls,
   store: MediaStore,
-  serveClip: RequestHandler,
+  files: MediaHandlers,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const path = mediaPath(req);
     if (path === null) return void res.status(400).type('text/plain').send('Bad media path.');
-    const notFound = () => mediaNotFound(req, res);
+    const notFound = () => mediaNotFound(req, res, next);
     // Deleted or replaced: the file stays an hour for backups, but is gone for readers at once.
     if (index.isWithdrawn(path)) return notFound();
-    if (!path.startsWith('lines/')) return next();
+    if (!path.startsWith('lines/')) return files.others(req, res, notFound);
     // A free chapter's clip may become locked (a chapter added before it): caches keep it a day, not a year.
     if (index.clip(path) === 'free') {
       res.setHeader('Cache-Control', 'public, max-age=86400');
-      return serveClip(req, res, notFound);
+      return files.clips(req, res, notFound);
     }
     if (urls.verify(path, req.query.exp, req.query.sig)) {
       res.setHeader('Cache-Control', 'private, max-age=3600');
-      return serveClip(req, res, notFound);
+      return files.clips(req, res, notFound);
     }
     if (!isSafeKey(path)) return notFound();
     store.head(path).then(

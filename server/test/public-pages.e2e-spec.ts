@@ -165,6 +165,9 @@ describe('Public pages', () => {
       expect([path, res.status]).toEqual([path, 404]);
       expect(res.html).toContain('Page not found');
     }
+    // A missing file may appear a moment later (uploaded through another instance): nobody keeps its 404.
+    for (const path of ['/media/covers/nothing-640.webp', '/media/lines/nothing.mp3'])
+      expect([path, (await page(path)).headers.get('cache-control')]).toEqual([path, 'no-store']);
   });
 
   it('gives each book page its title, description, canonical URL, cards and JSON-LD', async () => {

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { LocalMediaStore } from '../store/local-media-store';
 import type { MediaStore } from '../store/media-store';
 import { storeMediaHandler } from './store-media-handler';
@@ -23,11 +23,12 @@ export function mediaFiles(store: MediaStore, cacheControl: typeof IMMUTABLE | n
 }
 
 /**
- * The end of /media: no file to serve. Never cached (a file may appear a moment later, uploaded through
- * another instance), whatever a handler before set for the file it hoped to serve.
+ * No file to serve under /media: the request goes on to the usual 404 (the site's page, or the API's
+ * JSON), marked never to be cached (a file may appear a moment later, uploaded through another instance),
+ * whatever a handler before set for the file it hoped to serve.
  */
-export function mediaNotFound(_req: Request, res: Response): void {
+export function mediaNotFound(_req: Request, res: Response, next: NextFunction): void {
   for (const header of ['Cache-Control', 'ETag', 'Last-Modified', 'Accept-Ranges']) res.removeHeader(header);
   res.setHeader('Cache-Control', 'no-store');
-  res.status(404).type('text/plain').send('Not found.');
+  next();
 }
