@@ -46,17 +46,19 @@ export function clipGate(
     const path = mediaPath(req);
     if (path === null) return void res.status(400).type('text/plain').send('Bad media path.');
     const notFound = () => mediaNotFound(req, res, next);
+    // After a file handler: nothing there is a 404; its own error (a Range beyond the file's end: 416) stays.
+    const afterFiles = (error?: unknown) => (error ? next(error) : notFound());
     // Deleted or replaced: the file stays an hour for backups, but is gone for readers at once.
     if (index.isWithdrawn(path)) return notFound();
-    if (!path.startsWith('lines/')) return files.others(req, res, notFound);
+    if (!path.startsWith('lines/')) return files.others(req, res, afterFiles);
     // A free chapter's clip may become locked (a chapter added before it): caches keep it a day, not a year.
     if (index.clip(path) === 'free') {
       res.setHeader('Cache-Control', 'public, max-age=86400');
-      return files.clips(req, res, notFound);
+      return files.clips(req, res, afterFiles);
     }
     if (urls.verify(path, req.query.exp, req.query.sig)) {
       res.setHeader('Cache-Control', 'private, max-age=3600');
-      return files.clips(req, res, notFound);
+      return files.clips(req, res, afterFiles);
     }
     if (!isSafeKey(path)) return notFound();
     store.head(path).then(
