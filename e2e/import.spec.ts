@@ -135,7 +135,7 @@ test('a book is exported from its admin page and imported back as a new book', a
 
   await page.goto('/admin/books');
   await page.getByRole('link', { name: 'Import a book' }).click();
-  await page.getByLabel('Book zip').setInputFiles((await file.path()));
+  await page.getByLabel('Book zip').setInputFiles(await file.path());
   await page.getByRole('button', { name: 'Preview' }).click();
   await expect(page.getByRole('heading', { name: `Preview: ${book.title}` })).toBeVisible();
   await expect(page.getByText('The book is ready to import.')).toBeVisible();

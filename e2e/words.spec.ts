@@ -126,7 +126,7 @@ test('the words page lists, filters, plays, deletes and exports the CSV', async 
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('lingonovel-words.csv');
-  const csv = await readFile((await file.path()), 'utf8');
+  const csv = await readFile(await file.path(), 'utf8');
   expect(csv.startsWith('\uFEFFterm,meaning,phrase,book,chapter,audio URL\r\n')).toBe(true);
   expect(csv).toContain('Fähre,ferry,Die Fähre brachte nur zweimal in der Woche Post auf die Insel.');
   expect(csv).toContain('Umschlag,envelope,');

@@ -28,7 +28,7 @@ import {
   type ImportRowResponse,
 } from './imports.dto';
 import { PreviewUrls } from './preview-urls';
-import { StagedImport, type ImportMode } from './staged-import.entity';
+import { StagedImport } from './staged-import.entity';
 import {
   checkedCuts,
   findCuts,
@@ -145,7 +145,7 @@ export class ChapterImportService {
         kind: 'chapter',
         status: 'staged',
         chapterId: chapter.id,
-        mode: (dto.mode ?? 'append'),
+        mode: dto.mode ?? 'append',
         createdBy: user.id,
         createdAt: now,
         updatedAt: now,

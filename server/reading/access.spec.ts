@@ -22,9 +22,7 @@ describe(planGivesAccess.name, () => {
     ['none', null, false],
     ['something_new', LATER, false],
   ])('%s with the period ending %p gives access: %p', (status, currentPeriodEnd, expected) => {
-    expect(
-      planGivesAccess({ status: status, currentPeriodEnd: currentPeriodEnd }, NOW),
-    ).toBe(expected);
+    expect(planGivesAccess({ status: status, currentPeriodEnd: currentPeriodEnd }, NOW)).toBe(expected);
   });
 
   it('gives none without a plan', () => {
