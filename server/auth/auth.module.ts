@@ -6,6 +6,7 @@ import { JwtStrategy } from './jwt.strategy';
 import { User } from '../users/user.entity';
 import { Clock } from '../common/clock';
 import { RateWindows } from '../common/rate-limit';
+import { SignedLinks } from '../common/signed-links';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { PasswordRecoveryService } from './password-recovery.service';
@@ -26,7 +27,9 @@ import { SessionTokens } from './session-tokens.service';
     JwtStrategy,
     Clock,
     RateWindows,
+    // Links that carry their own permission (clips, import previews, exports): common/signed-links.ts.
+    SignedLinks,
   ],
-  exports: [SessionTokens, Clock, RateWindows, TypeOrmModule],
+  exports: [SessionTokens, Clock, RateWindows, SignedLinks, TypeOrmModule],
 })
 export class AuthModule {}

@@ -17,7 +17,7 @@ import { mediaFiles, IMMUTABLE } from '../media/serve/media-files';
 import { CatalogueService } from '../catalogue/catalogue.service';
 import { mountSite } from './pages';
 import { clipGate } from '../reading/clip-gate';
-import { ClipUrls } from '../reading/clip-urls';
+import { SignedLinks } from '../common/signed-links';
 import { MediaIndex } from '../reading/media-index';
 import { ReadingService } from '../reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
@@ -90,7 +90,7 @@ async function assemble(
     // Clips of locked chapters need a signed URL and are kept out of shared caches (server/reading/).
     // Covers and samples get random names and are never rewritten in place, so they never go stale. A
     // file that is not there ends as a 404 nobody keeps (mediaNotFound).
-    clipGate(app.get(MediaIndex), app.get(ClipUrls), app.get(MEDIA_STORE), {
+    clipGate(app.get(MediaIndex), app.get(SignedLinks), app.get(MEDIA_STORE), {
       clips: mediaFiles(app.get(MEDIA_STORE), null),
       others: mediaFiles(app.get(MEDIA_STORE), IMMUTABLE),
     }),

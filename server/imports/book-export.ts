@@ -22,7 +22,7 @@ import {
   type ChapterJson,
 } from './book-archive';
 import type { ExportLinkAnswer } from './book-imports.dto';
-import { ExportLinks } from './export-links';
+import { SignedLinks } from '../common/signed-links';
 import { toTsv } from './text-formats';
 
 /** A file of the zip: made here (JSON, TSV) or read from the media store when its turn comes. */
@@ -45,18 +45,23 @@ export class BookExport {
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
     private readonly media: MediaService,
-    private readonly links: ExportLinks,
+    private readonly links: SignedLinks,
   ) {}
 
   /** A short-lived link that downloads the zip without the token, for a button that starts a download. */
   async link(bookCode: string): Promise<ExportLinkAnswer> {
     await this.find(bookCode);
-    return { data: this.links.link(bookCode) };
+    const { url, expiresAt } = this.links.sign(
+      'book-export',
+      bookCode,
+      `/api/v1/book-export/${encodeURIComponent(bookCode)}`,
+    );
+    return { data: { url, expires_at: expiresAt.toISOString() } };
   }
 
   /** The download behind a signed link: the signature is the permission. */
   async signedZip(bookCode: string, exp: unknown, sig: unknown): Promise<StreamableFile> {
-    if (!this.links.verify(bookCode, exp, sig))
+    if (!this.links.verify('book-export', bookCode, exp, sig))
       throw new ForbiddenException('This download link has expired or is not valid. Ask for a new one.');
     return this.zip(bookCode);
   }

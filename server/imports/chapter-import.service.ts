@@ -27,7 +27,7 @@ import {
   type ChapterImportResponse,
   type ImportRowResponse,
 } from './imports.dto';
-import { PreviewUrls } from './preview-urls';
+import { SignedLinks } from '../common/signed-links';
 import { StagedImport } from './staged-import.entity';
 import {
   checkedCuts,
@@ -75,6 +75,16 @@ function ffmpegRefusal(error: unknown, message: string, field?: string): unknown
   return field ? ValidationFailed.field(field, message) : new RuleFailed(message);
 }
 
+/** What a preview link grants: one clip of one staged import (0 is the recording). */
+export function previewSubject(id: string, n: number): string {
+  return `${id}/${n}`;
+}
+
+/** A staged clip for the preview's <audio>, which cannot send a token (ImportPreviewController checks it). */
+function previewUrl(links: SignedLinks, id: string, n: number): string {
+  return links.sign('import-preview', previewSubject(id, n), `/api/v1/import-preview/${id}/${n}`).url;
+}
+
 /** Clips probed at once: enough to keep the disk busy, few enough to keep memory flat. */
 const PROBES_AT_ONCE = 8;
 
@@ -104,7 +114,7 @@ export class ChapterImportService {
     private readonly db: DataSource,
     private readonly stage: ImportStage,
     private readonly media: MediaService,
-    private readonly previews: PreviewUrls,
+    private readonly links: SignedLinks,
     private readonly events: CatalogueEvents,
     private readonly clock: Clock,
   ) {}
@@ -232,7 +242,7 @@ export class ChapterImportService {
       clip: row.clip,
       duration_ms: spans[i] ? spans[i].endMs - spans[i].startMs : row.duration_ms,
       ...(spans[i] && { start_ms: spans[i].startMs, end_ms: spans[i].endMs }),
-      audio: row.file && !row.error ? this.previews.url(staged.id, row.n) : null,
+      audio: row.file && !row.error ? previewUrl(this.links, staged.id, row.n) : null,
       error: row.error,
     }));
     return {
@@ -243,7 +253,7 @@ export class ChapterImportService {
       format: manifest.format,
       recording: manifest.recording
         ? {
-            url: this.previews.url(staged.id, 0),
+            url: previewUrl(this.links, staged.id, 0),
             duration_ms: manifest.recording.duration_ms,
             cuts: manifest.recording.cuts,
           }

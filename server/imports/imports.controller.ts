@@ -22,7 +22,7 @@ import { AdminOnly, CurrentUser, Public } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import { Uploads } from '../http/body/multipart.interceptor';
 import type { User } from '../users/user.entity';
-import { ChapterImportService } from './chapter-import.service';
+import { ChapterImportService, previewSubject } from './chapter-import.service';
 import {
   BoundariesDto,
   CHAPTER_IMPORT_OPTIONS,
@@ -34,7 +34,7 @@ import {
   ImportPreviewAnswer,
 } from './imports.dto';
 import { ImportsService } from './imports.service';
-import { PreviewUrls } from './preview-urls';
+import { SignedLinks } from '../common/signed-links';
 
 const AUDIO_TYPES = {
   mp3: 'audio/mpeg',
@@ -98,7 +98,7 @@ export class ImportPreviewController {
   constructor(
     private readonly chapters: ChapterImportService,
     private readonly imports: ImportsService,
-    private readonly urls: PreviewUrls,
+    private readonly links: SignedLinks,
     private readonly stage: ImportStage,
   ) {}
 
@@ -120,7 +120,8 @@ export class ImportPreviewController {
   ) {
     // 0 is a recording, 1 and up the rows.
     const n = /^\d{1,5}$/.test(index) ? Number(index) : -1;
-    if (!this.urls.verify(id, n, exp, sig)) throw new NotFoundException('This preview link has expired.');
+    if (!this.links.verify('import-preview', previewSubject(id, n), exp, sig))
+      throw new NotFoundException('This preview link has expired.');
     const clip = this.chapters.clipFile(await this.imports.find(id), n);
     if (!clip) throw new NotFoundException('Clip not found.');
     // Streamed from the import store (whichever instance staged it), with Range for seeking.

@@ -4,11 +4,9 @@ import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';
 import { BookExportDownloadController, BookImportsController } from './book-imports.controller';
 import { ChapterImportService } from './chapter-import.service';
-import { ExportLinks } from './export-links';
 import { ImportStage } from './import-stage';
 import { ImportPreviewController, ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
-import { PreviewUrls } from './preview-urls';
 import { StagedImport } from './staged-import.entity';
 
 /** Imports: whole chapters in one step, and whole books out and in (docs/import.md). */
@@ -20,14 +18,6 @@ import { StagedImport } from './staged-import.entity';
     BookImportsController,
     BookExportDownloadController,
   ],
-  providers: [
-    ChapterImportService,
-    ImportsService,
-    ImportStage,
-    PreviewUrls,
-    BookImportService,
-    BookExport,
-    ExportLinks,
-  ],
+  providers: [ChapterImportService, ImportsService, ImportStage, BookImportService, BookExport],
 })
 export class ImportsModule {}

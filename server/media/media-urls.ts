@@ -1,3 +1,5 @@
+import type { SignedLinks } from '../common/signed-links';
+
 /** Public URLs of stored media. Root-relative, so they work whatever host name a visitor used. */
 export const MEDIA_ROUTE = '/media';
 export const COVER_WIDTHS = [320, 640, 960] as const;
@@ -19,4 +21,9 @@ export function coverUrl(key: string, width: CoverWidth = 640): string {
 
 export function coverSrcset(key: string): string {
   return COVER_WIDTHS.map((width) => `${coverUrl(key, width)} ${width}w`).join(', ');
+}
+
+/** A clip's URL, signed when its chapter is locked: an `<audio>` element cannot send a token. */
+export function clipUrl(links: SignedLinks, path: string, signed: boolean): string {
+  return signed ? links.sign('clip', path, mediaUrl(path)).url : mediaUrl(path);
 }

@@ -78,7 +78,7 @@ export type PhraseFields = Pick<
   'id' | 'chapterId' | 'position' | 'phrase' | 'dictionary' | 'audioPath' | 'audioMs'
 >;
 
-/** `audio` is the clip's URL as ClipUrls gives it: signed when its chapter is locked. */
+/** `audio` is the clip's URL as media-urls.ts's clipUrl gives it: signed when its chapter is locked. */
 export const toPhraseResponse = (phrase: PhraseFields, audio: string): PhraseResponse => ({
   id: phrase.id,
   chapter_id: phrase.chapterId,

@@ -7,7 +7,8 @@ import { rejected } from '../books/books.service';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository, type NewPhrase } from '../catalogue/repository/phrases.repository';
 import type { Phrase } from './phrase.entity';
-import { ClipUrls } from '../reading/clip-urls';
+import { SignedLinks } from '../common/signed-links';
+import { clipUrl } from '../media/media-urls';
 import { MediaIndex } from '../reading/media-index';
 import {
   toPhraseResponse,
@@ -23,7 +24,7 @@ export class PhrasesService {
     private readonly chapters: ChaptersRepository,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
-    private readonly clipUrls: ClipUrls,
+    private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
   ) {}
 
@@ -31,7 +32,7 @@ export class PhrasesService {
   private readonly toResponse = (phrase: PhraseFields) =>
     toPhraseResponse(
       phrase,
-      this.clipUrls.url(phrase.audioPath, !this.mediaIndex.isKnownFree(phrase.audioPath)),
+      clipUrl(this.links, phrase.audioPath, !this.mediaIndex.isKnownFree(phrase.audioPath)),
     );
 
   /** A chapter with its phrases in reading order, and what its breadcrumbs need, in two queries. */

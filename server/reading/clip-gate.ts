@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { posix } from 'node:path';
 import { mediaNotFound } from '../media/serve/media-files';
 import { isSafeKey, type MediaStore } from '../media/store/media-store';
-import type { ClipUrls } from './clip-urls';
+import type { SignedLinks } from '../common/signed-links';
 import type { MediaIndex } from './media-index';
 
 /** The file a /media request names, spelled the one way the index spells it, or null. */
@@ -38,7 +38,7 @@ export interface MediaHandlers {
  */
 export function clipGate(
   index: MediaIndex,
-  urls: ClipUrls,
+  links: SignedLinks,
   store: MediaStore,
   files: MediaHandlers,
 ): RequestHandler {
@@ -56,7 +56,7 @@ export function clipGate(
       res.setHeader('Cache-Control', 'public, max-age=86400');
       return files.clips(req, res, afterFiles);
     }
-    if (urls.verify(path, req.query.exp, req.query.sig)) {
+    if (links.verify('clip', path, req.query.exp, req.query.sig)) {
       res.setHeader('Cache-Control', 'private, max-age=3600');
       return files.clips(req, res, afterFiles);
     }

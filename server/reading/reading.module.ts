@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
-import { ClipUrls } from './clip-urls';
 import { MediaIndex } from './media-index';
 import { ProgressController } from './progress.controller';
 import { ProgressService } from './progress.service';
@@ -14,7 +13,7 @@ import { ReadingService } from './reading.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ReadingProgress]), BillingModule],
   controllers: [ReadingController, ProgressController],
-  providers: [ReadingService, ProgressService, ClipUrls, MediaIndex],
-  exports: [ReadingService, ClipUrls, MediaIndex],
+  providers: [ReadingService, ProgressService, MediaIndex],
+  exports: [ReadingService, MediaIndex],
 })
 export class ReadingModule {}

@@ -9,9 +9,10 @@ import type { Phrase } from '../phrases/phrase.entity';
 import { MemberPlans } from '../billing/member-plans';
 import { firstChapterNo, isFreeChapter } from '../catalogue/free-chapters';
 import { Clock } from '../common/clock';
+import { SignedLinks } from '../common/signed-links';
+import { clipUrl } from '../media/media-urls';
 import { User, UserType } from '../users/user.entity';
 import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
-import { ClipUrls } from './clip-urls';
 import { MediaIndex } from './media-index';
 import { toReaderPhrase, type ReaderChapter, type TableOfContents } from './reading.dto';
 
@@ -26,7 +27,7 @@ export class ReadingService {
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
     private readonly plans: MemberPlans,
-    private readonly clipUrls: ClipUrls,
+    private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
     private readonly clock: Clock,
   ) {}
@@ -114,7 +115,7 @@ export class ReadingService {
       prev: chapters[index - 1]?.chapterNo ?? null,
       next: chapters[index + 1]?.chapterNo ?? null,
       phrases: phrases.map((phrase) =>
-        toReaderPhrase(phrase, this.clipUrls.url(phrase.audioPath, signed(phrase.audioPath))),
+        toReaderPhrase(phrase, clipUrl(this.links, phrase.audioPath, signed(phrase.audioPath))),
       ),
     };
   }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
-import { ClipUrls } from '../reading/clip-urls';
+import { SignedLinks } from '../common/signed-links';
+import { clipUrl } from '../media/media-urls';
 import { MediaIndex } from '../reading/media-index';
 import { ApiClient, newAdmin } from './api-client';
 import { makeBook } from './books';
@@ -143,7 +144,7 @@ describe('The clip gate fails closed', () => {
     expect(server.app.get(MediaIndex).clip(key)).toBe('unknown');
     const bare = await rawGet(`${server.baseUrl}/media/${key}`);
     expect([bare.status, bare.headers['cache-control']]).toEqual([403, 'no-store']);
-    const signed = server.app.get(ClipUrls).url(key, true);
+    const signed = clipUrl(server.app.get(SignedLinks), key, true);
     const ok = await rawGet(server.baseUrl + signed);
     expect([ok.status, ok.headers['cache-control']]).toEqual([200, 'private, max-age=3600']);
   });
@@ -250,7 +251,7 @@ describe('A missing media file', () => {
   afterAll(() => server.close());
 
   it('answers 404 that no cache may keep, whatever the kind of file, signed or not', async () => {
-    const signed = server.app.get(ClipUrls).url('lines/0123456789abcdef0123456789abcdef.mp3', true);
+    const signed = clipUrl(server.app.get(SignedLinks), 'lines/0123456789abcdef0123456789abcdef.mp3', true);
     for (const url of [
       '/media/covers/0123456789abcdef0123456789abcdef-640.webp',
       '/media/samples/0123456789abcdef0123456789abcdef.mp3',

@@ -11,7 +11,8 @@ import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { PREMIUM_CHAPTER } from '../reading/access';
-import { ClipUrls } from '../reading/clip-urls';
+import { SignedLinks } from '../common/signed-links';
+import { clipUrl } from '../media/media-urls';
 import { MediaIndex } from '../reading/media-index';
 import { splitGlossary } from '../reading/glossary';
 import { ReadingService } from '../reading/reading.service';
@@ -56,7 +57,7 @@ export class WordsService {
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
     private readonly phrases: PhrasesRepository,
     private readonly reading: ReadingService,
-    private readonly clipUrls: ClipUrls,
+    private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -224,7 +225,7 @@ export class WordsService {
         phrase: row.phrase,
         audio:
           free || mayReadLocked
-            ? this.clipUrls.url(row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))
+            ? clipUrl(this.links, row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))
             : null,
         book_code: row.book_code,
         book_title: row.book_title,
