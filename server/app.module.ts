@@ -58,7 +58,7 @@ export class AppModule {
         { provide: InstanceLock, useValue: instanceLock },
         ReadinessChecks,
         // Public pages and guest answers, cleared on every catalogue change (server/http/create-app.ts).
-        PageCache,
+        { provide: PageCache, useValue: new PageCache(config.pageCacheMb * 1024 * 1024) },
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Rate limits first, so that floods are refused before any token or password work.
         { provide: APP_GUARD, useClass: RateLimitGuard },

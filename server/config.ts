@@ -35,6 +35,8 @@ export interface AppConfig {
   mediaStore: MediaStoreConfig;
   /** `text`: readable lines (the default); `json`: one JSON object per line, for log collectors. */
   logFormat: LogFormat;
+  /** Memory the page cache may hold, in MB (PAGE_CACHE_MB, default 64): server/http/page-cache.ts. */
+  pageCacheMb: number;
 }
 
 export type LogFormat = 'text' | 'json';
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl: readDatabaseUrl(env),
     trustProxy: readTrustProxy(env),
     databasePoolSize: readWholeNumber(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    pageCacheMb: readWholeNumber(env, 'PAGE_CACHE_MB', 64, 1, 65_536),
     publicUrl,
     jwtSecret: readJwtSecret(env),
     smtpUrl,

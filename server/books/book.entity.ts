@@ -10,6 +10,9 @@ import type { Chapter } from '../chapters/chapter.entity';
 
 export const DIFFICULTIES = ['Easy', 'Medium', 'Hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
+/** The Common European Framework's levels, from beginner to mastery. */
+export const CEFR_LEVELS = ['A1', 'A2', 'B1', 'B2', 'C1', 'C2'] as const;
+export type CefrLevel = (typeof CEFR_LEVELS)[number];
 
 @Entity('books')
 export class Book {
@@ -57,6 +60,18 @@ export class Book {
   /** BCP 47 tag of the language the book is written in ("fr", "pt-PT"), when the administrator gave one. */
   @Column({ type: 'varchar', length: 35, nullable: true })
   language: string | null;
+
+  /** The CEFR level a learner needs, when the administrator gave one. */
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  cefr: CefrLevel | null;
+
+  /** The title as the search and the title order compare it (catalogue/search-key.ts); kept by BooksRepository. */
+  @Column({ name: 'title_key', type: 'varchar', length: 400, select: false })
+  titleKey?: string;
+
+  /** Title, author, narrator and description as the search compares them; never read back. */
+  @Column({ name: 'search_text', type: 'text', select: false })
+  searchText?: string;
 
   @OneToMany('Chapter', 'book')
   chapters?: Chapter[];

@@ -4,7 +4,7 @@ import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength,
 import { Field } from '../common/field';
 import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
-import { DIFFICULTIES, type Book, type Difficulty } from './book.entity';
+import { CEFR_LEVELS, DIFFICULTIES, type Book, type CefrLevel, type Difficulty } from './book.entity';
 import { coverUrl, mediaUrl } from '../media/media-urls';
 
 export { BOOK_UPLOADS } from '../common/body-limits';
@@ -74,6 +74,15 @@ class BookFieldsDto {
     }),
   )
   language?: string | null;
+
+  /** Optional: A1 to C2. An empty value clears it; anything else is refused. */
+  @Field(
+    Trim(),
+    Transform(({ value }: { value: unknown }) => (value === '' ? null : value)),
+    IsOptional(),
+    IsIn(CEFR_LEVELS, { message: 'The CEFR level must be one of A1, A2, B1, B2, C1 or C2.' }),
+  )
+  cefr?: CefrLevel | null;
 }
 
 const coverFile = IsUploadedFile({ message: 'The book image must be an uploaded file.' });
@@ -113,6 +122,8 @@ export class BookResponse {
   @ApiProperty() sample_text: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'A BCP 47 language tag.' }) language:
     string | null;
+  @ApiProperty({ enum: CEFR_LEVELS, nullable: true, description: 'The CEFR level, when given.' })
+  cefr: CefrLevel | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
@@ -141,6 +152,7 @@ export function toBookResponse(book: Book): BookResponse {
     sample_audio: mediaUrl(book.sampleAudioPath),
     sample_text: book.sampleText,
     language: book.language,
+    cefr: book.cefr,
     created_at: book.createdAt.toISOString(),
     updated_at: book.updatedAt.toISOString(),
   };

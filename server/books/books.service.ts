@@ -107,6 +107,7 @@ export class BooksService {
       minutes: dto.minutes,
       sampleText: dto.sample_text,
       ...(dto.language !== undefined && { language: dto.language }),
+      ...(dto.cefr !== undefined && { cefr: dto.cefr }),
     };
   }
 

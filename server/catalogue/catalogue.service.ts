@@ -3,7 +3,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { Book } from '../books/book.entity';
 import { BookResponse, toBookResponse } from '../books/books.dto';
 import { coverSrcset } from '../media/media-urls';
+import type { BrowseFilter } from './browse-query';
 import { BooksRepository } from './repository/books.repository';
+import type { FacetCounts } from './repository/book-browse';
+
+/** guest/list-book and the seed's pages show at most this many books, the newest. */
+export const LIST_LIMIT = 100;
 
 /** A book as the public pages show it: the API fields plus what responsive images need. */
 export class PublicBook extends BookResponse {
@@ -20,6 +25,29 @@ export class PublicBookAnswer {
   @ApiProperty({ type: PublicBook }) data: PublicBook;
 }
 
+export class BookFacets {
+  @ApiProperty({ description: 'Books per language key (a tag in lower case, or "none").' })
+  language: Record<string, number>;
+  @ApiProperty({ description: 'Books per CEFR level (or "none").' }) cefr: Record<string, number>;
+  @ApiProperty({ description: 'Books per difficulty.' }) difficulty: Record<string, number>;
+}
+
+export class BookBrowseMeta {
+  @ApiProperty({ description: 'Books matching every filter.' }) total: number;
+  @ApiProperty() page: number;
+  @ApiProperty() per_page: number;
+  @ApiProperty({
+    type: BookFacets,
+    description: "Per filter, each value's count among the books matching the other filters.",
+  })
+  facets: FacetCounts;
+}
+
+export class BookBrowseAnswer {
+  @ApiProperty({ type: [PublicBook] }) data: PublicBook[];
+  @ApiProperty({ type: BookBrowseMeta }) meta: BookBrowseMeta;
+}
+
 const toPublicBook = (book: Book): PublicBook => ({
   ...toBookResponse(book),
   image_srcset: coverSrcset(book.coverPath),
@@ -31,9 +59,19 @@ const toPublicBook = (book: Book): PublicBook => ({
 export class CatalogueService {
   constructor(private readonly books: BooksRepository) {}
 
-  async listBooks(): Promise<PublicBook[]> {
-    const books = await this.books.list();
+  /** The newest books, at most `limit` (100 at most): no public list shows every book. */
+  async listBooks(limit = LIST_LIMIT): Promise<PublicBook[]> {
+    const books = await this.books.newest(Math.min(limit, LIST_LIMIT));
     return books.map(toPublicBook);
+  }
+
+  /** A page of the catalogue with its facet counts (docs/catalogue.md). */
+  async browse(filter: BrowseFilter): Promise<BookBrowseAnswer> {
+    const { books, total, facets } = await this.books.browse(filter);
+    return {
+      data: books.map(toPublicBook),
+      meta: { total, page: filter.page, per_page: filter.perPage, facets },
+    };
   }
 
   async findBook(bookCode: string): Promise<PublicBook | null> {

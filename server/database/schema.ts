@@ -23,6 +23,7 @@ import { StagedImport } from '../imports/staged-import.entity';
 import { SharedRateLimits1763823600000 } from '../migrations/1763823600000-SharedRateLimits';
 import { MediaTrash1763827200000 } from '../migrations/1763827200000-MediaTrash';
 import { ListeningReceivedMinute1763830800000 } from '../migrations/1763830800000-ListeningReceivedMinute';
+import { BookSearch1763834400000 } from '../migrations/1763834400000-BookSearch';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   SharedRateLimits1763823600000,
   MediaTrash1763827200000,
   ListeningReceivedMinute1763830800000,
+  BookSearch1763834400000,
 ];

@@ -10,27 +10,67 @@ import { sendCachedPage, type PageCache } from './page-cache';
 const CANONICAL_PATH = /^\/(?:[a-z0-9._-]+(?:\/[a-z0-9._-]+)*)?$/;
 
 /**
- * Serves GET and HEAD requests from the cache, keyed by path alone; on a miss, `render` answers (once for
- * concurrent misses) and a 200 is kept. `fallback` runs when `render` passes the request on.
+ * What a route makes of its query string: the canonical query (its parameters checked, in one fixed
+ * order, unknown ones dropped, defaults left out) and whether an answer to it may be kept; or null when a
+ * value is invalid. A route without a rule ignores its query string, as every page did before filters.
+ */
+export type QueryRule = (query: Request['query']) => { canonical: string; cacheable: boolean } | null;
+
+export interface CachedRouteOptions {
+  /** The rule of the route at this path, if it reads its query. */
+  rules?: (path: string) => QueryRule | undefined;
+  /**
+   * Pages redirect a query that is valid but not written canonically to its canonical URL (so that links
+   * and crawlers converge on one), and answer an invalid one with `fallback` (the 404 page). The API
+   * answers both itself: the canonical form only keys the cache, and the route's own check says 422.
+   */
+  pages?: boolean;
+}
+
+/** The query string as the client wrote it, without the `?`. */
+function rawQuery(req: Request): string {
+  const at = req.originalUrl.indexOf('?');
+  return at === -1 ? '' : req.originalUrl.slice(at + 1);
+}
+
+/**
+ * Serves GET and HEAD requests from the cache, keyed by path and canonical query; on a miss, `render`
+ * answers (once for concurrent misses) and a 200 is kept. `fallback` runs when `render` passes the request
+ * on. An answer its rule says not to keep (a search) is rendered every time, with the canonical query.
  */
 export function cachedRoute(
   cache: PageCache,
   render: (req: Request, res: Response, pass: () => void, next: NextFunction) => unknown,
   fallback: (req: Request, res: Response, next: NextFunction) => void,
+  options: CachedRouteOptions = {},
 ): RequestHandler {
   return (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !CANONICAL_PATH.test(req.path)) {
       return void render(req, res, () => fallback(req, res, next), next);
     }
-    const hit = cache.get(req.path);
+    const rule = options.rules?.(req.path);
+    const query = rule ? rule(req.query) : { canonical: '', cacheable: true };
+    if (!query) {
+      // Never a cache entry: the page's 404, or the API's own 422 naming the parameter.
+      if (options.pages) return fallback(req, res, next);
+      return void render(req, res, () => fallback(req, res, next), next);
+    }
+    const key = query.canonical ? `${req.path}?${query.canonical}` : req.path;
+    if (rule && options.pages && rawQuery(req) !== query.canonical) {
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      return res.redirect(301, key);
+    }
+    // What the cache keeps must not depend on anything but the key, so the render sees only the key.
+    req.url = key;
+    if (!query.cacheable) return void render(req, res, () => fallback(req, res, next), next);
+    const hit = cache.get(key);
     if (hit) return sendCachedPage(req, res, hit);
-    // What the cache keeps must not depend on the query string, so the render never sees it. A HEAD is
-    // rendered as a GET: Express and Astro leave a HEAD's body out, and an empty page must not be kept.
+    // A HEAD is rendered as a GET: Express and Astro leave a HEAD's body out, and an empty page must not
+    // be kept.
     const method = req.method;
-    req.url = req.path;
     req.method = 'GET';
     cache
-      .render(req.path, () => captureResponse(res, (pass) => render(req, res, pass, next)))
+      .render(key, () => captureResponse(res, (pass) => render(req, res, pass, next)))
       .then(({ page, captured }) => {
         req.method = method;
         if (page) sendCachedPage(req, res, page);

@@ -23,6 +23,7 @@ import { ReadingService } from '../reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
+import { apiQueryRule } from './query-rules';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { prepareDatabase } from '../database/prepare';
 import { buildOpenApi, mountOpenApi } from './openapi';
@@ -103,6 +104,7 @@ async function assemble(
     cache,
     (_req, _res, _pass, next) => next(),
     (_req, _res, next) => next(),
+    { rules: apiQueryRule },
   );
   app.use((req: Request, res: Response, next: NextFunction) =>
     req.path.startsWith('/api/v1/guest/') ? guestApi(req, res, next) : next(),

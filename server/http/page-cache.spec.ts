@@ -44,4 +44,29 @@ describe(PageCache.name, () => {
     expect((await stale).page?.identity.toString()).toBe('<p>before</p>');
     expect(cache.get('/list')?.identity.toString()).toBe('<p>after</p>');
   });
+
+  it('stays within its byte budget, letting the least recently used entries go first', async () => {
+    const page = (n: number): CapturedResponse => ({
+      ...html(''),
+      // Random bytes do not compress: each entry costs about three times its body.
+      body: Buffer.from(Array.from({ length: 10_000 }, () => Math.floor(Math.random() * 256))),
+      headers: { 'content-type': `text/plain; n=${n}` },
+    });
+    const cache = new PageCache(100_000);
+    for (let n = 0; n < 3; n++) await cache.render(`/p${n}`, async () => page(n));
+    cache.get('/p0');
+    for (let n = 3; n < 20; n++) await cache.render(`/p${n}`, async () => page(n));
+    expect(cache.sizeInBytes).toBeLessThanOrEqual(100_000);
+    expect(cache.size).toBe(3);
+    expect(cache.get('/p19')).toBeDefined();
+    expect(cache.get('/p1')).toBeUndefined();
+  });
+
+  it('serves but does not keep an answer larger than the whole budget', async () => {
+    const cache = new PageCache(1_000);
+    const { page } = await cache.render('/big', async () => html('x'.repeat(5_000)));
+    expect(page?.identity.length).toBeGreaterThan(5_000);
+    expect(cache.size).toBe(0);
+    expect(cache.sizeInBytes).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
 
 /** A rendered page, kept with its compressed forms so that a hit costs no rendering and no compression. */
@@ -28,18 +29,40 @@ function header(headers: OutgoingHttpHeaders, name: string): string | undefined 
   return value === undefined ? undefined : String(value);
 }
 
-export function toCachedPage(captured: CapturedResponse): CachedPage {
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Bodies up to this size get brotli's best (and slowest) level; larger ones a middle level, whose time
+ * grows with the body far less (brotli 11 takes seconds per megabyte). Both run off the event loop.
+ */
+const BEST_COMPRESSION_BYTES = 256 * 1024;
+
+/** Memory the cache may hold by default: every entry counts its raw, gzip and brotli forms. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+export async function toCachedPage(captured: CapturedResponse): Promise<CachedPage> {
   const { body } = captured;
+  const best = body.length <= BEST_COMPRESSION_BYTES;
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(body, { level: best ? 9 : 6 }),
+    brotliAsync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: best ? 11 : 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+  ]);
   return {
     status: captured.status,
     contentType: header(captured.headers, 'content-type') ?? 'text/html; charset=utf-8',
     etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
     identity: body,
-    gzip: gzipSync(body, { level: 9 }),
-    br: brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
-    }),
+    gzip: gzipped,
+    br: brotli,
   };
+}
+
+/** What an entry costs: its three bodies, its key and a little for the rest. */
+function entryBytes(key: string, page: CachedPage): number {
+  return page.identity.length + page.gzip.length + page.br.length + key.length * 2 + 200;
 }
 
 /** An answer that depends on who asked (a locked chapter, read with a token) says so, and is never kept. */
@@ -71,20 +94,48 @@ export function sendCachedPage(req: Request, res: Response, page: CachedPage): v
 }
 
 /**
- * Public pages rendered once and kept in memory, keyed by path alone, so a query string can neither
- * bypass the cache nor fill it. The catalogue's change events clear it before an admin call returns;
- * a render that overlapped a change is not kept.
+ * Public pages rendered once and kept in memory, keyed by path and the query's canonical form (see
+ * cached-route.ts), so a query string can neither bypass the cache nor multiply its entries. The memory
+ * is bounded in bytes: past it, the entries used least recently go first. The catalogue's change events
+ * clear it before an admin call returns; a render that overlapped a change is not kept.
  */
 export class PageCache {
+  /** In order of use, the least recent first (a hit moves its entry to the end). */
   private readonly pages = new Map<string, CachedPage>();
+  private bytes = 0;
   private readonly inFlight = new Map<
     string,
     Promise<{ page: CachedPage | null; captured: CapturedResponse | null }>
   >();
   private generation = 0;
 
-  get(path: string): CachedPage | undefined {
-    return this.pages.get(path);
+  constructor(readonly maxBytes = DEFAULT_CACHE_BYTES) {}
+
+  get(key: string): CachedPage | undefined {
+    const page = this.pages.get(key);
+    if (page) {
+      this.pages.delete(key);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  private keep(key: string, page: CachedPage): void {
+    const cost = entryBytes(key, page);
+    // One answer larger than the whole budget is served, not kept: it would empty the cache for itself.
+    if (cost > this.maxBytes) return;
+    const previous = this.pages.get(key);
+    if (previous) {
+      this.bytes -= entryBytes(key, previous);
+      this.pages.delete(key);
+    }
+    this.pages.set(key, page);
+    this.bytes += cost;
+    for (const [oldest, old] of this.pages) {
+      if (this.bytes <= this.maxBytes) break;
+      this.pages.delete(oldest);
+      this.bytes -= entryBytes(oldest, old);
+    }
   }
 
   /**
@@ -99,14 +150,14 @@ export class PageCache {
     const pending = this.inFlight.get(path);
     if (pending) return { page: await pending.then((r) => r.page) };
     const generation = this.generation;
-    const work = renderer().then((captured) => ({
+    const work = renderer().then(async (captured) => ({
       captured,
-      page: captured && captured.status === 200 && !isPrivate(captured) ? toCachedPage(captured) : null,
+      page: captured && captured.status === 200 && !isPrivate(captured) ? await toCachedPage(captured) : null,
     }));
     this.inFlight.set(path, work);
     try {
       const result = await work;
-      if (result.page && generation === this.generation) this.pages.set(path, result.page);
+      if (result.page && generation === this.generation) this.keep(path, result.page);
       return result;
     } finally {
       if (this.inFlight.get(path) === work) this.inFlight.delete(path);
@@ -116,10 +167,16 @@ export class PageCache {
   clear(): void {
     this.generation++;
     this.pages.clear();
+    this.bytes = 0;
     this.inFlight.clear();
   }
 
   get size(): number {
     return this.pages.size;
+  }
+
+  /** The memory the kept entries take, as the budget counts it. */
+  get sizeInBytes(): number {
+    return this.bytes;
   }
 }

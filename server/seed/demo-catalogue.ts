@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_DIR } from '../paths';
-import type { Difficulty } from '../books/book.entity';
+import type { CefrLevel, Difficulty } from '../books/book.entity';
 
 export interface DemoPhrase {
   phrase: string;
@@ -14,6 +14,7 @@ export interface DemoBook {
   author: string;
   narrated_by: string;
   language: string;
+  cefr: CefrLevel;
   difficulty: Difficulty;
   hours: number;
   minutes: number;

@@ -71,6 +71,7 @@ export class DemoSeedService {
               sampleAudioMs: media.sample.durationMs,
               sampleText: book.sample_text,
               language: book.language,
+              cefr: book.cefr,
             },
             book.chapters.map((chapter, c) => ({
               title: chapter.title,

@@ -1,14 +1,41 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, Like, type EntityManager } from 'typeorm';
-import { Book } from '../../books/book.entity';
+import { Book, type CefrLevel } from '../../books/book.entity';
 import { sql } from '../../database/sql';
+import { canonicalLanguage } from '../languages';
+import { searchKey } from '../search-key';
+import type { BrowseFilter } from '../browse-query';
+import { browseBooks, type BrowsePage } from './book-browse';
 import { ChaptersRepository } from './chapters.repository';
 import { PhrasesRepository, type NewPhrase } from './phrases.repository';
 
-/** A book's own fields; the language may be left to the database's default (none). */
-export type NewBook = Omit<Book, 'id' | 'createdAt' | 'updatedAt' | 'chapters' | 'language'> & {
+/** A book's own fields; the language and the level may be left to the database's default (none). */
+export type NewBook = Omit<
+  Book,
+  'id' | 'createdAt' | 'updatedAt' | 'chapters' | 'language' | 'cefr' | 'titleKey' | 'searchText'
+> & {
   language?: string | null;
+  cefr?: CefrLevel | null;
 };
+
+type SearchedFields = Pick<Book, 'title' | 'author' | 'narratedBy' | 'description'>;
+
+/** What the search compares, computed from the book's own fields on every write (catalogue/search-key.ts). */
+function searchColumns(book: SearchedFields): Pick<Book, 'titleKey' | 'searchText'> {
+  return {
+    // Never empty (a title of punctuation alone is a space), since an empty key marks a book to backfill.
+    titleKey: (searchKey(book.title) || ' ').slice(0, 400),
+    searchText: searchKey([book.title, book.author, book.narratedBy, book.description].join(' ')),
+  };
+}
+
+/** A language tag in its one canonical spelling ("pt-PT"), so that a filter finds every book of it. */
+function withCanonicalLanguage<T extends { language?: string | null }>(fields: T): T {
+  return fields.language ? { ...fields, language: canonicalLanguage(fields.language) } : fields;
+}
+
+/** Books whose search columns are filled per step of the boot's backfill. */
+const FILL_PAGE = 200;
 
 /** A chapter of a book created whole (an import, the demo), with its phrases in reading order. */
 export interface NewBookChapter {
@@ -28,16 +55,50 @@ export interface CatalogueCounts {
  * clash comes back as the driver's error, for the caller to choose another code.
  */
 @Injectable()
-export class BooksRepository {
+export class BooksRepository implements OnApplicationBootstrap {
   constructor(
     private readonly db: DataSource,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
   ) {}
 
+  /**
+   * Books kept before the search columns existed (or written by an older version) get them here, at boot:
+   * the migration cannot call the application's normaliser.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    for (;;) {
+      const books = await this.db.manager.find(Book, {
+        select: { id: true, title: true, author: true, narratedBy: true, description: true, language: true },
+        where: { titleKey: '' },
+        take: FILL_PAGE,
+      });
+      for (const book of books)
+        await this.db.manager.update(
+          Book,
+          { id: book.id },
+          withCanonicalLanguage({
+            language: book.language,
+            ...searchColumns(book),
+          }),
+        );
+      if (books.length < FILL_PAGE) return;
+    }
+  }
+
   /** Every book, by title. */
   list(): Promise<Book[]> {
     return this.db.manager.find(Book, { order: { title: 'ASC', id: 'ASC' } });
+  }
+
+  /** A page of the catalogue, filtered, searched and sorted, with its facet counts (book-browse.ts). */
+  browse(filter: BrowseFilter): Promise<BrowsePage> {
+    return browseBooks(this.db.manager, filter);
+  }
+
+  /** The newest books, at most `limit`: what bounded lists show (the seed's pages, guest/list-book). */
+  newest(limit: number): Promise<Book[]> {
+    return this.db.manager.find(Book, { order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   byCode(bookCode: string): Promise<Book | null> {
@@ -72,7 +133,7 @@ export class BooksRepository {
   }
 
   create(book: NewBook, tx: EntityManager = this.db.manager): Promise<Book> {
-    return tx.save(Book, tx.create(Book, book));
+    return tx.save(Book, tx.create(Book, { ...withCanonicalLanguage(book), ...searchColumns(book) }));
   }
 
   /** A book with its chapters and their phrases, within `tx` (with the caller's other rows, or none). */
@@ -96,7 +157,12 @@ export class BooksRepository {
   update(bookCode: string, changes: Partial<NewBook>): Promise<Book | null> {
     return this.db.transaction(async (tx) => {
       const current = await tx.findOneBy(Book, { bookCode });
-      if (current) await tx.update(Book, { id: current.id }, changes);
+      if (current)
+        await tx.update(
+          Book,
+          { id: current.id },
+          { ...withCanonicalLanguage(changes), ...searchColumns({ ...current, ...changes }) },
+        );
       return current;
     });
   }

@@ -1,0 +1,103 @@
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Book } from '../../books/book.entity';
+import type { BrowseFilter } from '../browse-query';
+import { NO_LEVEL } from '../browse-query';
+import { canonicalTag, languageKey, NO_LANGUAGE } from '../languages';
+import { searchTerms, wordPrefixPattern } from '../search-key';
+
+export type Facet = 'language' | 'cefr' | 'difficulty';
+
+/** Per facet, each value's count among the books that match every other filter ("Spanish (312)"). */
+export type FacetCounts = Record<Facet, Record<string, number>>;
+
+export interface BrowsePage {
+  books: Book[];
+  total: number;
+  facets: FacetCounts;
+}
+
+/**
+ * One browse of the catalogue in five queries whatever its size: the page of books, their total, and one
+ * GROUP BY per facet. Each facet is counted with the other filters applied and not its own, so that its
+ * values say what choosing them would give. Plain SQL through the query builder, the same on SQLite and
+ * PostgreSQL; docs/catalogue.md shows the plans.
+ */
+export async function browseBooks(db: EntityManager, filter: BrowseFilter): Promise<BrowsePage> {
+  const terms = filter.q ? searchTerms(filter.q) : [];
+  const matching = (except?: Facet) => where(db.createQueryBuilder(Book, 'b'), filter, terms, except);
+
+  const page = matching();
+  if (terms.length) {
+    // Title matches first: a book whose title holds every word, before one that only mentions them.
+    const inTitle = terms.map((_, i) => `b.title_key LIKE :term${i} ESCAPE '\\'`).join(' AND ');
+    page.addSelect(`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, 'title_rank').orderBy('title_rank', 'ASC');
+  }
+  if (filter.sort === 'title') page.addOrderBy('b.title_key', 'ASC');
+  else if (filter.sort === 'shortest') {
+    page.addSelect('b.hours * 60 + b.minutes', 'length_minutes').addOrderBy('length_minutes', 'ASC');
+  } else page.addOrderBy('b.created_at', 'DESC');
+  page.addOrderBy('b.id', filter.sort === 'newest' ? 'DESC' : 'ASC');
+
+  const [books, total, language, cefr, difficulty] = await Promise.all([
+    page
+      .offset((filter.page - 1) * filter.perPage)
+      .limit(filter.perPage)
+      .getMany(),
+    matching().getCount(),
+    counts(matching('language'), 'b.language'),
+    counts(matching('cefr'), 'b.cefr'),
+    counts(matching('difficulty'), 'b.difficulty'),
+  ]);
+  return {
+    books,
+    total,
+    facets: {
+      language: merge(language, (value) => languageKey(value)),
+      cefr: merge(cefr, (value) => value ?? NO_LEVEL),
+      difficulty: merge(difficulty, (value) => value ?? 'none'),
+    },
+  };
+}
+
+function where(
+  qb: SelectQueryBuilder<Book>,
+  filter: BrowseFilter,
+  terms: string[],
+  except?: Facet,
+): SelectQueryBuilder<Book> {
+  if (filter.lang && except !== 'language') {
+    if (filter.lang === NO_LANGUAGE) qb.andWhere('b.language IS NULL');
+    // Tags are kept in their canonical spelling (BooksRepository), so the index on language serves.
+    else qb.andWhere('b.language = :lang', { lang: canonicalTag(filter.lang) ?? filter.lang });
+  }
+  if (filter.cefr && except !== 'cefr') {
+    if (filter.cefr === NO_LEVEL) qb.andWhere('b.cefr IS NULL');
+    else qb.andWhere('b.cefr = :cefr', { cefr: filter.cefr });
+  }
+  if (filter.difficulty && except !== 'difficulty')
+    qb.andWhere('b.difficulty = :difficulty', { difficulty: filter.difficulty });
+  // A search with no letter or digit in it (only "%", say) finds nothing, rather than everything.
+  if (filter.q && !terms.length) qb.andWhere('1 = 0');
+  terms.forEach((term, i) =>
+    qb.andWhere(`b.search_text LIKE :term${i} ESCAPE '\\'`, { [`term${i}`]: wordPrefixPattern(term) }),
+  );
+  return qb;
+}
+
+async function counts(qb: SelectQueryBuilder<Book>, column: string) {
+  return qb
+    .select(column, 'value')
+    .addSelect('COUNT(*)', 'count')
+    .groupBy(column)
+    .getRawMany<{ value: string | null; count: number | string }>();
+}
+
+/** Counts by URL word (two spellings of one tag, kept before tags were made canonical, count as one). */
+function merge(
+  rows: Array<{ value: string | null; count: number | string }>,
+  key: (value: string | null) => string,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const row of rows) out[key(row.value)] = (out[key(row.value)] ?? 0) + Number(row.count);
+  return out;
+}
