@@ -8,11 +8,9 @@ import {
 } from 'typeorm';
 import type { Chapter } from '../chapters/chapter.entity';
 
-export const DIFFICULTIES = ['Easy', 'Medium', 'Hard'] as const;
-export type Difficulty = (typeof DIFFICULTIES)[number];
-/** The Common European Framework's levels, from beginner to mastery. */
-export const CEFR_LEVELS = ['A1', 'A2', 'B1', 'B2', 'C1', 'C2'] as const;
-export type CefrLevel = (typeof CEFR_LEVELS)[number];
+import type { CefrLevel, Difficulty } from './book-levels';
+
+export { CEFR_LEVELS, DIFFICULTIES, type CefrLevel, type Difficulty } from './book-levels';
 
 @Entity('books')
 export class Book {

@@ -1,4 +1,4 @@
-import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel, type Difficulty } from '../books/book.entity';
+import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel, type Difficulty } from '../books/book-levels';
 import { canonicalTag, NO_LANGUAGE } from './languages';
 
 /**

@@ -4,6 +4,7 @@ import type { Book } from '../books/book.entity';
 import { BookResponse, toBookResponse } from '../books/books.dto';
 import { coverSrcset } from '../media/media-urls';
 import type { BrowseFilter } from './browse-query';
+import { languageKey, languageName } from './languages';
 import { BooksRepository } from './repository/books.repository';
 import type { FacetCounts } from './repository/book-browse';
 
@@ -72,6 +73,17 @@ export class CatalogueService {
       data: books.map(toPublicBook),
       meta: { total, page: filter.page, per_page: filter.perPage, facets },
     };
+  }
+
+  /** Each language with books, by URL key ("pt-pt", "none"), its English name and its count. */
+  async languages(): Promise<Array<{ key: string; tag: string | null; name: string; books: number }>> {
+    const rows = await this.books.languages();
+    return rows.map(({ language, books }) => ({
+      key: languageKey(language),
+      tag: language,
+      name: languageName(language),
+      books,
+    }));
   }
 
   async findBook(bookCode: string): Promise<PublicBook | null> {

@@ -101,6 +101,19 @@ export class BooksRepository implements OnApplicationBootstrap {
     return this.db.manager.find(Book, { order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
+  /** Each language that has books (its canonical tag, null for none) with how many, most books first. */
+  async languages(): Promise<Array<{ language: string | null; books: number }>> {
+    const rows = await this.db.manager
+      .createQueryBuilder(Book, 'b')
+      .select('b.language', 'language')
+      .addSelect('COUNT(*)', 'books')
+      .groupBy('b.language')
+      .getRawMany<{ language: string | null; books: number | string }>();
+    return rows
+      .map((row) => ({ language: row.language, books: Number(row.books) }))
+      .sort((a, b) => b.books - a.books || String(a.language).localeCompare(String(b.language)));
+  }
+
   byCode(bookCode: string): Promise<Book | null> {
     return this.db.manager.findOneBy(Book, { bookCode });
   }
