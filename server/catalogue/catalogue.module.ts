@@ -6,6 +6,7 @@ import { CatalogueBroadcast } from './catalogue-broadcast';
 import { BooksRepository } from './repository/books.repository';
 import { ChaptersRepository } from './repository/chapters.repository';
 import { PhrasesRepository } from './repository/phrases.repository';
+import { Sitemaps } from './sitemap';
 
 const REPOSITORIES = [BooksRepository, ChaptersRepository, PhrasesRepository];
 
@@ -16,7 +17,7 @@ const REPOSITORIES = [BooksRepository, ChaptersRepository, PhrasesRepository];
 @Global()
 @Module({
   controllers: [GuestController],
-  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast, ...REPOSITORIES],
-  exports: [CatalogueService, CatalogueEvents, ...REPOSITORIES],
+  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast, Sitemaps, ...REPOSITORIES],
+  exports: [CatalogueService, CatalogueEvents, Sitemaps, ...REPOSITORIES],
 })
 export class CatalogueModule {}

@@ -49,6 +49,16 @@ export class BookBrowseAnswer {
   @ApiProperty({ type: BookBrowseMeta }) meta: BookBrowseMeta;
 }
 
+/** A language of the catalogue: its URL key ("pt-pt", "none"), tag, English name and books. */
+export interface CatalogueLanguage {
+  key: string;
+  tag: string | null;
+  name: string;
+  books: number;
+  /** When a book of it last changed. */
+  lastChange: Date;
+}
+
 const toPublicBook = (book: Book): PublicBook => ({
   ...toBookResponse(book),
   image_srcset: coverSrcset(book.coverPath),
@@ -76,13 +86,14 @@ export class CatalogueService {
   }
 
   /** Each language with books, by URL key ("pt-pt", "none"), its English name and its count. */
-  async languages(): Promise<Array<{ key: string; tag: string | null; name: string; books: number }>> {
+  async languages(): Promise<CatalogueLanguage[]> {
     const rows = await this.books.languages();
-    return rows.map(({ language, books }) => ({
+    return rows.map(({ language, books, lastChange }) => ({
       key: languageKey(language),
       tag: language,
       name: languageName(language),
       books,
+      lastChange,
     }));
   }
 

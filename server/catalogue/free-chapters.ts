@@ -33,6 +33,12 @@ export function firstChapterNoSql(alias: string): string {
   return `(SELECT MIN(first_of_book.chapter_no) FROM chapters first_of_book WHERE first_of_book.book_id = ${alias}.book_id)`;
 }
 
+/** The same rule for a book row aliased `alias`: the number of its free chapter, null without chapters. */
+export function freeChapterNoOfBookSql(alias: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`Not an SQL alias: ${alias}`);
+  return `(SELECT MIN(first_of_book.chapter_no) FROM chapters first_of_book WHERE first_of_book.book_id = ${alias}.id)`;
+}
+
 /** Every clip of the catalogue, sorted by whether its chapter is free: what the clip gate needs, in one query. */
 export async function clipsByAccess(db: DataSource): Promise<{ free: string[]; locked: string[] }> {
   const rows: Array<{ path: string; chapter_no: number | string; first_chapter_no: number | string }> =

@@ -24,6 +24,8 @@ import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
 import { apiQueryRule } from './query-rules';
+import { sitemapRoute } from './sitemap-route';
+import { Sitemaps } from '../catalogue/sitemap';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { prepareDatabase } from '../database/prepare';
 import { buildOpenApi, mountOpenApi } from './openapi';
@@ -112,6 +114,7 @@ async function assemble(
   // The API's description (/api/v1/openapi.json) and its readable page (/api/docs).
   mountOpenApi(app, buildOpenApi(app));
   if (options.pages) {
+    app.use(sitemapRoute(app.get(Sitemaps), config.publicUrl));
     await mountSite(
       app.getHttpAdapter().getInstance(),
       {

@@ -225,7 +225,13 @@ describe('Public pages', () => {
         `<url><loc>https://books.example.org/book-detail/${book.book_code}</loc><lastmod>${book.updated_at}</lastmod></url>`,
       );
     }
+    // Every demo book's first chapter is free: its reader page is for crawlers too.
+    for (const book of data)
+      expect(sitemap.html).toContain(`<loc>https://books.example.org/read/${book.book_code}/1</loc>`);
+    expect(sitemap.html).toContain('<loc>https://books.example.org/learn/es</loc>');
     expect(sitemap.html.match(/<url>/g)!.length).toBe(sitemap.html.match(/<lastmod>/g)!.length);
+    // Streamed, not kept: fresh on every request, revalidated by crawlers.
+    expect(sitemap.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
 
     const robots = await page('/robots.txt');
     expect(robots.html).toContain('Disallow: /admin');

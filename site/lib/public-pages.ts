@@ -1,15 +1,2 @@
-/** The public pages search engines should know about (books are added from the catalogue). */
-export const PUBLIC_PAGES = [
-  '/',
-  '/lingostory',
-  '/lingonovel-story',
-  '/ling',
-  '/subs',
-  '/check',
-  '/about',
-  '/support',
-  '/purchase',
-];
-
-export const absolute = (publicUrl: string, path: string) =>
-  path === '/' ? `${publicUrl}/` : `${publicUrl}${path}`;
+/** The public pages' list is the server's (the sitemap writes it): server/catalogue/public-pages.ts. */
+export { absolute, PUBLIC_PAGES } from '../../server/catalogue/public-pages';

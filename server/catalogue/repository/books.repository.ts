@@ -2,6 +2,8 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, Like, type EntityManager } from 'typeorm';
 import { Book, type CefrLevel } from '../../books/book.entity';
 import { sql } from '../../database/sql';
+import { dateFromDb } from '../../database/db-dates';
+import { freeChapterNoOfBookSql } from '../free-chapters';
 import { canonicalLanguage } from '../languages';
 import { searchKey } from '../search-key';
 import type { BrowseFilter } from '../browse-query';
@@ -42,6 +44,14 @@ export interface NewBookChapter {
   title: string;
   chapterNo: number;
   phrases: NewPhrase[];
+}
+
+export interface SitemapBook {
+  id: number;
+  code: string;
+  updatedAt: Date;
+  /** The free chapter's number (its reader page is public), null for a book without chapters. */
+  freeChapterNo: number | null;
 }
 
 export interface CatalogueCounts {
@@ -102,16 +112,70 @@ export class BooksRepository implements OnApplicationBootstrap {
   }
 
   /** Each language that has books (its canonical tag, null for none) with how many, most books first. */
-  async languages(): Promise<Array<{ language: string | null; books: number }>> {
+  async languages(): Promise<Array<{ language: string | null; books: number; lastChange: Date }>> {
     const rows = await this.db.manager
       .createQueryBuilder(Book, 'b')
       .select('b.language', 'language')
       .addSelect('COUNT(*)', 'books')
+      .addSelect('MAX(b.updated_at)', 'last_change')
       .groupBy('b.language')
-      .getRawMany<{ language: string | null; books: number | string }>();
+      .getRawMany<{ language: string | null; books: number | string; last_change: Date | string }>();
     return rows
-      .map((row) => ({ language: row.language, books: Number(row.books) }))
+      .map((row) => ({
+        language: row.language,
+        books: Number(row.books),
+        lastChange: dateFromDb(row.last_change),
+      }))
       .sort((a, b) => b.books - a.books || String(a.language).localeCompare(String(b.language)));
+  }
+
+  /**
+   * What the sitemap lists of each book, in id order after `afterId`, at most `limit`: one bounded query
+   * per step, so a sitemap of any size is written with the memory of one step.
+   */
+  async sitemapRows(afterId: number, limit: number): Promise<SitemapBook[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(Book, 'b')
+      .select('b.id', 'id')
+      .addSelect('b.book_code', 'code')
+      .addSelect('b.updated_at', 'updated_at')
+      .addSelect(freeChapterNoOfBookSql('b'), 'free_chapter_no')
+      .where('b.id > :afterId', { afterId })
+      .orderBy('b.id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: number; code: string; updated_at: Date | string; free_chapter_no: number | null }>();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      code: row.code,
+      updatedAt: dateFromDb(row.updated_at),
+      freeChapterNo: row.free_chapter_no === null ? null : Number(row.free_chapter_no),
+    }));
+  }
+
+  /** The id of the book at position `offset` (from 0) in id order: where a sitemap file after it starts. */
+  async idBefore(offset: number): Promise<number> {
+    const row = await this.db.manager
+      .createQueryBuilder(Book, 'b')
+      .select('b.id', 'id')
+      .orderBy('b.id', 'ASC')
+      .offset(offset - 1)
+      .limit(1)
+      .getRawOne<{ id: number }>();
+    // Past the last book: the largest id an integer column holds, so the next step finds nothing.
+    return row ? Number(row.id) : 2_147_483_647;
+  }
+
+  /** How many books there are, and when the catalogue's books last changed (null when there are none). */
+  async summary(): Promise<{ books: number; lastChange: Date | null }> {
+    const row = await this.db.manager
+      .createQueryBuilder(Book, 'b')
+      .select('COUNT(*)', 'books')
+      .addSelect('MAX(b.updated_at)', 'last_change')
+      .getRawOne<{ books: number | string; last_change: Date | string | null }>();
+    return {
+      books: Number(row?.books ?? 0),
+      lastChange: row?.last_change ? dateFromDb(row.last_change) : null,
+    };
   }
 
   byCode(bookCode: string): Promise<Book | null> {
