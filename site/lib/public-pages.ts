@@ -1,6 +1,7 @@
-/** The public pages search engines should know about (books are added from the catalogue). */
+/** The public pages search engines should know about (books and languages are added from the catalogue). */
 export const PUBLIC_PAGES = [
   '/',
+  '/books',
   '/lingostory',
   '/lingonovel-story',
   '/ling',
@@ -10,6 +11,12 @@ export const PUBLIC_PAGES = [
   '/support',
   '/purchase',
 ];
+
+/**
+ * A language's page, by its URL word (CatalogueService.languages()'s `key`, e.g. "pt-pt"): one per
+ * language with books, except "none".
+ */
+export const learnPath = (key: string) => `/learn/${key}`;
 
 export const absolute = (publicUrl: string, path: string) =>
   path === '/' ? `${publicUrl}/` : `${publicUrl}${path}`;
