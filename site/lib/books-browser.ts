@@ -58,9 +58,11 @@ class BooksBrowser extends HTMLElement {
     const root = next?.querySelector('books-browser [data-browse-root]');
     if (!page || !next || !root) return location.assign(url);
 
-    // The swap takes the focused control away with the old filters: its new copy gets the focus back.
+    // The swap takes the focused control away with the old filters: its new copy gets the focus back (and
+    // what was typed meanwhile into the search box, if it was there).
     const active = document.activeElement;
     const focused = active instanceof HTMLElement && this.contains(active) ? active.id : '';
+    const typed = focused && active instanceof HTMLInputElement ? active.value : null;
     this.querySelector('[data-browse-root]')!.replaceWith(document.adoptNode(root));
     replaceHead(next);
     if (push) history.pushState(null, '', page.url);
@@ -71,6 +73,7 @@ class BooksBrowser extends HTMLElement {
         : focus === 'keep' && focused
           ? document.getElementById(focused)
           : null;
+    if (target instanceof HTMLInputElement && typed !== null) target.value = typed;
     target?.focus();
     if (target instanceof HTMLInputElement)
       target.setSelectionRange(target.value.length, target.value.length);
