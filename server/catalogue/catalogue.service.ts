@@ -3,13 +3,17 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { Book } from '../books/book.entity';
 import { BookResponse, toBookResponse } from '../books/books.dto';
 import { coverSrcset } from '../media/media-urls';
-import type { BrowseFilter } from './browse-query';
-import { languageKey, languageName } from './languages';
+import { CEFR_LEVELS, type CefrLevel } from '../books/book-levels';
+import { NO_LEVEL, PAGE_SIZE, type BrowseFilter } from './browse-query';
+import { canonicalTag, languageKey, languageName, NO_LANGUAGE } from './languages';
 import { BooksRepository } from './repository/books.repository';
 import type { FacetCounts } from './repository/book-browse';
 
 /** guest/list-book and the seed's pages show at most this many books, the newest. */
 export const LIST_LIMIT = 100;
+
+/** A language's page shows at most this many books in all, over its levels. */
+export const SHELF_CARDS = 120;
 
 /** A book as the public pages show it: the API fields plus what responsive images need. */
 export class PublicBook extends BookResponse {
@@ -59,6 +63,23 @@ export interface CatalogueLanguage {
   lastChange: Date;
 }
 
+/** One CEFR level's books on a language's page: its count and the newest few. */
+export interface LevelShelf {
+  /** A CEFR level, or "none" for the books without one. */
+  level: CefrLevel | typeof NO_LEVEL;
+  total: number;
+  books: PublicBook[];
+}
+
+/** A language's page (/learn/{key}): its books by level, from A1 to C2, then those without a level. */
+export interface LanguageShelves {
+  key: string;
+  tag: string;
+  name: string;
+  total: number;
+  shelves: LevelShelf[];
+}
+
 const toPublicBook = (book: Book): PublicBook => ({
   ...toBookResponse(book),
   image_srcset: coverSrcset(book.coverPath),
@@ -95,6 +116,38 @@ export class CatalogueService {
       books,
       lastChange,
     }));
+  }
+
+  /**
+   * A language's books by level, newest first: at most `perLevel` of each (24 at most), fewer when many
+   * levels share the page, so that it never holds more than `cards` (a page stays under 100 KB whatever
+   * the catalogue's size). Null when the key is not a language or the language has no books. One count,
+   * then a query per level present: at most eight queries.
+   */
+  async languageShelves(
+    key: string,
+    { perLevel = PAGE_SIZE, cards = SHELF_CARDS }: { perLevel?: number; cards?: number } = {},
+  ): Promise<LanguageShelves | null> {
+    const tag = key === NO_LANGUAGE ? null : canonicalTag(key);
+    if (!tag) return null;
+    const counts = new Map((await this.books.levelCounts(tag)).map((row) => [row.cefr, row.books]));
+    const levels = [...CEFR_LEVELS, null].filter((level) => counts.has(level));
+    if (!levels.length) return null;
+    const limit = Math.max(1, Math.min(perLevel, PAGE_SIZE, Math.floor(cards / levels.length)));
+    const shelves = await Promise.all(
+      levels.map(async (level): Promise<LevelShelf> => ({
+        level: level ?? NO_LEVEL,
+        total: counts.get(level)!,
+        books: (await this.books.newestAt(tag, level, limit)).map(toPublicBook),
+      })),
+    );
+    return {
+      key: languageKey(tag),
+      tag,
+      name: languageName(tag),
+      total: shelves.reduce((sum, shelf) => sum + shelf.total, 0),
+      shelves,
+    };
   }
 
   async findBook(bookCode: string): Promise<PublicBook | null> {

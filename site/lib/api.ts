@@ -115,6 +115,19 @@ export async function apiDownload(path: string, fallbackName: string): Promise<v
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/**
+ * One of the site's own pages, as HTML, for a page that updates in place (/books): its final URL (after
+ * the server's redirect to the canonical one) and its text; null when it answers anything but a 200 (the
+ * caller then lets the browser load it, so a 404 shows as usual). Public pages only: it sends no token.
+ */
+export async function pageHtml(
+  url: string,
+  signal?: AbortSignal,
+): Promise<{ url: string; html: string } | null> {
+  const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin', signal });
+  return response.ok ? { url: response.url, html: await response.text() } : null;
+}
+
 export interface UploadOptions {
   method?: 'POST' | 'PUT';
   /** Called with the share of the body sent so far, from 0 to 100. */

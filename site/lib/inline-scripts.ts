@@ -18,6 +18,6 @@ export const GUEST_ONLY_GUARD =
  * header's markup.
  */
 export const HEADER_STATE =
-  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){var v=e.getAttribute('data-auth');e.hidden=v=='member'?!(i&&!a):(v=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/lingostory'}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}location.assign('/login')}})})();";
+  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){var v=e.getAttribute('data-auth');e.hidden=v=='member'?!(i&&!a):(v=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/books'}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}location.assign('/login')}})})();";
 
 export const INLINE_SCRIPTS = [GUEST_ONLY_GUARD, HEADER_STATE];

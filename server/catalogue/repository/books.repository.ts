@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource, Like, type EntityManager } from 'typeorm';
+import { DataSource, IsNull, Like, type EntityManager } from 'typeorm';
 import { Book, type CefrLevel } from '../../books/book.entity';
 import { sql } from '../../database/sql';
 import { dateFromDb } from '../../database/db-dates';
@@ -176,6 +176,27 @@ export class BooksRepository implements OnApplicationBootstrap {
       books: Number(row?.books ?? 0),
       lastChange: row?.last_change ? dateFromDb(row.last_change) : null,
     };
+  }
+
+  /** How many books of a language (a canonical tag) there are at each CEFR level, null for none. */
+  async levelCounts(language: string): Promise<Array<{ cefr: CefrLevel | null; books: number }>> {
+    const rows = await this.db.manager
+      .createQueryBuilder(Book, 'b')
+      .select('b.cefr', 'cefr')
+      .addSelect('COUNT(*)', 'books')
+      .where('b.language = :language', { language })
+      .groupBy('b.cefr')
+      .getRawMany<{ cefr: CefrLevel | null; books: number | string }>();
+    return rows.map((row) => ({ cefr: row.cefr, books: Number(row.books) }));
+  }
+
+  /** The newest books of a language (a canonical tag) at one CEFR level (null: without one), at most `limit`. */
+  newestAt(language: string, cefr: CefrLevel | null, limit: number): Promise<Book[]> {
+    return this.db.manager.find(Book, {
+      where: { language, cefr: cefr ?? IsNull() },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
   }
 
   byCode(bookCode: string): Promise<Book | null> {
