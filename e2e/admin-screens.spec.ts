@@ -149,6 +149,7 @@ test.describe('as an administrator', () => {
     await page.getByLabel('Title').fill(uniqueTitle('Refused Book'));
     await page.getByLabel('Author').fill('Someone');
     await page.getByLabel('Narrated by').fill('Someone Else');
+    await page.getByLabel('Language').fill('de');
     await page.getByLabel('Hours').fill('1');
     await page.getByLabel('Minutes').fill('5');
     await page.getByLabel('Description').fill('Never saved.');
