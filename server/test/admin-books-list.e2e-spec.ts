@@ -170,6 +170,29 @@ describe('The admin Book List (GET admin/book)', () => {
     expect((await list('?utm_source=mail&lang=ES')).body).toEqual((await list('?lang=es')).body);
   });
 
+  it('describes its parameters and its bounded default in the OpenAPI document', async () => {
+    type Parameter = { name: string; in: string; required: boolean; description?: string };
+    const document = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary: string; parameters: Parameter[] }>>;
+    };
+    const admin = document.paths['/api/v1/admin/book'].get;
+    const guest = document.paths['/api/v1/guest/books'].get;
+    const names = (op: { parameters: Parameter[] }) => op.parameters.map((p) => [p.name, p.in, p.required]);
+    expect(names(admin)).toEqual(names(guest));
+    expect(names(admin).map(([name]) => name)).toEqual([
+      'lang',
+      'cefr',
+      'difficulty',
+      'q',
+      'sort',
+      'page',
+      'per_page',
+    ]);
+    expect(admin.parameters.find((p) => p.name === 'per_page')?.description).toBe('1 to 100; 50 by default.');
+    expect(guest.parameters.find((p) => p.name === 'per_page')?.description).toBe('1 to 100; 24 by default.');
+    expect(admin.summary).toMatch(/50 by default\), newest first/);
+  });
+
   it('is bounded without parameters: the newest 50 of many, and at most 100 a page', async () => {
     // Fifty more books, written through the catalogue's owner with the first book's files (as the bench does).
     const repository = server.app.get(BooksRepository);
