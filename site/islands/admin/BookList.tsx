@@ -16,7 +16,8 @@ import { Pager } from './ui/Pager';
 import { EmptyRow, StatusRows, TableScroll } from './ui/Table';
 import { useDeleter } from './ui/useDeleter';
 import { useBookPage } from './useBookPage';
-import { listQueryString, NARROWING, useListQuery } from './useListQuery';
+import { listQueryString, NARROWING } from '../../lib/list-query';
+import { useListQuery } from './useListQuery';
 
 const COLUMNS = 11;
 

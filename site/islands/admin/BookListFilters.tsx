@@ -5,7 +5,8 @@
  */
 import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { CEFR_LEVELS, DIFFICULTIES, languageName, type BookList } from '../../lib/admin';
-import { NARROWING, type HistoryMode, type ListParam, type ListQuery } from './useListQuery';
+import { NARROWING, type ListParam, type ListQuery } from '../../lib/list-query';
+import type { HistoryMode } from './useListQuery';
 
 /** How long typing must pause before the list is searched: one request a word, not one a letter. */
 const TYPING_PAUSE_MS = 300;

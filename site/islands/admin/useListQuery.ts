@@ -1,45 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { listQueryString, readListQuery, type ListQuery } from '../../lib/list-query';
 
 /**
- * The Book List's state, kept in its URL (`/admin/books?lang=es&q=gato&page=2`), so that a reload, a shared
- * link and the Back button show the same list. The parameters are GET admin/book's (docs/api.md), sent to
- * it as they are: the server checks them and names a bad one.
- */
-export const LIST_PARAMS = ['lang', 'cefr', 'difficulty', 'q', 'sort', 'page', 'per_page'] as const;
-export type ListParam = (typeof LIST_PARAMS)[number];
-export type ListQuery = Record<ListParam, string>;
-
-/** Filters and search narrow the list; sort and pages only arrange it. */
-export const NARROWING: readonly ListParam[] = ['lang', 'cefr', 'difficulty', 'q'];
-
-export function readListQuery(search: string): ListQuery {
-  const url = new URLSearchParams(search);
-  return Object.fromEntries(LIST_PARAMS.map((param) => [param, url.get(param) ?? ''])) as ListQuery;
-}
-
-/**
- * The query string in the API's fixed order, without empty values and defaults, so that the plain list is
- * `/admin/books` and asks `GET admin/book` as it always did.
- */
-export function listQueryString(query: ListQuery): string {
-  const out = new URLSearchParams();
-  for (const param of LIST_PARAMS) {
-    const value = param === 'q' ? query.q.replace(/\s+/g, ' ').trim() : query[param];
-    if (!value || (param === 'sort' && value === 'newest') || (param === 'page' && value === '1')) continue;
-    out.set(param, value);
-  }
-  return out.toString();
-}
-
-/**
- * How a change enters the browser's history: `push` a new entry (a filter, a page), `replace` the current
- * one (a page that no longer exists), or `typing`: the first search of a run of typing is pushed and the
- * following ones replace it, so Back leaves the search instead of taking it back a letter at a time.
+ * How a change of the Book List's query (site/lib/list-query.ts) enters the browser's history: `push` a
+ * new entry (a filter, a page), `replace` the current one (a page that no longer exists), or `typing`:
+ * the first search of a run of typing is pushed and the following ones replace it, so Back leaves the
+ * search instead of taking it back a letter at a time.
  */
 export type HistoryMode = 'push' | 'replace' | 'typing';
 
 const TYPING_STATE = 'admin-book-list-typing';
 
+/** The Book List's query, read from the URL, written back to it, and read again on Back and Forward. */
 export function useListQuery(): [ListQuery, (change: Partial<ListQuery>, mode?: HistoryMode) => void] {
   const [query, setQuery] = useState(() => readListQuery(window.location.search));
   const current = useRef(query);
