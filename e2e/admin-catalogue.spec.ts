@@ -47,10 +47,17 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
   await page.getByLabel('Title').fill(book.title);
   await page.getByLabel('Author').fill('Ada Journey');
   await page.getByLabel('Narrated by').fill('Nora Narrator');
+  // The language is required on Add Book; its English name is taken for its code.
+  await expect(page.getByLabel('Language')).toHaveAttribute('required', '');
+  await page.getByLabel('Language').fill('French');
   await page.getByLabel('Hours').fill('2');
+  await expect(page.getByLabel('Language')).toHaveValue('fr');
+  await expect(page.getByText('fr: French')).toBeVisible();
   await page.getByLabel('Minutes').fill('35');
   await page.getByLabel('Description').fill('A book made by the admin journey.\nOn two lines.');
   await expect(page.getByLabel('Difficulty')).toHaveValue('Easy');
+  await expect(page.getByLabel('CEFR level')).toHaveValue('');
+  await page.getByLabel('CEFR level').selectOption('A2');
   await page.getByLabel('Cover image').setInputFiles(media.coverJpg);
   await expect(page.getByRole('img', { name: /^Preview of the chosen file cover\.jpg/ })).toBeVisible();
   await page.getByLabel('Sample audio').setInputFiles(media.clip);
@@ -61,7 +68,11 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
     page.getByRole('button', { name: 'Add Book' }).click(),
   ]);
   expect(created.status()).toBe(200);
-  const body = (await created.json()) as { message: string; data: { book_code: string; id: number } };
+  const body = (await created.json()) as {
+    message: string;
+    data: { book_code: string; id: number; language: string; cefr: string };
+  };
+  expect([body.data.language, body.data.cefr]).toEqual(['fr', 'A2']);
   book.code = body.data.book_code;
   book.id = body.data.id;
 
@@ -71,11 +82,24 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
   // The form is empty again, ready for another book.
   await expect(page.getByLabel('Title')).toHaveValue('');
 
+  // The newest book heads the list; the search finds it on the server and the URL keeps the search.
   await page.goto('/admin/books');
+  await expect(page.getByRole('table', { name: 'Book List' }).getByRole('rowheader').first()).toHaveText(
+    book.title,
+  );
+  await page.getByLabel('Search books').fill(book.title);
+  await expect(page).toHaveURL(
+    (url) => url.pathname === '/admin/books' && url.search === `?${new URLSearchParams({ q: book.title })}`,
+  );
+  await expect(page.getByRole('table', { name: 'Book List' }).getByRole('rowheader')).toHaveText([
+    book.title,
+  ]);
   const row = bookRow(page, book.title);
   await expect(row).toHaveCount(1);
   await expect(row.getByRole('cell', { name: '2H 35M' })).toBeVisible();
   await expect(row.getByRole('cell', { name: 'Ada Journey' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'French', exact: true })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Easy CEFR A2' })).toBeVisible();
   await expect(row.getByLabel(`Sample of ${book.title}`)).toHaveAttribute('preload', 'none');
 
   await row.getByRole('link', { name: `Edit ${book.title}` }).click();
@@ -86,8 +110,12 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
     .getByRole('img', { name: `Current cover of ${book.title}` })
     .getAttribute('src');
 
+  await expect(page.getByLabel('Language')).toHaveValue('fr');
+  await expect(page.getByLabel('Language')).not.toHaveAttribute('required');
+  await expect(page.getByLabel('CEFR level')).toHaveValue('A2');
   await page.getByLabel('Title').fill(renamed);
   await page.getByLabel('Difficulty').selectOption('Hard');
+  await page.getByLabel('CEFR level').selectOption('B1');
   await page.getByLabel('New cover image (optional)').setInputFiles(media.coverPng);
   await expect(page.getByRole('img', { name: /^Preview of the chosen file cover\.png/ })).toBeVisible();
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -102,8 +130,14 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
   await page.reload();
   await expect(page.getByLabel('Title')).toHaveValue(renamed);
   await expect(page.getByLabel('Difficulty')).toHaveValue('Hard');
+  await expect(page.getByLabel('CEFR level')).toHaveValue('B1');
   await page.goto('/admin/books');
-  await expect(bookRow(page, renamed).getByRole('cell', { name: 'Hard' })).toBeVisible();
+  await expect(bookRow(page, renamed).getByRole('cell', { name: 'Hard CEFR B1' })).toBeVisible();
+
+  await page.goto(`/admin/book-detail/${book.code}`);
+  const facts = page.getByRole('definition');
+  await expect(facts.filter({ hasText: 'B1 · Intermediate' })).toHaveCount(1);
+  await expect(facts.filter({ hasText: 'French (fr)' })).toHaveCount(1);
 });
 
 test('they add two chapters and three phrases with audio, and reorder the phrases', async ({ page }) => {

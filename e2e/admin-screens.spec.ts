@@ -55,6 +55,87 @@ test.describe('as an administrator', () => {
     await expect(page).toHaveURL(/\/admin\/books$/);
   });
 
+  test('the Book List searches, filters and pages on the server, and its URL keeps them', async ({
+    page,
+  }) => {
+    const table = page.getByRole('table', { name: 'Book List' });
+    const titles = table.getByRole('rowheader');
+    const all = await adminApi<{ data: { title: string }[]; meta: { total: number } }>(
+      page.request,
+      session,
+      'GET',
+      'admin/book?per_page=4',
+    );
+    const pages = Math.ceil(all.body.meta.total / 4);
+
+    // Pages: four books a page (per_page from the URL), newest first, with Previous and Next.
+    await page.goto('/admin/books?per_page=4');
+    await expect(titles).toHaveText(all.body.data.map((book) => book.title));
+    await expect(page.getByText(`${all.body.meta.total} books, page 1 of ${pages}`)).toBeVisible();
+    const pager = page.getByRole('navigation', { name: 'Pages of the Book List' });
+    await expect(pager.getByRole('link', { name: 'Previous page' })).toHaveCount(0);
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    await expect(page).toHaveURL(/\/admin\/books\?page=2&per_page=4$/);
+    await expect(pager).toContainText(`Page 2 of ${pages}`);
+    const second = await adminApi<{ data: { title: string }[] }>(
+      page.request,
+      session,
+      'GET',
+      'admin/book?page=2&per_page=4',
+    );
+    await expect(titles).toHaveText(second.body.data.map((book) => book.title));
+    await page.reload();
+    await expect(titles).toHaveText(second.body.data.map((book) => book.title));
+    await page.goBack();
+    await expect(page).toHaveURL(/\/admin\/books\?per_page=4$/);
+    await expect(titles).toHaveText(all.body.data.map((book) => book.title));
+
+    // Filters: German books at C1 (the demo's Die Kartografin), each choice a new URL and back to page 1.
+    await page.goto('/admin/books?page=2');
+    await page.getByLabel('Language').selectOption('de');
+    await expect(page).toHaveURL(/\/admin\/books\?lang=de$/);
+    await expect(table.getByRole('cell', { name: 'German', exact: true })).not.toHaveCount(0);
+    await expect(table.getByRole('cell', { name: 'German', exact: true })).toHaveCount(await titles.count());
+    await page.getByLabel('CEFR level').selectOption('C1');
+    await expect(page).toHaveURL(/\/admin\/books\?lang=de&cefr=C1$/);
+    await expect(titles).toContainText(['Die Kartografin']);
+    await expect(page.getByLabel('Language')).toHaveValue('de');
+    await expect(page.getByLabel('Language').getByRole('option', { name: /^German \(\d+\)$/ })).toHaveCount(
+      1,
+    );
+
+    // The search: accents and case ignored, by word starts, typed without pressing anything.
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(page).toHaveURL(/\/admin\/books$/);
+    await page.getByLabel('Search books').fill('LEUCHTTURMWARTER');
+    await expect(page).toHaveURL(/\/admin\/books\?q=LEUCHTTURMWARTER$/);
+    await expect(titles).toHaveText(['Der Leuchtturmwärter']);
+    await page.getByLabel('Search books').fill('no such book anywhere');
+    await expect(table).toContainText('No book matches this search and these filters.');
+    await page.getByRole('button', { name: 'Show every book' }).click();
+    await expect(page).toHaveURL(/\/admin\/books$/);
+    await expect(page.getByLabel('Search books')).toHaveValue('');
+    await expect(titles).not.toHaveCount(0);
+
+    // Back goes through the search, the filters and the pages as they were.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/admin\/books\?q=no\+such\+book\+anywhere$/);
+    await expect(page.getByLabel('Search books')).toHaveValue('no such book anywhere');
+    await page.goBack();
+    await expect(page).toHaveURL(/\/admin\/books$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/admin\/books\?lang=de&cefr=C1$/);
+    await expect(page.getByLabel('CEFR level')).toHaveValue('C1');
+    await expect(titles).toContainText(['Die Kartografin']);
+  });
+
+  test('a bad value in the Book List URL shows the server message', async ({ page }) => {
+    await page.goto('/admin/books?page=0');
+    await expect(page.getByRole('table', { name: 'Book List' }).getByRole('cell')).toHaveText(
+      'The page must be a whole number from 1 to 10000.',
+    );
+  });
+
   test('/admin/dashboard/table leads to the Book List', async ({ page }) => {
     await page.goto('/admin/dashboard/table');
     await expect(page).toHaveURL(/\/admin\/books$/);
@@ -68,6 +149,7 @@ test.describe('as an administrator', () => {
     await page.getByLabel('Title').fill(uniqueTitle('Refused Book'));
     await page.getByLabel('Author').fill('Someone');
     await page.getByLabel('Narrated by').fill('Someone Else');
+    await page.getByLabel('Language').fill('de');
     await page.getByLabel('Hours').fill('1');
     await page.getByLabel('Minutes').fill('5');
     await page.getByLabel('Description').fill('Never saved.');

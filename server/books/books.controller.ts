@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { MessageAnswer } from '../common/answers';
 import { AdminOnly } from '../auth/auth.decorators';
 import { Uploads } from '../http/body/multipart.interceptor';
-import { BOOK_UPLOADS, BookAnswer, BookListAnswer, CreateBookDto, UpdateBookDto } from './books.dto';
+import { ApiBrowseQuery } from '../catalogue/browse-query.docs';
+import { BOOK_UPLOADS, BookAnswer, CreateBookDto, UpdateBookDto } from './books.dto';
+import { ADMIN_PAGE_SIZE, BookListAnswer } from './book-list.dto';
 import { BooksService } from './books.service';
 
 /** Book management. `POST book/{code}?_method=put` reaches `update` through the method override. */
@@ -13,9 +15,14 @@ export class BooksController {
   constructor(private readonly books: BooksService) {}
 
   @Get()
+  @ApiOperation({
+    summary: `A page of the books (${ADMIN_PAGE_SIZE} by default), newest first, filtered and searched like GET guest/books`,
+    description: `Without parameters, the newest ${ADMIN_PAGE_SIZE} books. Unknown parameters are ignored; a known one with a bad value is a 422 naming it. No book at all: 404 "No books found"; a filter or search that finds nothing: 200 with an empty data.`,
+  })
+  @ApiBrowseQuery({ defaultPerPage: ADMIN_PAGE_SIZE })
   @ApiOkResponse({ type: BookListAnswer })
-  list() {
-    return this.books.list();
+  list(@Query() query: Record<string, unknown>) {
+    return this.books.list(query);
   }
 
   @Get(':bookCode')

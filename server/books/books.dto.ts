@@ -128,10 +128,6 @@ export class BookResponse {
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
 
-export class BookListAnswer {
-  @ApiProperty({ type: [BookResponse] }) data: BookResponse[];
-}
-
 export class BookAnswer {
   @ApiProperty({ required: false, description: 'Present when the call saved the book.' }) message?: string;
   @ApiProperty({ type: BookResponse }) data: BookResponse;

@@ -8,13 +8,8 @@ import { BooksRepository, type NewBook } from '../catalogue/repository/books.rep
 import type { Book } from './book.entity';
 import { slugify, uniqueCode } from './book-code';
 import type { MessageAnswer } from '../common/answers';
-import {
-  toBookResponse,
-  type BookAnswer,
-  type BookListAnswer,
-  type CreateBookDto,
-  type UpdateBookDto,
-} from './books.dto';
+import { toBookResponse, type BookAnswer, type CreateBookDto, type UpdateBookDto } from './books.dto';
+import { bookListFilter, isNarrowed, type BookListAnswer } from './book-list.dto';
 
 interface StoredBookMedia {
   cover?: string;
@@ -30,10 +25,18 @@ export class BooksService {
     private readonly events: CatalogueEvents,
   ) {}
 
-  async list(): Promise<BookListAnswer> {
-    const books = await this.books.list();
-    if (books.length === 0) throw new NotFoundException('No books found');
-    return { data: books.map(toBookResponse) };
+  /**
+   * A page of the Book List, filtered and searched as the public catalogue is (docs/api.md). An empty
+   * catalogue keeps the original 404; a filter or a search that finds nothing is an empty page.
+   */
+  async list(query: Record<string, unknown>): Promise<BookListAnswer> {
+    const filter = bookListFilter(query);
+    const { books, total, facets } = await this.books.browse(filter);
+    if (total === 0 && !isNarrowed(filter)) throw new NotFoundException('No books found');
+    return {
+      data: books.map(toBookResponse),
+      meta: { total, page: filter.page, per_page: filter.perPage, facets },
+    };
   }
 
   async get(bookCode: string): Promise<BookAnswer> {

@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Public } from '../auth/auth.decorators';
 import { ValidationFailed } from '../common/api-error';
-import { MAX_PER_PAGE, MAX_QUERY_LENGTH, parseBrowseQuery, SORTS } from './browse-query';
+import { PAGE_SIZE, parseBrowseQuery } from './browse-query';
+import { ApiBrowseQuery } from './browse-query.docs';
 import {
   BookBrowseAnswer,
   CatalogueService,
@@ -30,27 +31,7 @@ export class GuestController {
   /** Unknown parameters are ignored; a known one with a bad value is a 422 naming it. */
   @Get('books')
   @ApiOperation({ summary: 'Browse the catalogue: filters, search, sort, pages and facet counts' })
-  @ApiQuery({ name: 'lang', required: false, description: 'A language tag (es, pt-pt) or none.' })
-  @ApiQuery({ name: 'cefr', required: false, description: 'A1, A2, B1, B2, C1, C2 or none.' })
-  @ApiQuery({ name: 'difficulty', required: false, enum: ['Easy', 'Medium', 'Hard'] })
-  @ApiQuery({
-    name: 'q',
-    required: false,
-    description: `Words to find at the start of words of the title, author, narrator or description, accents and case ignored (at most ${MAX_QUERY_LENGTH} characters).`,
-  })
-  @ApiQuery({
-    name: 'sort',
-    required: false,
-    enum: SORTS,
-    description: 'newest (the default), title or shortest.',
-  })
-  @ApiQuery({ name: 'page', required: false, type: 'integer', description: 'From 1 (the default).' })
-  @ApiQuery({
-    name: 'per_page',
-    required: false,
-    type: 'integer',
-    description: `1 to ${MAX_PER_PAGE}; 24 by default.`,
-  })
+  @ApiBrowseQuery({ defaultPerPage: PAGE_SIZE })
   @ApiOkResponse({ type: BookBrowseAnswer })
   async browse(@Query() query: Record<string, unknown>): Promise<BookBrowseAnswer> {
     const parsed = parseBrowseQuery(query, { perPage: true });

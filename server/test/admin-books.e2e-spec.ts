@@ -40,10 +40,18 @@ describe('Admin books API', () => {
     return res.body.data;
   };
 
-  it('answers 404 "No books found" when there are none', async () => {
-    const res = await admin.get('admin/book');
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ message: 'No books found' });
+  it('answers 404 "No books found" when there are none, and an empty page to a filter or search', async () => {
+    for (const query of ['', '?page=2', '?sort=title&per_page=10']) {
+      const res = await admin.get(`admin/book${query}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'No books found' });
+    }
+    const searched = await admin.get('admin/book?q=voyage&lang=fr');
+    expect(searched.status).toBe(200);
+    expect(searched.body).toEqual({
+      data: [],
+      meta: { total: 0, page: 1, per_page: 50, facets: { language: {}, cefr: {}, difficulty: {} } },
+    });
   });
 
   it('creates a book with a readable code, re-encoded cover sizes and the sample on disk', async () => {
@@ -65,6 +73,7 @@ describe('Admin books API', () => {
       sample_audio: expect.stringMatching(/^\/media\/samples\/[0-9a-f]{32}\.mp3$/),
       sample_text: 'Line one.\nLine two.',
       language: null,
+      cefr: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -85,7 +94,15 @@ describe('Admin books API', () => {
     expect(tempFiles(server.storageDir)).toEqual([]);
 
     expect((await admin.get(`admin/book/${book.book_code}`)).body).toEqual({ data: book });
-    expect((await admin.get('admin/book')).body).toEqual({ data: [book] });
+    expect((await admin.get('admin/book')).body).toEqual({
+      data: [book],
+      meta: {
+        total: 1,
+        page: 1,
+        per_page: 50,
+        facets: { language: { none: 1 }, cefr: { none: 1 }, difficulty: { Easy: 1 } },
+      },
+    });
   });
 
   it('adds a suffix when two titles make the same code', async () => {

@@ -96,11 +96,6 @@ export class BooksRepository implements OnApplicationBootstrap {
     }
   }
 
-  /** Every book, by title. */
-  list(): Promise<Book[]> {
-    return this.db.manager.find(Book, { order: { title: 'ASC', id: 'ASC' } });
-  }
-
   /** A page of the catalogue, filtered, searched and sorted, with its facet counts (book-browse.ts). */
   browse(filter: BrowseFilter): Promise<BrowsePage> {
     return browseBooks(this.db.manager, filter);

@@ -4,7 +4,15 @@
  * the Readers panel, which loads the book's insights itself.
  */
 import { ExportBookButton } from './BookTransfer';
-import { adminRoutes, formatBookTime, formatDuration, type Book, type BookChapters } from '../../lib/admin';
+import {
+  adminRoutes,
+  CEFR_NAMES,
+  formatBookTime,
+  formatDuration,
+  languageName,
+  type Book,
+  type BookChapters,
+} from '../../lib/admin';
 import { ErrorSummary } from '../shared/Form';
 import { ChapterHead, ChapterRow } from './ChapterRow';
 import ReadersPanel from './ReadersPanel';
@@ -56,6 +64,13 @@ function Detail({ bookCode }: { bookCode: string }) {
             <dd>{book.author}</dd>
             <dt>Narrated by</dt>
             <dd>{book.narrated_by}</dd>
+            <dt>Language</dt>
+            <dd>
+              {languageName(book.language)}
+              {book.language && ` (${book.language})`}
+            </dd>
+            <dt>CEFR level</dt>
+            <dd>{book.cefr ? `${book.cefr} · ${CEFR_NAMES[book.cefr]}` : 'None'}</dd>
             <dt>Difficulty</dt>
             <dd>{book.difficulty}</dd>
             <dt>Time</dt>

@@ -1,18 +1,22 @@
 /**
  * The fields of docs/product.md's Add Book and Edit Book forms. On Add Book everything is required, files
- * included; on Edit Book the files are optional and the current cover and sample are shown beside them.
+ * and the language included (the API keeps the language optional: a book without one is under "Other
+ * language"); on Edit Book the files and the language are optional and the current cover and sample are
+ * shown beside them. The CEFR level is optional on both.
  */
 import type { ApiError } from '../../lib/api';
-import { DIFFICULTIES, type Book } from '../../lib/admin';
+import { CEFR_LEVELS, CEFR_NAMES, DIFFICULTIES, type Book } from '../../lib/admin';
 import { Field, SelectField, TextAreaField } from '../shared/Form';
 import { FileField } from './ui/FileField';
+import { LanguageField } from './LanguageField';
 import { BOOK_UPLOADS } from '../../../server/common/body-limits';
 
 export const BOOK_FIELDS = {
   title: { id: 'book-title', label: 'Title' },
   author: { id: 'book-author', label: 'Author' },
   narrated_by: { id: 'book-narrated-by', label: 'Narrated by' },
-  language: { id: 'book-language', label: 'Language (optional)' },
+  language: { id: 'book-language', label: 'Language' },
+  cefr: { id: 'book-cefr', label: 'CEFR level' },
   hours: { id: 'book-hours', label: 'Hours' },
   minutes: { id: 'book-minutes', label: 'Minutes' },
   description: { id: 'book-description', label: 'Description' },
@@ -40,14 +44,11 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
       {text('title')}
       {text('author')}
       {text('narrated_by')}
-      <Field
+      <LanguageField
         id={BOOK_FIELDS.language.id}
-        name="language"
         label={BOOK_FIELDS.language.label}
-        hint="The language the book is written in, as a code such as fr, es or pt-PT."
         defaultValue={book?.language ?? ''}
-        autoComplete="off"
-        spellCheck={false}
+        required={!editing}
         error={error?.fieldError('language')}
       />
       <fieldset className="field-row">
@@ -95,6 +96,18 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
         defaultValue={book?.difficulty ?? 'Easy'}
         required
         error={error?.fieldError('difficulty')}
+      />
+      <SelectField
+        id={BOOK_FIELDS.cefr.id}
+        name="cefr"
+        label={BOOK_FIELDS.cefr.label}
+        hint="The Common European Framework level a learner needs to read the book."
+        options={[
+          { value: '', label: 'None' },
+          ...CEFR_LEVELS.map((level) => ({ value: level, label: `${level} · ${CEFR_NAMES[level]}` })),
+        ]}
+        defaultValue={book?.cefr ?? ''}
+        error={error?.fieldError('cefr')}
       />
       {book && (
         <figure className="current-media">

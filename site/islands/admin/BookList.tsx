@@ -1,18 +1,25 @@
 /**
- * /admin/books: docs/product.md's Book List, in one call. Beyond the spec, Delete works: it asks first, then
- * removes the book (its chapters, phrases and files go with it) and its row at once.
+ * /admin/books: docs/product.md's Book List, one page at a time from the server (GET admin/book), with the
+ * public catalogue's search, filters and sort; the URL keeps them (`?q=gato&lang=es&page=2`), so reload,
+ * Back and a shared link show the same list. Beyond the spec, Delete works: it asks first, then removes
+ * the book (its chapters, phrases and files go with it) and its row at once.
  */
+import { useEffect } from 'react';
 import { ExportBookButton } from './BookTransfer';
-import { adminRoutes, formatBookTime, type Book } from '../../lib/admin';
+import { adminRoutes, formatBookTime, languageName, type Book } from '../../lib/admin';
+import { BookListFilters } from './BookListFilters';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { useConfirm } from './ui/ConfirmDialog';
 import { ListMessages } from './ui/ListMessages';
-import { StatusRows, TableScroll } from './ui/Table';
+import { Pager } from './ui/Pager';
+import { EmptyRow, StatusRows, TableScroll } from './ui/Table';
 import { useDeleter } from './ui/useDeleter';
-import { useLoad } from './ui/hooks';
+import { useBookPage } from './useBookPage';
+import { listQueryString, NARROWING } from '../../lib/list-query';
+import { useListQuery } from './useListQuery';
 
-const COLUMNS = 10;
+const COLUMNS = 11;
 
 export default function BookList() {
   return (
@@ -23,11 +30,23 @@ export default function BookList() {
 }
 
 function Books() {
-  const [loaded, update] = useLoad<Book[]>('admin/book');
+  const [query, change] = useListQuery();
+  const search = listQueryString(query);
+  const { loaded, busy, update, reload } = useBookPage(search);
   const [dialog, confirm] = useConfirm();
   const deleter = useDeleter(confirm);
 
-  const books = loaded.status === 'ready' ? loaded.data : [];
+  const answer = loaded.status === 'ready' ? loaded.data : null;
+  const books = answer?.data ?? [];
+  const meta = answer?.meta;
+  const pages = meta ? Math.max(1, Math.ceil(meta.total / meta.per_page)) : 1;
+  const narrowed = NARROWING.some((param) => query[param].trim() !== '');
+
+  // A page past the end (its last book deleted, or an old link): show the last one instead.
+  useEffect(() => {
+    if (!busy && meta && books.length === 0 && meta.total > 0 && meta.page > pages)
+      change({ page: String(pages) }, 'replace');
+  }, [busy, meta, books.length, pages, change]);
 
   function remove(book: Book) {
     void deleter.remove(
@@ -43,15 +62,31 @@ function Books() {
         ),
         confirmLabel: 'Delete book',
       },
-      () => update((list) => list.filter((item) => item.id !== book.id)),
+      () => {
+        update((page) => ({
+          data: page.data.filter((item) => item.id !== book.id),
+          meta: { ...page.meta, total: page.meta.total - 1 },
+        }));
+        // The server's page again: the next book moves up into this one.
+        reload();
+      },
     );
   }
+
+  const pageHref = (page: number) => {
+    const search = listQueryString({ ...query, page: String(page) });
+    return `${adminRoutes.books}${search ? `?${search}` : ''}`;
+  };
+  const goToPage = (page: number) => {
+    change({ page: String(page) });
+    document.getElementById('book-list-heading')?.scrollIntoView({ block: 'start' });
+  };
 
   return (
     <>
       <Breadcrumb items={[{ label: 'Dashboard', href: adminRoutes.dashboard }, { label: 'Books' }]} />
       <div className="page-head">
-        <h1>Books</h1>
+        <h1 id="book-list-heading">Books</h1>
         <div className="page-actions">
           <a className="button" href={adminRoutes.createBook}>
             Add Book
@@ -61,9 +96,13 @@ function Books() {
           </a>
         </div>
       </div>
+      <BookListFilters query={query} change={change} facets={meta?.facets ?? null} />
       <ListMessages message={deleter.message} error={deleter.error} />
+      <p className="list-summary" role="status">
+        {meta && summary(meta.total, meta.page, pages, narrowed)}
+      </p>
       <TableScroll label="Book List">
-        <table className="admin-table book-table">
+        <table className="admin-table book-table" aria-busy={busy || undefined}>
           <caption>Book List</caption>
           <thead>
             <tr>
@@ -76,6 +115,9 @@ function Books() {
               </th>
               <th scope="col" className="col-person">
                 Narrated by
+              </th>
+              <th scope="col" className="col-language">
+                Language
               </th>
               <th scope="col">Description</th>
               <th scope="col">Difficulty</th>
@@ -92,8 +134,20 @@ function Books() {
               loaded={loaded}
               columns={COLUMNS}
               loading="Loading the books…"
-              empty={books.length === 0 ? 'No books found' : null}
+              empty={books.length === 0 && !narrowed ? 'No books found' : null}
             />
+            {loaded.status === 'ready' && books.length === 0 && narrowed && (
+              <EmptyRow columns={COLUMNS}>
+                No book matches this search and these filters.{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => change({ lang: '', cefr: '', difficulty: '', q: '', page: '' })}
+                >
+                  Show every book
+                </button>
+              </EmptyRow>
+            )}
             {books.map((book) => (
               <tr key={book.id}>
                 <td className="cover-cell">
@@ -111,10 +165,16 @@ function Books() {
                 </th>
                 <td data-label="Author">{book.author}</td>
                 <td data-label="Narrated by">{book.narrated_by}</td>
+                <td data-label="Language" className="language-cell">
+                  {languageName(book.language)}
+                </td>
                 <td data-label="Description">
                   <p className="clamp">{book.description}</p>
                 </td>
-                <td data-label="Difficulty">{book.difficulty}</td>
+                <td data-label="Difficulty">
+                  {book.difficulty}{' '}
+                  <span className="cefr-level">{book.cefr ? `CEFR ${book.cefr}` : 'No CEFR level'}</span>
+                </td>
                 <td data-label="Time" className="nowrap">
                   {formatBookTime(book.hours, book.minutes)}
                 </td>
@@ -162,7 +222,19 @@ function Books() {
           </tbody>
         </table>
       </TableScroll>
+      {meta && (
+        <Pager label="Pages of the Book List" page={meta.page} pages={pages} href={pageHref} go={goToPage} />
+      )}
       {dialog}
     </>
   );
+}
+
+/** "312 books, page 2 of 7", or "3 books found" under a search or a filter; nothing for an empty list. */
+function summary(total: number, page: number, pages: number, narrowed: boolean): string {
+  if (total === 0) return '';
+  const count = `${total.toLocaleString('en-US')} ${total === 1 ? 'book' : 'books'}${narrowed ? ' found' : ''}`;
+  return pages > 1
+    ? `${count}, page ${page.toLocaleString('en-US')} of ${pages.toLocaleString('en-US')}`
+    : count;
 }

@@ -54,7 +54,8 @@ interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>,
   id: string;
   name: string;
   label: string;
-  options: readonly string[];
+  /** Each option's value, shown as it is, or a value with the text shown for it. */
+  options: readonly (string | { value: string; label: string })[];
   hint?: string;
   error?: string;
 }
@@ -64,11 +65,14 @@ export function SelectField({ id, name, label, options, hint, error, ...select }
     <FieldShell id={id} label={label} hint={hint} error={error}>
       {(a11y) => (
         <select id={id} name={name} {...a11y} {...select}>
-          {options.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
+          {options.map((option) => {
+            const { value, label } = typeof option === 'string' ? { value: option, label: option } : option;
+            return (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            );
+          })}
         </select>
       )}
     </FieldShell>
