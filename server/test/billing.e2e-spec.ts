@@ -216,6 +216,26 @@ describe('Payments through Stripe', () => {
     },
   );
 
+  it.each(['past_due', 'unpaid', 'incomplete', 'paused'])(
+    'sends a member whose subscription is %s to the billing portal instead of a second subscription',
+    async (status) => {
+      const { client, id } = await newMember(server);
+      const customer = `cus_${status}_${id}`;
+      await deliver(event('customer.subscription.updated', subscriptionObject(customer, id, { status })));
+      const before = standIn.sessionCalls().length;
+      const res = await client.post('user/create-subscription', { price_id: PRICE });
+      expect([res.status, res.body]).toEqual([
+        409,
+        {
+          message:
+            'Your Premium Plus subscription is waiting for a payment. Update your card in the billing portal instead of starting a second subscription.',
+          portal_url: `${standIn.url}/portal/${customer}`,
+        },
+      ]);
+      expect(standIn.sessionCalls().length).toBe(before);
+    },
+  );
+
   it('refuses the second subscription even when no portal link can be made', async () => {
     const { client, id } = await newMember(server);
     await deliver(

@@ -229,6 +229,9 @@ describe('Demo content', () => {
 
     const beyond = await get(url, { headers: { Range: `bytes=${size + 10}-` } });
     expect(beyond.status).toBe(416);
+    // A refusal of one client's Range is kept by no cache, and does not pass for the image.
+    expect(beyond.headers.get('cache-control')).toBe('no-store');
+    expect(beyond.headers.get('content-type') ?? '').not.toMatch(/image/);
     // The file handler's own error reaches the client as a plain answer, never Express's stack trace.
     expect(await beyond.text()).not.toMatch(/node_modules|\n\s+at |Error:/);
 
