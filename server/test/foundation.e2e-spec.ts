@@ -98,7 +98,7 @@ describe('Foundation API', () => {
       'subscriptions',
       'users',
     ]);
-    const ran = (await db.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>;
+    const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id');
     expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
     if (!onPostgres) {
       const sqlite = new Database(join(server.storageDir, 'lingonovel.sqlite'), { readonly: true });
@@ -163,7 +163,7 @@ describe('Demo content', () => {
 
   const get = (path: string, init?: RequestInit) => fetch(server.baseUrl + path, init);
   const count = async (table: string) =>
-    ((await server.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table}`)) as [{ n: number }])[0].n;
+    (await server.app.get(DataSource).query<[{ n: number }]>(`SELECT COUNT(*) AS n FROM ${table}`))[0].n;
 
   it('seeds every demo book with its chapters, phrases and media', async () => {
     const res = await get('/api/v1/guest/list-book');
