@@ -137,7 +137,7 @@ function Importer() {
         )}
       </SuccessMessage>
       {!preview && (
-        <form className="admin-form import-form" onSubmit={stage}>
+        <form className="admin-form import-form" onSubmit={(event) => void stage(event)}>
           <p>
             A book exported from a Lingonovel installation (its Export button): book.json, the cover, the
             sample and a folder per chapter with its phrases and clips. Nothing is created before you confirm.
