@@ -69,11 +69,11 @@ type Preview = { data: BookImportResponse };
 function unzip(zip: Buffer): Promise<ZipItem[]> {
   return new Promise((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error);
+      if (error || !file) return reject(error ?? new Error('yauzl opened no zip'));
       const items: ZipItem[] = [];
       file.on('entry', (entry: yauzl.Entry) =>
         file.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
+          if (err || !stream) return reject(err ?? new Error('yauzl opened no entry stream'));
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('end', () => {

@@ -85,7 +85,7 @@ describe('Password recovery by email', () => {
       confirm_password: 'brand new pass',
       verification_token: token,
     });
-    const reset = await anonymous().get(`user/reset-password-using-token?${query}`);
+    const reset = await anonymous().get(`user/reset-password-using-token?${query.toString()}`);
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({
       message: 'Your password has been reset. You can now sign in with your new password.',
