@@ -48,7 +48,7 @@ export class ErrorFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const req = http.getRequest<Request>();
     const requestId = res.getHeader('x-request-id');
-    let status: number;
+    let status: HttpStatus;
     let body: Record<string, unknown>;
 
     if (exception instanceof ErrorWithDetails) {

@@ -326,11 +326,11 @@ describe('Payments through Stripe', () => {
     const unsigned = await new ApiClient(server).post('billing/webhook', created);
     expect(unsigned.status).toBe(400);
     expect((await client.get<Profile>('user/profile')).body.data.subscription.status).toBe('none');
-    const stored = (await sql(
+    const stored = await sql<Array<{ n: number }>>(
       server.app.get(DataSource),
       'SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?',
       [created.id],
-    )) as Array<{ n: number }>;
+    );
     expect(stored[0].n).toBe(0);
   });
 
@@ -379,11 +379,11 @@ describe('Payments through Stripe', () => {
     const answers = await Promise.all([deliver(same), deliver(same), deliver(same)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers.filter((a) => (a.body as { duplicate: boolean }).duplicate === false)).toHaveLength(1);
-    const stored = (await sql(
+    const stored = await sql<Array<{ n: number }>>(
       server.app.get(DataSource),
       'SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?',
       [same.id],
-    )) as Array<{ n: number }>;
+    );
     expect(stored[0].n).toBe(1);
   });
 });

@@ -69,11 +69,11 @@ type Preview = { data: BookImportResponse };
 function unzip(zip: Buffer): Promise<ZipItem[]> {
   return new Promise((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error);
+      if (error || !file) return reject(error ?? new Error('yauzl opened no zip'));
       const items: ZipItem[] = [];
       file.on('entry', (entry: yauzl.Entry) =>
         file.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
+          if (err || !stream) return reject(err ?? new Error('yauzl opened no entry stream'));
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('end', () => {
@@ -121,9 +121,9 @@ describe('Moving a whole book', () => {
   const bookCount = async () =>
     Number(
       (
-        (await server.app.get(DataSource).query('SELECT COUNT(*) AS n FROM books')) as Array<{
-          n: number | string;
-        }>
+        await server.app
+          .get(DataSource)
+          .query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM books')
       )[0].n,
     );
 
@@ -488,14 +488,13 @@ describe('Moving a whole book', () => {
 
     const failing = await stage(exported);
     // The second chapter's phrases fail, after the book, both chapters and the first one's phrases.
-    const repository = server.app.get(PhrasesRepository) as unknown as {
-      insertBatch: (...a: unknown[]) => Promise<unknown>;
-    };
+    type Inserting = { insertBatch: (...a: unknown[]) => Promise<unknown> };
+    const repository = server.app.get<PhrasesRepository, Inserting>(PhrasesRepository);
     let calls = 0;
     const spy = jest.spyOn(repository, 'insertBatch');
     spy.mockImplementation(function (this: unknown, ...args: unknown[]) {
       if (++calls === 2) throw new Error('disk on fire');
-      return (PhrasesRepository.prototype as unknown as typeof repository).insertBatch.apply(this, args);
+      return (PhrasesRepository.prototype as unknown as Inserting).insertBatch.apply(this, args);
     });
     try {
       expect((await admin.post(`admin/import/${failing.import_id}/commit`)).status).toBe(500);

@@ -379,7 +379,7 @@ describe('Importing a chapter', () => {
 
     // The old phrases are deleted by then: the insert failing must bring them back.
     const spy = jest.spyOn(
-      server.app.get(PhrasesRepository) as unknown as { insertBatch: () => Promise<unknown> },
+      server.app.get<PhrasesRepository, { insertBatch: () => Promise<unknown> }>(PhrasesRepository),
       'insertBatch',
     );
     spy.mockRejectedValue(new Error('disk on fire'));
