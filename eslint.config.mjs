@@ -18,15 +18,7 @@ export default tseslint.config(
   },
   {
     // TEMP: being rewritten on another branch
-    ignores: [
-      'server/imports/**',
-      'server/reading/clip-urls.ts',
-      'server/reading/clip-gate.ts',
-      'server/reading/reading.service.ts',
-      'server/words/words.service.ts',
-      'server/phrases/phrases.service.ts',
-      'server/http/create-app.ts',
-    ],
+    ignores: ['server/imports/**'],
   },
   js.configs.recommended,
   // Type-aware rules (as the Immich server uses): a promise nobody awaits, a promise handed to a
