@@ -1,13 +1,11 @@
-import { ConflictException, Injectable, PayloadTooLargeException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { Injectable, PayloadTooLargeException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Difficulty } from '../books/book.entity';
 import { slugify, uniqueCode } from '../books/book-code';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
-import { Clock } from '../common/clock';
 import { isUniqueViolation } from '../database/db-errors';
 import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } from '../media/media.service';
 import type { User } from '../users/user.entity';
@@ -19,8 +17,9 @@ import {
   type BookImportResponse,
 } from './book-imports.dto';
 import type { ImportCommitAnswer } from './imports.dto';
+import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage, STAGE_HOURS } from './import-stage';
-import { StagedImport } from './staged-import.entity';
+import type { StagedImport } from './staged-import.entity';
 import { extractZip, ZipRejected } from './zip-entries';
 
 /** A book code taken by another commit at the same moment is chosen again, this many times. */
@@ -50,13 +49,12 @@ function problems(manifest: BookManifest): string[] {
 @Injectable()
 export class BookImportService {
   constructor(
-    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly lifecycle: ImportLifecycle,
     private readonly db: DataSource,
     private readonly books: BooksRepository,
     private readonly stage: ImportStage,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
-    private readonly clock: Clock,
   ) {}
 
   async stageBook(user: User, dto: BookImportDto): Promise<BookImportAnswer> {
@@ -75,17 +73,13 @@ export class BookImportService {
       const manifest = await readBookArchive(entries, dir, (file) => this.media.probeAudio(file));
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
-      const now = this.clock.now();
-      const staged = await this.imports.save({
+      const staged = await this.lifecycle.stage({
         id,
         kind: 'book',
-        status: 'staged',
         chapterId: null,
         mode: 'append',
         createdBy: user.id,
-        createdAt: now,
-        updatedAt: now,
-        manifest: JSON.stringify(manifest),
+        manifest,
       });
       return { data: this.preview(staged) };
     } catch (error) {
@@ -135,7 +129,7 @@ export class BookImportService {
    * book with its chapters and phrases in one transaction. If anything fails, the stored files are
    * removed again and no row is left.
    */
-  async commit(staged: StagedImport): Promise<ImportCommitAnswer> {
+  async commit(staged: TakenImport): Promise<ImportCommitAnswer> {
     const manifest = JSON.parse(staged.manifest) as BookManifest;
     const stored: string[] = [];
     let bookCode = '';
@@ -178,7 +172,7 @@ export class BookImportService {
 
   private async create(
     tx: EntityManager,
-    staged: StagedImport,
+    staged: TakenImport,
     manifest: BookManifest,
     cover: string,
     sample: StoredAudio,
@@ -214,14 +208,8 @@ export class BookImportService {
       })),
       tx,
     );
-    // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
-    // commit that took over a stuck one makes this one roll back, so an import is never added twice.
-    const { affected } = await tx.delete(StagedImport, {
-      id: staged.id,
-      status: 'committing',
-      updatedAt: staged.updatedAt,
-    });
-    if (!affected) throw new ConflictException('This import was taken over by another commit.');
+    // Only if this commit still holds the import: one that took it over makes this one roll back.
+    await this.lifecycle.finish(staged, tx);
     return bookCode;
   }
 

@@ -1,24 +1,22 @@
 import {
-  ConflictException,
   Injectable,
   NotFoundException,
   PayloadTooLargeException,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
-import { Clock } from '../common/clock';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
 import type { AudioType } from '../media/sniff';
 import type { User } from '../users/user.entity';
 import { baseName, matchClips, type MatchedRow, type StagedClip } from './clip-matching';
+import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import {
   MAX_CLIPS,
@@ -28,7 +26,7 @@ import {
   type ImportRowResponse,
 } from './imports.dto';
 import { PreviewUrls } from './preview-urls';
-import { StagedImport } from './staged-import.entity';
+import type { StagedImport } from './staged-import.entity';
 import {
   checkedCuts,
   findCuts,
@@ -98,7 +96,7 @@ async function looksLikeZip(file: UploadedFile): Promise<boolean> {
 @Injectable()
 export class ChapterImportService {
   constructor(
-    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly lifecycle: ImportLifecycle,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
     private readonly db: DataSource,
@@ -106,7 +104,6 @@ export class ChapterImportService {
     private readonly media: MediaService,
     private readonly previews: PreviewUrls,
     private readonly events: CatalogueEvents,
-    private readonly clock: Clock,
   ) {}
 
   async stageChapter(user: User, chapterId: number, dto: ChapterImportDto): Promise<ChapterImportAnswer> {
@@ -139,17 +136,13 @@ export class ChapterImportService {
         : await this.stageClips(id, text, dto.clips ?? []);
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
-      const now = this.clock.now();
-      const staged = await this.imports.save({
+      const staged = await this.lifecycle.stage({
         id,
         kind: 'chapter',
-        status: 'staged',
         chapterId: chapter.id,
         mode: dto.mode ?? 'append',
         createdBy: user.id,
-        createdAt: now,
-        updatedAt: now,
-        manifest: JSON.stringify(manifest),
+        manifest,
       });
       return { data: this.preview(staged) };
     } catch (error) {
@@ -213,12 +206,7 @@ export class ChapterImportService {
     manifest.notice = null;
     // Valid boundaries answer the recording's only whole-file problem.
     manifest.errors = [];
-    const { affected } = await this.imports.update(
-      { id: staged.id, status: 'staged' },
-      { manifest: JSON.stringify(manifest), updatedAt: this.clock.now() },
-    );
-    if (!affected) throw new NotFoundException('Import not found, or being committed.');
-    return { data: this.preview({ ...staged, manifest: JSON.stringify(manifest) }) };
+    return { data: this.preview(await this.lifecycle.updateManifest(staged, manifest)) };
   }
 
   /** The answer of the staging call and of a later look at the same import. */
@@ -275,7 +263,7 @@ export class ChapterImportService {
    * transaction. The clips are stored first, through the same checks as any upload; if anything fails,
    * they are removed again and the chapter is as it was.
    */
-  async commit(staged: StagedImport): Promise<{ added: number; bookCode: string }> {
+  async commit(staged: TakenImport): Promise<{ added: number; bookCode: string }> {
     const manifest = JSON.parse(staged.manifest) as ChapterManifest;
     const stored: StoredAudio[] = [];
     let replaced: string[] = [];
@@ -305,14 +293,8 @@ export class ChapterImportService {
           })),
           tx,
         );
-        // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
-        // commit that took over a stuck one makes this one roll back, so an import is never added twice.
-        const { affected } = await tx.delete(StagedImport, {
-          id: staged.id,
-          status: 'committing',
-          updatedAt: staged.updatedAt,
-        });
-        if (!affected) throw new ConflictException('This import was taken over by another commit.');
+        // Only if this commit still holds the import: one that took it over makes this one roll back.
+        await this.lifecycle.finish(staged, tx);
       });
     } catch (error) {
       await this.media.discard(stored.map((audio) => audio.path));

@@ -5,6 +5,7 @@ import { BookImportService } from './book-import.service';
 import { BookExportDownloadController, BookImportsController } from './book-imports.controller';
 import { ChapterImportService } from './chapter-import.service';
 import { ExportLinks } from './export-links';
+import { ImportLifecycle } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import { ImportPreviewController, ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
@@ -21,6 +22,7 @@ import { StagedImport } from './staged-import.entity';
     BookExportDownloadController,
   ],
   providers: [
+    ImportLifecycle,
     ChapterImportService,
     ImportsService,
     ImportStage,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
-import { ImportsService } from '../imports/imports.service';
+import { ImportLifecycle } from '../imports/import-lifecycle';
 import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -466,7 +466,7 @@ describe('Importing a chapter', () => {
       await db
         .getRepository(StagedImport)
         .update({ id }, { status: 'committing', updatedAt: new Date(Date.now() + 25 * 3_600_000) });
-      await server.app.get(ImportsService).sweep();
+      await server.app.get(ImportLifecycle).sweep();
       expect(await stageDirs()).toContain(id);
     } finally {
       clock.restore();
@@ -481,7 +481,7 @@ describe('Importing a chapter', () => {
       importForm(file('A.\n', 'c.txt'), [file(CLIP, '1.mp3')]),
     );
     const id = staged.body.data.import_id;
-    const imports = server.app.get(ImportsService);
+    const imports = server.app.get(ImportLifecycle);
     const clock = controlClock(server);
     try {
       clock.advance(23 * 3_600_000);
