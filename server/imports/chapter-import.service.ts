@@ -26,15 +26,9 @@ import {
   type ImportRowResponse,
 } from './imports.dto';
 import { PreviewUrls } from './preview-urls';
+import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
 import type { StagedImport } from './staged-import.entity';
-import {
-  checkedCuts,
-  findCuts,
-  recordingRows,
-  requireFfmpeg,
-  segments,
-  type RecordingManifest,
-} from './recording-import';
+import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
 import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import {
@@ -46,21 +40,6 @@ import {
   type TextRow,
 } from './text-formats';
 import { extractZip, isJunk, ZipRejected } from './zip-entries';
-
-export interface ChapterRow extends MatchedRow {
-  duration_ms: number | null;
-  /** The clip's audio type, by its content. */
-  type?: AudioType;
-}
-
-export interface ChapterManifest {
-  format: string;
-  rows: ChapterRow[];
-  errors: string[];
-  /** Set in recording mode: the clips are cut from it at commit. */
-  recording?: RecordingManifest & { type: AudioType };
-  notice?: string | null;
-}
 
 /**
  * ffmpeg's refusal of a recording or of its cuts is the administrator's to fix (a 422); a missing ffmpeg
@@ -200,7 +179,7 @@ export class ChapterImportService {
 
   /** Moves a recording's boundaries (the preview's 50 ms steps or typed times). */
   async setBoundaries(staged: StagedImport, cuts: unknown): Promise<ChapterImportAnswer> {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
     manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
     manifest.notice = null;
@@ -211,7 +190,7 @@ export class ChapterImportService {
 
   /** The answer of the staging call and of a later look at the same import. */
   preview(staged: StagedImport): ChapterImportResponse {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     const spans = manifest.recording ? segments(manifest.recording) : [];
     const rows: ImportRowResponse[] = manifest.rows.map((row, i) => ({
       n: row.n,
@@ -248,7 +227,7 @@ export class ChapterImportService {
 
   /** The stored key of row `n`'s staged file, for the preview's player. */
   clipFile(staged: StagedImport, n: number): { key: string; type: AudioType } | null {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     // 0 is the recording itself, which the preview plays segment by segment.
     if (n === 0 && manifest.recording)
       return { key: this.stage.key(staged.id, manifest.recording.file), type: manifest.recording.type };
@@ -264,7 +243,7 @@ export class ChapterImportService {
    * they are removed again and the chapter is as it was.
    */
   async commit(staged: TakenImport): Promise<{ added: number; bookCode: string }> {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     const stored: StoredAudio[] = [];
     let replaced: string[] = [];
     let bookCode = '';
@@ -273,6 +252,7 @@ export class ChapterImportService {
       for (const [i, row] of manifest.rows.entries()) {
         const temp = this.media.tempPath();
         // A staged clip is copied: the stage stays whole for a retry. Cut segments are made per commit.
+        // Without a recording, each row names its clip (readChapterManifest checks it).
         if (cut) await rename(cut.files[i], temp);
         else await this.stage.copyTo(staged.id, row.file!, temp);
         stored.push(await this.media.storeAudio(temp, 'lines'));

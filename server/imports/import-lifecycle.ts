@@ -10,8 +10,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type EntityManager, type Repository } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ImportStage, STAGE_HOURS } from './import-stage';
-import type { BookManifest } from './book-import-reader';
-import type { ChapterManifest } from './chapter-import.service';
+import type { BookManifest, ChapterManifest } from './manifests';
 import { StagedImport, type ImportKind, type ImportMode } from './staged-import.entity';
 
 const HOUR = 3_600_000;

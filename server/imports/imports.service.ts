@@ -2,10 +2,11 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import { ffmpegVersion, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import { RuleFailed } from '../common/api-error';
 import { BookImportService } from './book-import.service';
-import { ChapterImportService, type ChapterManifest } from './chapter-import.service';
+import { ChapterImportService } from './chapter-import.service';
 import { ImportLifecycle } from './import-lifecycle';
 import type { MessageAnswer } from '../common/answers';
 import type { ImportCommitAnswer, ImportPreviewAnswer } from './imports.dto';
+import { readChapterManifest } from './manifests';
 import type { StagedImport } from './staged-import.entity';
 
 /** Staged imports of either kind: looking at one, committing or discarding it. */
@@ -59,7 +60,7 @@ export class ImportsService implements OnApplicationBootstrap {
 
   /** A chapter import commits only when no row and nothing else has a problem (422 naming the rows). */
   private assertChapterReady(staged: StagedImport): void {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     const bad = manifest.rows.filter((row) => row.error).map((row) => row.n);
     if (bad.length)
       throw new RuleFailed(
