@@ -16,10 +16,6 @@ export default tseslint.config(
       '**/*.astro',
     ],
   },
-  {
-    // TEMP: being rewritten on another branch
-    ignores: ['server/imports/**'],
-  },
   js.configs.recommended,
   // Type-aware rules (as the Immich server uses): a promise nobody awaits, a promise handed to a
   // callback that ignores it, a switch that forgets a case.

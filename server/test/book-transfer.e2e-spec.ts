@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import type { BookImportResponse } from '../imports/book-imports.dto';
+import { StagedImport } from '../imports/staged-import.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import {
@@ -526,6 +527,21 @@ describe('Moving a whole book', () => {
     expect(await bookCount()).toBe(books + 1);
     expect((await mediaFiles(server)).length).toBe(files.length + 9);
     expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('answers a damaged manifest with a clear 409 on preview and commit, never a 500', async () => {
+    const books = await bookCount();
+    const { import_id: id } = await stage(exported);
+    const imports = server.app.get(DataSource).getRepository(StagedImport);
+    const manifest = JSON.parse((await imports.findOneByOrFail({ id })).manifest) as { chapters: unknown };
+    // JSON of the wrong shape: the chapters are not a list.
+    await imports.update({ id }, { manifest: JSON.stringify({ ...manifest, chapters: 'all of them' }) });
+    const damaged = { message: "This import's data is damaged: stage it again." };
+    for (const res of [await admin.get(`admin/import/${id}`), await admin.post(`admin/import/${id}/commit`)])
+      expect([res.status, res.body]).toEqual([409, damaged]);
+    expect((await imports.findOneByOrFail({ id })).status).toBe('staged');
+    expect(await bookCount()).toBe(books);
+    expect((await admin.delete(`admin/import/${id}`)).status).toBe(200);
   });
 
   it('keeps the exported book code when it is free', async () => {
