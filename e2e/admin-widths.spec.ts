@@ -237,7 +237,7 @@ for (const width of WIDTHS) {
       expect
         .soft(
           scrollWidth,
-          `${admin.name} at ${width} px is wider than the window: ${await overflowing(page)}`,
+          `${admin.name} at ${width} px is wider than the window: ${(await overflowing(page)).join(',')}`,
         )
         .toBeLessThanOrEqual(innerWidth);
 

@@ -28,6 +28,7 @@ import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './http/body/multipart.interceptor';
 import { BodyInterceptor } from './http/body/body.interceptor';
 import { PageCache } from './http/page-cache';
+import { ShutdownLog } from './http/boot-log';
 
 @Module({})
 export class AppModule {
@@ -56,6 +57,8 @@ export class AppModule {
       controllers: [HealthController],
       providers: [
         { provide: InstanceLock, useValue: instanceLock },
+        // A log line when the process stops (http/boot-log.ts).
+        ShutdownLog,
         ReadinessChecks,
         // Public pages and guest answers, cleared on every catalogue change (server/http/create-app.ts).
         { provide: PageCache, useValue: new PageCache(config.pageCacheMb * 1024 * 1024) },

@@ -13,7 +13,14 @@ import { PROJECT_ROOT } from './paths';
 const SERVER = join(PROJECT_ROOT, 'server');
 
 /** Paths relative to server/, without `.ts`; a trailing slash covers a folder. */
-const OWNER = ['catalogue/repository/', 'catalogue/free-chapters'];
+const OWNER = [
+  'catalogue/repository/',
+  'catalogue/free-chapters',
+  // The tables' own definitions (their relations name each other by string).
+  'books/book.entity',
+  'chapters/chapter.entity',
+  'phrases/phrase.entity',
+];
 
 /** Everything else that may still name the tables, and why. A file entry that no longer needs it fails. */
 export const EXCEPTIONS: Record<string, string> = {
@@ -39,8 +46,11 @@ const TAKES_TABLE = new Set([
   'getRepository',
   'createQueryBuilder',
 ]);
-const SQL_STATEMENT = /\b(select\b[\s\S]*\bfrom|insert\s+into|update\b[\s\S]*\bset|delete\s+from)\b/i;
-const SQL_TABLE = /\b(?:from|join|into|update)\s+["`]?(books|chapters|phrases)\b/i;
+const SQL_STATEMENT =
+  /\b(select\b[\s\S]*\bfrom|insert\s+into|update\b[\s\S]*\bset|delete\s+from|truncate(?:\s+table)?\s)/i;
+/** A table named after a keyword that reads or writes it, schema-qualified (`public.phrases`) or not. */
+const SQL_TABLE =
+  /\b(?:from|join|into|update|truncate(?:\s+table)?)\s+(?:["`]?\w+["`]?\.)?["`]?(books|chapters|phrases)\b["`]?/i;
 
 const matches = (path: string, entries: string[]) =>
   entries.some((entry) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry));
@@ -84,8 +94,14 @@ export function catalogueAccesses(path: string, text: string): string[] {
       for (const argument of node.arguments) {
         if (isEntity(argument)) report(node, `${method}(${argument.getText(source)})`);
         const name = literalText(argument);
-        if (name !== null && TAKES_TABLE.has(method) && (TABLES.has(name) || ENTITY_NAMES.has(name)))
+        if (name === null) continue;
+        // An entity by its name, to any method (`tx.findOneBy('Chapter', …)`, `count('Phrase')`); a table
+        // by its name, to a method that takes one (a route's path or an alias may be spelled alike).
+        if (ENTITY_NAMES.has(name) || (TAKES_TABLE.has(method) && TABLES.has(name)))
           report(node, `${method}('${name}')`);
+        // A join written into a table expression: `from('saved_words w JOIN phrases p ON …')`.
+        else if (TAKES_TABLE.has(method) && SQL_TABLE.test(name))
+          report(node, `${method}('${SQL_TABLE.exec(name)![0]}')`);
       }
     }
     if (
@@ -141,6 +157,17 @@ describe('the catalogue’s owner', () => {
     expect(
       check("db.query('select p.audio_path from chapters c join phrases p on p.chapter_id = c.id');"),
     ).toEqual(['line 2: SQL naming chapters']);
+    // Entities by name, to any method; schema-qualified tables; a join inside a table expression; TRUNCATE.
+    expect(check("tx.findOneBy('Chapter', { id });")).toEqual(["line 2: findOneBy('Chapter')"]);
+    expect(check("m.count('Phrase');")).toEqual(["line 2: count('Phrase')"]);
+    expect(check('db.query(`SELECT id FROM public.phrases`);')).toEqual(['line 2: SQL naming phrases']);
+    expect(check('db.query(`DELETE FROM "public"."books" WHERE id = 1`);')).toEqual([
+      'line 2: SQL naming books',
+    ]);
+    expect(check("qb.from('saved_words w JOIN phrases p ON p.id = w.phrase_id', 'x');")).toEqual([
+      "line 2: from('JOIN phrases')",
+    ]);
+    expect(check('db.query(`TRUNCATE TABLE chapters`);')).toEqual(['line 2: SQL naming chapters']);
     // An alias counts too.
     expect(
       catalogueAccesses('x/y', "import { Book as B } from '../books/book.entity';\nm.findOneBy(B, { id });"),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config';
+import { bootLine } from './http/boot-log';
 import { createApp } from './http/create-app';
 import { SiteNotBuiltError } from './http/pages';
 import { DemoSeedService } from './seed/demo-seed.service';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const logger = new Logger('Lingonovel');
+  logger.log(bootLine(config));
   if (credentials) logger.log(`Demo administrator: ${credentials.email} / ${credentials.password}`);
   logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
 }

@@ -27,6 +27,18 @@ const files = () =>
 /** The lowest chapter number of a book, in SQL or a query builder, spelled any way. */
 const FIRST_CHAPTER_SQL = /\bMIN\s*\(\s*(?:DISTINCT\s+)?[\w".`[\]]*chapter_?no/i;
 
+/** Other ways to pick a book's first chapter: the ways a second copy of the rule would be written. */
+const FIRST_CHAPTER_OTHERWISE = [
+  FIRST_CHAPTER_SQL,
+  // The smallest by sorting: ORDER BY chapter_no … LIMIT 1, or orderBy('c.chapterNo') … limit/take(1).
+  /ORDER\s+BY\s+[\w".`]*chapter_?no(?:\s+ASC)?\b[^;]{0,60}?\bLIMIT\s+1\b/i,
+  /orderBy\(\s*['"][\w.]*chapter_?no['"](?:\s*,\s*['"]ASC['"])?\s*\)[\s\S]{0,120}?\.(?:limit|take)\(\s*1\s*\)/i,
+  // No chapter before it: NOT EXISTS (… other.chapter_no < c.chapter_no).
+  /NOT\s+EXISTS\s*\([^)]*chapter_?no\s*</i,
+  // In memory: Math.min over chapter numbers.
+  /Math\.min\([\s\S]{0,80}?chapter_?no/i,
+];
+
 /** Reading billing's table: its entity, a repository of it, or SQL that names the table. */
 const READS_SUBSCRIPTIONS = [
   /from\s+['"][./]*(?:\.\.\/)*billing\/subscription\.entity['"]/,
@@ -46,7 +58,10 @@ const SUBSCRIPTIONS_EXEMPT = (path: string) =>
 
 export function firstChapterSqlOutsideCatalogue(all: Array<{ path: string; text: string }>): string[] {
   return all
-    .filter(({ path, text }) => path !== 'catalogue/free-chapters.ts' && FIRST_CHAPTER_SQL.test(text))
+    .filter(
+      ({ path, text }) =>
+        path !== 'catalogue/free-chapters.ts' && FIRST_CHAPTER_OTHERWISE.some((re) => re.test(text)),
+    )
     .map(({ path }) => path);
 }
 
@@ -65,6 +80,10 @@ describe('rules written once', () => {
       `sub.select('MIN(c1.chapterNo)')`,
       'WHERE c.chapter_no > (SELECT MIN(c1.chapter_no) FROM chapters c1)',
       'SELECT min( "c"."chapter_no" ) FROM chapters',
+      'SELECT id FROM chapters WHERE book_id = ? ORDER BY chapter_no ASC LIMIT 1',
+      `qb.orderBy('c.chapterNo', 'ASC').limit(1)`,
+      'WHERE NOT EXISTS (SELECT 1 FROM chapters o WHERE o.book_id = c.book_id AND o.chapter_no < c.chapter_no)',
+      'const first = Math.min(...chapters.map((c) => c.chapterNo));',
     ])
       expect(firstChapterSqlOutsideCatalogue(sample('words/words.service.ts', text))).toEqual([
         'words/words.service.ts',

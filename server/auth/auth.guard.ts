@@ -22,7 +22,8 @@ export const SESSION_INVALID = 'Your session has expired or is not valid. Please
 class SessionAuthentication extends PassportGuard(SESSION_STRATEGY) {
   handleRequest<T = User>(error: unknown, user: T | false): T {
     // A failure inside the strategy (the database, say) is ours, not the caller's: never a 401 that would
-    // sign the member out.
+    // sign the member out. Thrown again as the strategy gave it, whatever it is: the error filter sorts it.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrown unchanged (`unknown`, narrowed to `{}`)
     if (error) throw error;
     return (user || undefined) as T;
   }
@@ -67,7 +68,7 @@ export class AuthGuard implements CanActivate {
   /** The route itself (its full path, as Express matched it) is under /api/v1/admin. */
   private underAdmin(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const path = String((request.route as { path?: unknown } | undefined)?.path ?? request.path);
+    const path = String((request.route as { path?: string | RegExp } | undefined)?.path ?? request.path);
     return /^\/api\/v1\/admin(\/|$)/i.test(path);
   }
 }

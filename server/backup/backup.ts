@@ -100,7 +100,9 @@ async function writeArchive(snapshot: Snapshot, store: MediaStore, file: string,
   const zip = new ZipFile();
   const written = pipeline(zip.outputStream, createWriteStream(file, { mode: 0o600 }));
   // A failing disk stops yazl; every wait below must then end too.
-  const writeFailed = new Promise<never>((_, reject) => written.catch(reject));
+  const writeFailed = new Promise<never>((_, reject) => {
+    written.catch(reject);
+  });
   writeFailed.catch(() => undefined);
   const files: ArchivedFile[] = [];
   const add = async (name: string, source: Readable, compress: boolean) => {

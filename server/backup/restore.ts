@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import type { AppConfig } from '../config';
 import { DATABASE_FILE } from '../database/data-source';
 import { InstanceLock, InstanceLockedError } from '../database/instance-lock';
+import { FORGET_STAGED_IMPORTS_SQL } from '../imports/import-lifecycle';
 import { createStores } from '../media/store/create-stores';
 import { contentTypeOf, type MediaStore } from '../media/store/media-store';
 import { BackupError, MEDIA_PREFIX, PG_DUMP_ENTRY, SQLITE_ENTRY, type Manifest } from './archive-format';
@@ -125,12 +126,12 @@ function takeLock(config: AppConfig): InstanceLock {
 
 /**
  * Staged imports are not in archives (their files live a day), so their rows would name files that are
- * gone: they are dropped, and an administrator imports again.
+ * gone: they are dropped, by the import lifecycle's own statement, and an administrator imports again.
  */
 function forgetStagedImportsInFile(file: string): void {
   const db = new Database(file, { fileMustExist: true });
   try {
-    db.prepare('DELETE FROM imports').run();
+    db.prepare(FORGET_STAGED_IMPORTS_SQL).run();
   } finally {
     db.close();
   }
@@ -140,7 +141,7 @@ async function forgetStagedImports(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query('DELETE FROM imports');
+    await client.query(FORGET_STAGED_IMPORTS_SQL);
   } finally {
     await client.end();
   }

@@ -29,6 +29,14 @@ export const PAYMENTS_OFF = 'Payments are not configured on this server.';
 export const TRIAL_DAYS = 30;
 export const ALREADY_SUBSCRIBED =
   'You already have Premium Plus. To change or cancel it, open the billing portal.';
+export const PAYMENT_PENDING =
+  'Your Premium Plus subscription is waiting for a payment. Update your card in the billing portal instead of starting a second subscription.';
+
+/**
+ * Stripe still holds a subscription in these states, and charges it again once its card works: a new
+ * Checkout would bill the member twice. Only `canceled` and `incomplete_expired` are over.
+ */
+const STILL_HELD = new Set(['past_due', 'unpaid', 'incomplete', 'paused']);
 
 const fromUnix = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null);
 const idOf = (value: string | { id: string } | null | undefined) =>
@@ -122,14 +130,18 @@ export class BillingService {
    * refusal stands and `portal_url` is null (POST user/billing-portal makes one later).
    */
   private async refuseWhilePlanGivesAccess(current: Subscription | null): Promise<void> {
-    if (!planGivesAccess(current, this.clock.now())) return;
+    const pending = !!current?.stripeSubscriptionId && STILL_HELD.has(current.status);
+    if (!pending && !planGivesAccess(current, this.clock.now())) return;
     let portalUrl: string | null = null;
     if (current?.stripeCustomerId)
       portalUrl = await this.portalSession(current.stripeCustomerId).catch((error: unknown) => {
         this.logger.warn(`No billing portal link for a refused checkout: ${(error as Error)?.message}`);
         return null;
       });
-    throw new ErrorWithDetails(HttpStatus.CONFLICT, { message: ALREADY_SUBSCRIBED, portal_url: portalUrl });
+    throw new ErrorWithDetails(HttpStatus.CONFLICT, {
+      message: pending ? PAYMENT_PENDING : ALREADY_SUBSCRIBED,
+      portal_url: portalUrl,
+    });
   }
 
   private portalSession(customerId: string): Promise<string> {

@@ -87,8 +87,8 @@ export class BooksService {
   /** Deletes the book, its chapters and phrases (foreign keys cascade), then every file they owned. */
   async remove(bookCode: string): Promise<MessageAnswer> {
     const book = await this.find(bookCode);
-    const lines = await this.books.remove(book.id);
-    await this.media.remove([book.coverPath, book.sampleAudioPath, ...lines]);
+    // The files as the delete saw them, not as read above: an edit may have replaced one meanwhile.
+    await this.media.remove(await this.books.remove(book.id));
     await this.events.changed(book.bookCode);
     return { message: 'The book has been deleted.' };
   }

@@ -71,7 +71,7 @@ export class CatalogueBroadcast implements OnApplicationBootstrap, OnModuleDestr
       await client.connect();
       await client.query(`LISTEN ${CATALOGUE_CHANNEL}`);
     } catch (error) {
-      this.lost(client, error);
+      this.lost(client, error instanceof Error ? error : new Error(String(error)));
       return;
     }
     // The application may have shut down while this connection was being made: do not keep it open.
@@ -102,7 +102,7 @@ export class CatalogueBroadcast implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** Called once per lost connection (error and end both fire); reconnects with a growing delay. */
-  private lost(client: Client, error: unknown): void {
+  private lost(client: Client, error: Error | null): void {
     if (client !== this.client && this.client !== null) return;
     if ((client as { lostHandled?: boolean }).lostHandled) return;
     (client as { lostHandled?: boolean }).lostHandled = true;

@@ -1,11 +1,10 @@
 import type { AppConfig } from '../config';
-import type { Clock } from './clock';
 import { SignedLinks } from './signed-links';
 
 /** A clock the test moves by hand. */
 function links(secret = 'a test secret of enough length for the purpose') {
   const clock = { time: Date.parse('2026-11-25T10:20:30Z'), now: () => new Date(clock.time) };
-  const signer = new SignedLinks({ jwtSecret: secret } as AppConfig, clock as Clock);
+  const signer = new SignedLinks({ jwtSecret: secret } as AppConfig, clock);
   return { signer, clock };
 }
 

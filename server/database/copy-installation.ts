@@ -41,14 +41,14 @@ export interface CopyReport {
 }
 
 async function sourceTables(source: DataSource): Promise<string[]> {
-  const rows = (await source.query(
+  const rows = await source.query<Array<{ name: string }>>(
     `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`,
-  )) as Array<{ name: string }>;
+  );
   return rows.map((row) => row.name);
 }
 
 async function count(db: DataSource, table: string): Promise<number> {
-  const [row] = (await db.query(`SELECT COUNT(*) AS n FROM "${table}"`)) as Array<{ n: number | string }>;
+  const [row] = await db.query<Array<{ n: number | string }>>(`SELECT COUNT(*) AS n FROM "${table}"`);
   return Number(row.n);
 }
 
@@ -77,10 +77,10 @@ export async function copyRows(source: DataSource, target: DataSource): Promise<
     for (const table of COPIED_TABLES) {
       copied[table] = 0;
       for (let offset = 0; ; offset += BATCH) {
-        const rows = (await source.query(`SELECT * FROM "${table}" ORDER BY rowid LIMIT ? OFFSET ?`, [
-          BATCH,
-          offset,
-        ])) as Array<Record<string, unknown>>;
+        const rows = await source.query<Array<Record<string, unknown>>>(
+          `SELECT * FROM "${table}" ORDER BY rowid LIMIT ? OFFSET ?`,
+          [BATCH, offset],
+        );
         if (!rows.length) break;
         const columns = Object.keys(rows[0]);
         const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
@@ -108,7 +108,7 @@ export async function copyRows(source: DataSource, target: DataSource): Promise<
  */
 export async function abandonedMedia(source: DataSource): Promise<Set<string>> {
   const inUse = new Set((await referencedMedia(source)).flatMap(filesOf));
-  const trashed = (await source.query('SELECT "key" FROM media_trash')) as Array<{ key: string }>;
+  const trashed = await source.query<Array<{ key: string }>>('SELECT "key" FROM media_trash');
   return new Set(trashed.map((row) => row.key).filter((key) => !inUse.has(key)));
 }
 

@@ -50,9 +50,10 @@ export async function sharedJwtSecret(dataSource: DataSource, storageDir: string
     `INSERT INTO "app_meta" ("key", "value") VALUES (${param(1)}, ${param(2)}) ON CONFLICT ("key") DO NOTHING`,
     [JWT_SECRET_KEY, offered],
   );
-  const rows = (await dataSource.query(`SELECT "value" FROM "app_meta" WHERE "key" = ${param(1)}`, [
-    JWT_SECRET_KEY,
-  ])) as Array<{ value: string }>;
+  const rows = await dataSource.query<Array<{ value: string }>>(
+    `SELECT "value" FROM "app_meta" WHERE "key" = ${param(1)}`,
+    [JWT_SECRET_KEY],
+  );
   return rows[0].value;
 }
 

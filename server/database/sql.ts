@@ -10,10 +10,10 @@ const driverOf = (db: Queryable) => ('connection' in db ? db.connection : db).op
  * inside a string literal.
  */
 export function sql<T = unknown>(db: Queryable, text: string, params: unknown[] = []): Promise<T> {
-  if (driverOf(db) !== 'postgres') return db.query(text, params) as Promise<T>;
+  if (driverOf(db) !== 'postgres') return db.query<T>(text, params);
   let n = 0;
-  return db.query(
+  return db.query<T>(
     text.replace(/\?/g, () => `$${++n}`),
     params,
-  ) as Promise<T>;
+  );
 }

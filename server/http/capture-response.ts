@@ -4,17 +4,19 @@ import type { CapturedResponse } from './page-cache';
 
 /**
  * Lets `run` answer the request, but keeps what it writes instead of sending it. Resolves with the
- * response, or null when `run` passed the request on (calls `pass`). The response object is borrowed and
- * handed back untouched, so the caller can send the kept (or cached) answer itself.
+ * response, or null when `run` passed the request on (calls `pass`); a promise `run` returns is waited
+ * for. The response object is borrowed and handed back untouched, so the caller can send the kept (or
+ * cached) answer itself.
  */
 export function captureResponse(
   res: Response,
-  run: (pass: () => void) => Promise<unknown> | unknown,
+  run: (pass: () => void) => unknown,
 ): Promise<CapturedResponse | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status: number | null = null;
     let headers: OutgoingHttpHeaders = {};
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- only put back on res (restore), never called
     const { writeHead, write, end } = res;
     const restore = () => Object.assign(res, { writeHead, write, end });
     const toBuffer = (chunk: unknown) =>

@@ -1,5 +1,6 @@
 import { ArgumentsHost, ConflictException, HttpStatus, NotFoundException } from '@nestjs/common';
 import { ErrorWithDetails, ValidationFailed } from '../common/api-error';
+import { DamagedImport } from '../imports/manifests';
 import { ErrorFilter } from './error.filter';
 
 function run(exception: unknown) {
@@ -69,5 +70,12 @@ describe(ErrorFilter.name, () => {
       ),
     ).toEqual({ status: 409, body: { message: 'Go there instead.', portal_url: 'https://x' } });
     expect(run(new ConflictException('Taken.'))).toEqual({ status: 409, body: { message: 'Taken.' } });
+  });
+
+  it('answers a damaged import with what to do, not where it is damaged', () => {
+    expect(run(new DamagedImport('rows[3].file is not a staged file name'))).toEqual({
+      status: 409,
+      body: { message: "This import's data is damaged: stage it again." },
+    });
   });
 });

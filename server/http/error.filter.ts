@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ErrorWithDetails } from '../common/api-error';
+import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifests';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
 
@@ -48,7 +49,7 @@ export class ErrorFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const req = http.getRequest<Request>();
     const requestId = res.getHeader('x-request-id');
-    let status: number;
+    let status: HttpStatus;
     let body: Record<string, unknown>;
 
     if (exception instanceof ErrorWithDetails) {
@@ -71,6 +72,12 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error(
         `${req.method} ${req.path} failed (request ${String(requestId)}): ${exception.message}`,
       );
+    } else if (exception instanceof DamagedImport) {
+      // A staged import's row that is not what staging wrote: the administrator stages the files again;
+      // where it is damaged goes to the log (the path names the import).
+      status = HttpStatus.CONFLICT;
+      body = { message: DAMAGED_IMPORT_MESSAGE };
+      this.logger.warn(`${req.method} ${req.path} (request ${String(requestId)}): ${exception.message}`);
     } else {
       const error = exception as HttpishError;
       const candidate = error?.status ?? error?.statusCode;

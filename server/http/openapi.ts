@@ -51,14 +51,15 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   const controllers = new Map<string, Type>();
   for (const module of app.get(ModulesContainer).values())
     for (const wrapper of module.controllers.values())
-      controllers.set(wrapper.name, wrapper.metatype as Type);
+      controllers.set(wrapper.name as string, wrapper.metatype as Type);
 
   for (const methods of Object.values(document.paths))
     for (const [method, operation] of Object.entries(methods) as Array<[string, OperationObject]>) {
       if (!operation?.operationId) continue;
       const [controllerName, handlerName] = operation.operationId.split('_');
       const controller = controllers.get(controllerName);
-      const handler = controller?.prototype?.[handlerName] as object | undefined;
+      const handlers = controller?.prototype as Record<string, object | undefined> | undefined;
+      const handler = handlers?.[handlerName];
       if (!controller || !handler) continue;
       const auth = authOf(controller, handler);
       (operation as unknown as Record<string, unknown>)['x-auth'] = auth;

@@ -27,7 +27,9 @@ describe(PageCache.name, () => {
 
   it('keeps nothing but a 200', async () => {
     const cache = new PageCache();
-    const { page, captured } = await cache.render('/missing', async () => ({ ...html('gone'), status: 404 }));
+    const { page, captured } = await cache.render('/missing', () =>
+      Promise.resolve({ ...html('gone'), status: 404 }),
+    );
     expect(page).toBeNull();
     expect(captured?.status).toBe(404);
     expect(cache.get('/missing')).toBeUndefined();
@@ -38,7 +40,7 @@ describe(PageCache.name, () => {
     const before = deferred();
     const stale = cache.render('/list', before.render);
     cache.clear();
-    const fresh = cache.render('/list', async () => html('after'));
+    const fresh = cache.render('/list', () => Promise.resolve(html('after')));
     before.finish(html('before'));
     expect((await fresh).page?.identity.toString()).toBe('<p>after</p>');
     expect((await stale).page?.identity.toString()).toBe('<p>before</p>');

@@ -22,35 +22,11 @@ import {
   SAMPLE_FILE,
   type BookField,
 } from './book-archive';
-import type { ChapterRow } from './chapter-import.service';
 import { matchClips, type StagedClip } from './clip-matching';
 import { CHAPTER_IMPORT_UPLOADS, MAX_CLIPS } from './imports.dto';
+import type { BookChapter, BookManifest, ChapterRow } from './manifests';
 import { decodeText, hasNul, NUL_MESSAGE, parseImportText, TextRejected } from './text-formats';
 import type { ZipEntry } from './zip-entries';
-
-/** What staging a whole book found, kept as the import's manifest until the commit. */
-export interface BookManifest {
-  /** The book_code of book.json, when it is one; the commit keeps it if it is free. */
-  code: string | null;
-  /** The fields of book.json after the book form's own clean-up (trimmed text, whole numbers). */
-  book: Record<BookField, unknown>;
-  /** Problems per field, named as the admin book form names them (book_image, sample_audio included). */
-  fieldErrors: FieldErrors;
-  /** Files of the stage, by the number names the extraction gave them. */
-  cover: { name: string; file: string } | null;
-  sample: { name: string; file: string; duration_ms: number | null } | null;
-  chapters: BookChapter[];
-  /** Problems of the whole book that belong to no field and no chapter. */
-  errors: string[];
-}
-
-export interface BookChapter {
-  folder: string;
-  chapter_no: number | null;
-  title: string;
-  rows: ChapterRow[];
-  errors: string[];
-}
 
 type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | null }>;
 

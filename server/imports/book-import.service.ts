@@ -1,17 +1,14 @@
-import { ConflictException, Injectable, PayloadTooLargeException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { Injectable, PayloadTooLargeException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager, type Repository } from 'typeorm';
-import type { Difficulty } from '../books/book.entity';
+import { DataSource, type EntityManager } from 'typeorm';
 import { slugify, uniqueCode } from '../books/book-code';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
-import { Clock } from '../common/clock';
 import { isUniqueViolation } from '../database/db-errors';
 import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } from '../media/media.service';
 import type { User } from '../users/user.entity';
-import { readBookArchive, type BookChapter, type BookManifest } from './book-import-reader';
+import { readBookArchive } from './book-import-reader';
 import {
   BOOK_ZIP_LIMITS,
   type BookImportAnswer,
@@ -19,28 +16,14 @@ import {
   type BookImportResponse,
 } from './book-imports.dto';
 import type { ImportCommitAnswer } from './imports.dto';
+import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage, STAGE_HOURS } from './import-stage';
-import { StagedImport } from './staged-import.entity';
+import { bookProblems, chapterProblems, readBookManifest, readyBook, type ReadyBook } from './manifests';
+import type { StagedImport } from './staged-import.entity';
 import { extractZip, ZipRejected } from './zip-entries';
 
 /** A book code taken by another commit at the same moment is chosen again, this many times. */
 const CODE_ATTEMPTS = 4;
-
-const chapterProblems = (chapter: BookChapter) => [
-  ...chapter.errors,
-  ...chapter.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
-];
-
-/** Every problem of a staged book, the book's first; the commit waits until there are none. */
-function problems(manifest: BookManifest): string[] {
-  return [
-    ...Object.values(manifest.fieldErrors).flat(),
-    ...manifest.errors,
-    ...manifest.chapters.flatMap((chapter) =>
-      chapterProblems(chapter).map((problem) => `${chapter.folder}: ${problem}`),
-    ),
-  ];
-}
 
 /**
  * Moving a whole book between installations: a zip of the export's layout (book-archive.ts) is staged
@@ -50,13 +33,12 @@ function problems(manifest: BookManifest): string[] {
 @Injectable()
 export class BookImportService {
   constructor(
-    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly lifecycle: ImportLifecycle,
     private readonly db: DataSource,
     private readonly books: BooksRepository,
     private readonly stage: ImportStage,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
-    private readonly clock: Clock,
   ) {}
 
   async stageBook(user: User, dto: BookImportDto): Promise<BookImportAnswer> {
@@ -75,17 +57,13 @@ export class BookImportService {
       const manifest = await readBookArchive(entries, dir, (file) => this.media.probeAudio(file));
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
-      const now = this.clock.now();
-      const staged = await this.imports.save({
+      const staged = await this.lifecycle.stage({
         id,
         kind: 'book',
-        status: 'staged',
         chapterId: null,
         mode: 'append',
         createdBy: user.id,
-        createdAt: now,
-        updatedAt: now,
-        manifest: JSON.stringify(manifest),
+        manifest,
       });
       return { data: this.preview(staged) };
     } catch (error) {
@@ -96,7 +74,7 @@ export class BookImportService {
 
   /** The answer of the staging call and of a later look at the same import. */
   preview(staged: StagedImport): BookImportResponse {
-    const manifest = JSON.parse(staged.manifest) as BookManifest;
+    const manifest = readBookManifest(staged.manifest);
     return {
       import_id: staged.id,
       kind: 'book',
@@ -116,14 +94,14 @@ export class BookImportService {
         duration_ms: chapter.rows.reduce((sum, row) => sum + (row.duration_ms ?? 0), 0),
         errors: chapterProblems(chapter),
       })),
-      errors: problems(manifest),
+      errors: bookProblems(manifest),
       expires_at: new Date(staged.createdAt.getTime() + STAGE_HOURS * 3_600_000).toISOString(),
     };
   }
 
   /** Refuses the commit of a book with any problem left, naming the first few (422). */
   assertReady(staged: StagedImport): void {
-    const found = problems(JSON.parse(staged.manifest) as BookManifest);
+    const found = bookProblems(readBookManifest(staged.manifest));
     if (found.length)
       throw new RuleFailed(
         `The book has ${found.length === 1 ? 'a problem' : `${found.length} problems`}: ${found.slice(0, 3).join(' ')}${found.length > 3 ? ' …' : ''} Fix the zip and import it again.`,
@@ -135,29 +113,28 @@ export class BookImportService {
    * book with its chapters and phrases in one transaction. If anything fails, the stored files are
    * removed again and no row is left.
    */
-  async commit(staged: StagedImport): Promise<ImportCommitAnswer> {
-    const manifest = JSON.parse(staged.manifest) as BookManifest;
+  async commit(staged: TakenImport): Promise<ImportCommitAnswer> {
+    // Ready by now (assertReady): readyBook checks what the commit needs rather than assuming it.
+    const book = readyBook(readBookManifest(staged.manifest));
     const stored: string[] = [];
     let bookCode = '';
     try {
-      const cover = await this.storeCover(staged.id, manifest.cover!.file);
+      const cover = await this.storeCover(staged.id, book.cover.file);
       stored.push(cover);
-      const sample = await this.storeAudio(staged.id, manifest.sample!.file, 'samples', 'sample_audio');
+      const sample = await this.storeAudio(staged.id, book.sample.file, 'samples', 'sample_audio');
       stored.push(sample.path);
       const clips: StoredAudio[][] = [];
-      for (const chapter of manifest.chapters) {
+      for (const chapter of book.chapters) {
         const audio: StoredAudio[] = [];
         for (const row of chapter.rows) {
-          audio.push(await this.storeAudio(staged.id, row.file!, 'lines', 'zip'));
+          audio.push(await this.storeAudio(staged.id, row.file, 'lines', 'zip'));
           stored.push(audio[audio.length - 1].path);
         }
         clips.push(audio);
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          bookCode = await this.db.transaction((tx) =>
-            this.create(tx, staged, manifest, cover, sample, clips),
-          );
+          bookCode = await this.db.transaction((tx) => this.create(tx, staged, book, cover, sample, clips));
           break;
         } catch (error) {
           // Another book took the code between the look and the insert: choose again.
@@ -171,40 +148,40 @@ export class BookImportService {
     await this.stage.remove(staged.id);
     await this.events.changed(bookCode);
     return {
-      message: `The book "${String(manifest.book.title)}" has been imported.`,
+      message: `The book "${book.fields.title}" has been imported.`,
       data: { book_code: bookCode },
     };
   }
 
   private async create(
     tx: EntityManager,
-    staged: StagedImport,
-    manifest: BookManifest,
+    staged: TakenImport,
+    book: ReadyBook,
     cover: string,
     sample: StoredAudio,
     clips: StoredAudio[][],
   ): Promise<string> {
-    const fields = manifest.book;
-    const bookCode = await this.freeCode(tx, manifest);
+    const { fields } = book;
+    const bookCode = await this.freeCode(tx, book);
     await this.books.createWhole(
       {
         bookCode,
-        title: fields.title as string,
-        author: fields.author as string,
-        narratedBy: fields.narrated_by as string,
-        description: fields.description as string,
-        difficulty: fields.difficulty as Difficulty,
-        hours: fields.hours as number,
-        minutes: fields.minutes as number,
-        sampleText: fields.sample_text as string,
-        language: (fields.language as string | null) ?? null,
+        title: fields.title,
+        author: fields.author,
+        narratedBy: fields.narrated_by,
+        description: fields.description,
+        difficulty: fields.difficulty,
+        hours: fields.hours,
+        minutes: fields.minutes,
+        sampleText: fields.sample_text,
+        language: fields.language,
         coverPath: cover,
         sampleAudioPath: sample.path,
         sampleAudioMs: sample.durationMs,
       },
-      manifest.chapters.map((chapter, c) => ({
+      book.chapters.map((chapter, c) => ({
         title: chapter.title,
-        chapterNo: chapter.chapter_no!,
+        chapterNo: chapter.chapter_no,
         phrases: chapter.rows.map((line, i) => ({
           phrase: line.phrase,
           dictionary: line.dictionary,
@@ -214,21 +191,15 @@ export class BookImportService {
       })),
       tx,
     );
-    // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
-    // commit that took over a stuck one makes this one roll back, so an import is never added twice.
-    const { affected } = await tx.delete(StagedImport, {
-      id: staged.id,
-      status: 'committing',
-      updatedAt: staged.updatedAt,
-    });
-    if (!affected) throw new ConflictException('This import was taken over by another commit.');
+    // Only if this commit still holds the import: one that took it over makes this one roll back.
+    await this.lifecycle.finish(staged, tx);
     return bookCode;
   }
 
   /** The exported book's code when it is free here, else a new slug of the title, as a new book gets. */
-  private async freeCode(tx: EntityManager, manifest: BookManifest): Promise<string> {
-    if (manifest.code && !(await this.books.hasCode(manifest.code, tx))) return manifest.code;
-    const title = manifest.book.title as string;
+  private async freeCode(tx: EntityManager, book: ReadyBook): Promise<string> {
+    if (book.code && !(await this.books.hasCode(book.code, tx))) return book.code;
+    const { title } = book.fields;
     return uniqueCode(title, new Set(await this.books.codes(slugify(title), tx)));
   }
 

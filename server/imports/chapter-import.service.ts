@@ -1,24 +1,22 @@
 import {
-  ConflictException,
   Injectable,
   NotFoundException,
   PayloadTooLargeException,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
-import { Clock } from '../common/clock';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
 import type { AudioType } from '../media/sniff';
 import type { User } from '../users/user.entity';
 import { baseName, matchClips, type MatchedRow, type StagedClip } from './clip-matching';
+import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import {
   MAX_CLIPS,
@@ -28,15 +26,9 @@ import {
   type ImportRowResponse,
 } from './imports.dto';
 import { SignedLinks } from '../common/signed-links';
-import { StagedImport } from './staged-import.entity';
-import {
-  checkedCuts,
-  findCuts,
-  recordingRows,
-  requireFfmpeg,
-  segments,
-  type RecordingManifest,
-} from './recording-import';
+import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
+import type { StagedImport } from './staged-import.entity';
+import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
 import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import {
@@ -48,21 +40,6 @@ import {
   type TextRow,
 } from './text-formats';
 import { extractZip, isJunk, ZipRejected } from './zip-entries';
-
-export interface ChapterRow extends MatchedRow {
-  duration_ms: number | null;
-  /** The clip's audio type, by its content. */
-  type?: AudioType;
-}
-
-export interface ChapterManifest {
-  format: string;
-  rows: ChapterRow[];
-  errors: string[];
-  /** Set in recording mode: the clips are cut from it at commit. */
-  recording?: RecordingManifest & { type: AudioType };
-  notice?: string | null;
-}
 
 /**
  * ffmpeg's refusal of a recording or of its cuts is the administrator's to fix (a 422); a missing ffmpeg
@@ -108,7 +85,7 @@ async function looksLikeZip(file: UploadedFile): Promise<boolean> {
 @Injectable()
 export class ChapterImportService {
   constructor(
-    @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly lifecycle: ImportLifecycle,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
     private readonly db: DataSource,
@@ -116,7 +93,6 @@ export class ChapterImportService {
     private readonly media: MediaService,
     private readonly links: SignedLinks,
     private readonly events: CatalogueEvents,
-    private readonly clock: Clock,
   ) {}
 
   async stageChapter(user: User, chapterId: number, dto: ChapterImportDto): Promise<ChapterImportAnswer> {
@@ -149,17 +125,13 @@ export class ChapterImportService {
         : await this.stageClips(id, text, dto.clips ?? []);
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
-      const now = this.clock.now();
-      const staged = await this.imports.save({
+      const staged = await this.lifecycle.stage({
         id,
         kind: 'chapter',
-        status: 'staged',
         chapterId: chapter.id,
         mode: dto.mode ?? 'append',
         createdBy: user.id,
-        createdAt: now,
-        updatedAt: now,
-        manifest: JSON.stringify(manifest),
+        manifest,
       });
       return { data: this.preview(staged) };
     } catch (error) {
@@ -217,23 +189,18 @@ export class ChapterImportService {
 
   /** Moves a recording's boundaries (the preview's 50 ms steps or typed times). */
   async setBoundaries(staged: StagedImport, cuts: unknown): Promise<ChapterImportAnswer> {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
     manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
     manifest.notice = null;
     // Valid boundaries answer the recording's only whole-file problem.
     manifest.errors = [];
-    const { affected } = await this.imports.update(
-      { id: staged.id, status: 'staged' },
-      { manifest: JSON.stringify(manifest), updatedAt: this.clock.now() },
-    );
-    if (!affected) throw new NotFoundException('Import not found, or being committed.');
-    return { data: this.preview({ ...staged, manifest: JSON.stringify(manifest) }) };
+    return { data: this.preview(await this.lifecycle.updateManifest(staged, manifest)) };
   }
 
   /** The answer of the staging call and of a later look at the same import. */
   preview(staged: StagedImport): ChapterImportResponse {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     const spans = manifest.recording ? segments(manifest.recording) : [];
     const rows: ImportRowResponse[] = manifest.rows.map((row, i) => ({
       n: row.n,
@@ -270,7 +237,7 @@ export class ChapterImportService {
 
   /** The stored key of row `n`'s staged file, for the preview's player. */
   clipFile(staged: StagedImport, n: number): { key: string; type: AudioType } | null {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+    const manifest = readChapterManifest(staged.manifest);
     // 0 is the recording itself, which the preview plays segment by segment.
     if (n === 0 && manifest.recording)
       return { key: this.stage.key(staged.id, manifest.recording.file), type: manifest.recording.type };
@@ -285,8 +252,8 @@ export class ChapterImportService {
    * transaction. The clips are stored first, through the same checks as any upload; if anything fails,
    * they are removed again and the chapter is as it was.
    */
-  async commit(staged: StagedImport): Promise<{ added: number; bookCode: string }> {
-    const manifest = JSON.parse(staged.manifest) as ChapterManifest;
+  async commit(staged: TakenImport): Promise<{ added: number; bookCode: string }> {
+    const manifest = readChapterManifest(staged.manifest);
     const stored: StoredAudio[] = [];
     let replaced: string[] = [];
     let bookCode = '';
@@ -295,6 +262,7 @@ export class ChapterImportService {
       for (const [i, row] of manifest.rows.entries()) {
         const temp = this.media.tempPath();
         // A staged clip is copied: the stage stays whole for a retry. Cut segments are made per commit.
+        // Without a recording, each row names its clip (readChapterManifest checks it).
         if (cut) await rename(cut.files[i], temp);
         else await this.stage.copyTo(staged.id, row.file!, temp);
         stored.push(await this.media.storeAudio(temp, 'lines'));
@@ -315,14 +283,8 @@ export class ChapterImportService {
           })),
           tx,
         );
-        // The commit ends by removing the import, only if this commit still holds it (taken at updatedAt): a
-        // commit that took over a stuck one makes this one roll back, so an import is never added twice.
-        const { affected } = await tx.delete(StagedImport, {
-          id: staged.id,
-          status: 'committing',
-          updatedAt: staged.updatedAt,
-        });
-        if (!affected) throw new ConflictException('This import was taken over by another commit.');
+        // Only if this commit still holds the import: one that took it over makes this one roll back.
+        await this.lifecycle.finish(staged, tx);
       });
     } catch (error) {
       await this.media.discard(stored.map((audio) => audio.path));

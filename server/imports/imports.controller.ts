@@ -19,6 +19,7 @@ import { BookImportResponse } from './book-imports.dto';
 import { sendStored } from '../media/serve/send-stored';
 import { ImportStage } from './import-stage';
 import { AdminOnly, CurrentUser, Public } from '../auth/auth.decorators';
+import { ErrorAnswer } from '../common/error-answer';
 import { IdParam } from '../common/id-param';
 import { Uploads } from '../http/body/multipart.interceptor';
 import type { User } from '../users/user.entity';
@@ -35,6 +36,7 @@ import {
 } from './imports.dto';
 import { ImportsService } from './imports.service';
 import { SignedLinks } from '../common/signed-links';
+import { DAMAGED_IMPORT_MESSAGE } from './manifests';
 
 const AUDIO_TYPES = {
   mp3: 'audio/mpeg',
@@ -43,6 +45,9 @@ const AUDIO_TYPES = {
   ogg: 'audio/ogg',
   wav: 'audio/wav',
 };
+
+/** How the API answers an import whose stored manifest is damaged (manifests.ts). */
+const DAMAGED = `The import's stored data is damaged: "${DAMAGED_IMPORT_MESSAGE}"`;
 
 /** Importing a chapter's phrases in one step: stage and preview, then commit or discard. */
 @AdminOnly()
@@ -64,12 +69,14 @@ export class ImportsController {
 
   @Get('import/:importId')
   @ApiOkResponse({ type: ImportPreviewAnswer })
+  @ErrorAnswer(409, DAMAGED)
   get(@Param('importId') id: string) {
     return this.imports.get(id);
   }
 
   @Put('import/:importId/boundaries')
   @ApiOkResponse({ type: ChapterImportAnswer })
+  @ErrorAnswer(409, DAMAGED)
   async boundaries(@Param('importId') id: string, @Body() dto: BoundariesDto) {
     return this.chapters.setBoundaries(await this.imports.find(id), dto.cuts);
   }
@@ -77,6 +84,7 @@ export class ImportsController {
   @Post('import/:importId/commit')
   @HttpCode(200)
   @ApiOkResponse({ type: ImportCommitAnswer })
+  @ErrorAnswer(409, `Another commit holds the import, or took it over from this one; or: ${DAMAGED}`)
   commit(@Param('importId') id: string) {
     return this.imports.commit(id);
   }
@@ -104,6 +112,7 @@ export class ImportPreviewController {
 
   @Get(':importId/:n')
   @ApiProduces(...Object.values(AUDIO_TYPES))
+  @ErrorAnswer(409, DAMAGED)
   @ApiOkResponse({
     description: 'The staged clip (n ≥ 1) or recording (n = 0), with Range support (206 for a range).',
     content: Object.fromEntries(

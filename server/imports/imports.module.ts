@@ -4,6 +4,7 @@ import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';
 import { BookExportDownloadController, BookImportsController } from './book-imports.controller';
 import { ChapterImportService } from './chapter-import.service';
+import { ImportLifecycle } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import { ImportPreviewController, ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
@@ -18,6 +19,13 @@ import { StagedImport } from './staged-import.entity';
     BookImportsController,
     BookExportDownloadController,
   ],
-  providers: [ChapterImportService, ImportsService, ImportStage, BookImportService, BookExport],
+  providers: [
+    ImportLifecycle,
+    ChapterImportService,
+    ImportsService,
+    ImportStage,
+    BookImportService,
+    BookExport,
+  ],
 })
 export class ImportsModule {}

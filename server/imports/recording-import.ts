@@ -1,15 +1,9 @@
 import { ServiceUnavailableException } from '@nestjs/common';
 import { ValidationFailed } from '../common/api-error';
 import { ffmpegAvailable, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
+import type { RecordingManifest } from './manifests';
 import { previewSplit, segmentsFromCuts, validateBoundaries, type Span } from './silence-split';
 import type { ParsedText, TextRow } from './text-formats';
-
-/** A chapter recorded in one take: where it is cut, and how long it lasts. */
-export interface RecordingManifest {
-  file: string;
-  duration_ms: number;
-  cuts: number[];
-}
 
 /** ffmpeg or a 503 that says how to install it; the text-plus-clips mode works without it. */
 export async function requireFfmpeg(): Promise<void> {

@@ -66,7 +66,8 @@ const open = (path: string) =>
         strictFileNames: false,
         validateEntrySizes: false,
       },
-      (error, zip) => (error || !zip ? reject(error) : resolve(zip)),
+      (error, zip) =>
+        error || !zip ? reject(error ?? new Error('The zip could not be opened.')) : resolve(zip),
     ),
   );
 
@@ -131,7 +132,9 @@ export async function extractZip(path: string, dest: string, limits = ZIP_LIMITS
     });
     const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
       zip.openReadStream(entry, (error, readable) =>
-        error || !readable ? reject(error) : resolve(readable),
+        error || !readable
+          ? reject(error ?? new Error(`${name} could not be read from the zip.`))
+          : resolve(readable),
       ),
     );
     await pipeline(stream, counter, createWriteStream(file, { mode: 0o600 }));

@@ -101,8 +101,7 @@ export class PhrasesService {
   /** Removes the phrase and its audio, and closes the gap in the reading order. */
   async remove(id: number) {
     const phrase = await this.find(id);
-    await this.phrases.remove(phrase);
-    await this.media.remove([phrase.audioPath]);
+    await this.media.remove([await this.phrases.remove(phrase)]);
     await this.changed(phrase.chapterId);
     return { message: 'The phrase has been deleted.' };
   }

@@ -15,6 +15,12 @@ function mediaPath(req: Request): string | null {
   }
 }
 
+function withoutFileHeaders(res: Response): void {
+  for (const header of ['Cache-Control', 'ETag', 'Last-Modified', 'Content-Type', 'Accept-Ranges'])
+    res.removeHeader(header);
+  res.setHeader('Cache-Control', 'no-store');
+}
+
 function needsFreshLink(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
   res.status(403).type('text/plain').send('This clip needs a fresh link: reload its chapter.');
@@ -46,8 +52,14 @@ export function clipGate(
     const path = mediaPath(req);
     if (path === null) return void res.status(400).type('text/plain').send('Bad media path.');
     const notFound = () => mediaNotFound(req, res, next);
-    // After a file handler: nothing there is a 404; its own error (a Range beyond the file's end: 416) stays.
-    const afterFiles = (error?: unknown) => (error ? next(error) : notFound());
+    // After a file handler: nothing there is a 404; its own error (a Range beyond the file's end: 416, a
+    // failed If-Match: 412) stays, but without the file's caching and type: a shared cache must not keep
+    // one client's refusal for everyone as if it were the file.
+    const afterFiles = (error?: unknown) => {
+      if (!error) return notFound();
+      if (!res.headersSent) withoutFileHeaders(res);
+      next(error);
+    };
     // Deleted or replaced: the file stays an hour for backups, but is gone for readers at once.
     if (index.isWithdrawn(path)) return notFound();
     if (!path.startsWith('lines/')) return files.others(req, res, afterFiles);
@@ -61,6 +73,8 @@ export function clipGate(
       return files.clips(req, res, afterFiles);
     }
     if (!isSafeKey(path)) return notFound();
+    // A locked chapter's clip, named by a row: refused at once, without a call to the store per request.
+    if (index.clip(path) === 'locked') return needsFreshLink(res);
     store.head(path).then(
       (found) => (found ? needsFreshLink(res) : notFound()),
       // The store cannot say: refused, as the gate cannot tell either.

@@ -18,7 +18,7 @@ function fakeDb() {
 }
 
 /** A trash holding `keys`, let go of and not pointed to again. */
-const trashOf = (...keys: string[]) => ({ withdrawn: async () => keys }) as unknown as MediaTrash;
+const trashOf = (...keys: string[]) => ({ withdrawn: () => Promise.resolve(keys) }) as unknown as MediaTrash;
 const TRASH = trashOf();
 
 describe(MediaIndex.name, () => {
@@ -47,7 +47,7 @@ describe(MediaIndex.name, () => {
 
   it('knows the files let go of, and keeps the last list it read when a refresh fails', async () => {
     const { db, pending } = fakeDb();
-    const trash = { withdrawn: jest.fn(async () => ['covers/gone-640.webp', 'lines/gone.mp3']) };
+    const trash = { withdrawn: jest.fn(() => Promise.resolve(['covers/gone-640.webp', 'lines/gone.mp3'])) };
     const index = new MediaIndex(db, trash as unknown as MediaTrash, new CatalogueEvents());
     expect(index.isWithdrawn('lines/gone.mp3')).toBe(false);
     const first = index.refresh();

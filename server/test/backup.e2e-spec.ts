@@ -202,17 +202,12 @@ describe('npm run backup and npm run restore', () => {
         sqlite.close();
       }
       // Every row the snapshot had is there, each pointing at a stored file with the uploaded bytes.
-      const phrases = (await db.query(
+      const phrases = await db.query<Array<{ chapter_id: number; position: number; audio_path: string }>>(
         'SELECT chapter_id, position, audio_path FROM phrases ORDER BY chapter_id, position',
-      )) as Array<{
-        chapter_id: number;
-        position: number;
-        audio_path: string;
-      }>;
-      const books = (await db.query('SELECT cover_path, sample_audio_path FROM books')) as Array<{
-        cover_path: string;
-        sample_audio_path: string;
-      }>;
+      );
+      const books = await db.query<Array<{ cover_path: string; sample_audio_path: string }>>(
+        'SELECT cover_path, sample_audio_path FROM books',
+      );
       expect(phrases.length).toBeGreaterThanOrEqual(originals.length);
       expect(await mediaFiles(restored)).toHaveLength(books.length * 4 + phrases.length);
       for (const phrase of phrases)

@@ -216,6 +216,26 @@ describe('Payments through Stripe', () => {
     },
   );
 
+  it.each(['past_due', 'unpaid', 'incomplete', 'paused'])(
+    'sends a member whose subscription is %s to the billing portal instead of a second subscription',
+    async (status) => {
+      const { client, id } = await newMember(server);
+      const customer = `cus_${status}_${id}`;
+      await deliver(event('customer.subscription.updated', subscriptionObject(customer, id, { status })));
+      const before = standIn.sessionCalls().length;
+      const res = await client.post('user/create-subscription', { price_id: PRICE });
+      expect([res.status, res.body]).toEqual([
+        409,
+        {
+          message:
+            'Your Premium Plus subscription is waiting for a payment. Update your card in the billing portal instead of starting a second subscription.',
+          portal_url: `${standIn.url}/portal/${customer}`,
+        },
+      ]);
+      expect(standIn.sessionCalls().length).toBe(before);
+    },
+  );
+
   it('refuses the second subscription even when no portal link can be made', async () => {
     const { client, id } = await newMember(server);
     await deliver(
@@ -306,11 +326,11 @@ describe('Payments through Stripe', () => {
     const unsigned = await new ApiClient(server).post('billing/webhook', created);
     expect(unsigned.status).toBe(400);
     expect((await client.get<Profile>('user/profile')).body.data.subscription.status).toBe('none');
-    const stored = (await sql(
+    const stored = await sql<Array<{ n: number }>>(
       server.app.get(DataSource),
       'SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?',
       [created.id],
-    )) as Array<{ n: number }>;
+    );
     expect(stored[0].n).toBe(0);
   });
 
@@ -359,11 +379,11 @@ describe('Payments through Stripe', () => {
     const answers = await Promise.all([deliver(same), deliver(same), deliver(same)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers.filter((a) => (a.body as { duplicate: boolean }).duplicate === false)).toHaveLength(1);
-    const stored = (await sql(
+    const stored = await sql<Array<{ n: number }>>(
       server.app.get(DataSource),
       'SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?',
       [same.id],
-    )) as Array<{ n: number }>;
+    );
     expect(stored[0].n).toBe(1);
   });
 });

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import type { BookImportResponse } from '../imports/book-imports.dto';
+import { StagedImport } from '../imports/staged-import.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import {
@@ -69,11 +70,11 @@ type Preview = { data: BookImportResponse };
 function unzip(zip: Buffer): Promise<ZipItem[]> {
   return new Promise((resolve, reject) =>
     yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error);
+      if (error || !file) return reject(error ?? new Error('yauzl opened no zip'));
       const items: ZipItem[] = [];
       file.on('entry', (entry: yauzl.Entry) =>
         file.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
+          if (err || !stream) return reject(err ?? new Error('yauzl opened no entry stream'));
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('end', () => {
@@ -121,9 +122,9 @@ describe('Moving a whole book', () => {
   const bookCount = async () =>
     Number(
       (
-        (await server.app.get(DataSource).query('SELECT COUNT(*) AS n FROM books')) as Array<{
-          n: number | string;
-        }>
+        await server.app
+          .get(DataSource)
+          .query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM books')
       )[0].n,
     );
 
@@ -488,14 +489,13 @@ describe('Moving a whole book', () => {
 
     const failing = await stage(exported);
     // The second chapter's phrases fail, after the book, both chapters and the first one's phrases.
-    const repository = server.app.get(PhrasesRepository) as unknown as {
-      insertBatch: (...a: unknown[]) => Promise<unknown>;
-    };
+    type Inserting = { insertBatch: (...a: unknown[]) => Promise<unknown> };
+    const repository = server.app.get<PhrasesRepository, Inserting>(PhrasesRepository);
     let calls = 0;
     const spy = jest.spyOn(repository, 'insertBatch');
     spy.mockImplementation(function (this: unknown, ...args: unknown[]) {
       if (++calls === 2) throw new Error('disk on fire');
-      return (PhrasesRepository.prototype as unknown as typeof repository).insertBatch.apply(this, args);
+      return (PhrasesRepository.prototype as unknown as Inserting).insertBatch.apply(this, args);
     });
     try {
       expect((await admin.post(`admin/import/${failing.import_id}/commit`)).status).toBe(500);
@@ -527,6 +527,21 @@ describe('Moving a whole book', () => {
     expect(await bookCount()).toBe(books + 1);
     expect((await mediaFiles(server)).length).toBe(files.length + 9);
     expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('answers a damaged manifest with a clear 409 on preview and commit, never a 500', async () => {
+    const books = await bookCount();
+    const { import_id: id } = await stage(exported);
+    const imports = server.app.get(DataSource).getRepository(StagedImport);
+    const manifest = JSON.parse((await imports.findOneByOrFail({ id })).manifest) as { chapters: unknown };
+    // JSON of the wrong shape: the chapters are not a list.
+    await imports.update({ id }, { manifest: JSON.stringify({ ...manifest, chapters: 'all of them' }) });
+    const damaged = { message: "This import's data is damaged: stage it again." };
+    for (const res of [await admin.get(`admin/import/${id}`), await admin.post(`admin/import/${id}/commit`)])
+      expect([res.status, res.body]).toEqual([409, damaged]);
+    expect((await imports.findOneByOrFail({ id })).status).toBe('staged');
+    expect(await bookCount()).toBe(books);
+    expect((await admin.delete(`admin/import/${id}`)).status).toBe(200);
   });
 
   it('keeps the exported book code when it is free', async () => {

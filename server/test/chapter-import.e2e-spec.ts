@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
-import { ImportsService } from '../imports/imports.service';
+import { ImportLifecycle } from '../imports/import-lifecycle';
 import { StagedImport } from '../imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -379,7 +379,7 @@ describe('Importing a chapter', () => {
 
     // The old phrases are deleted by then: the insert failing must bring them back.
     const spy = jest.spyOn(
-      server.app.get(PhrasesRepository) as unknown as { insertBatch: () => Promise<unknown> },
+      server.app.get<PhrasesRepository, { insertBatch: () => Promise<unknown> }>(PhrasesRepository),
       'insertBatch',
     );
     spy.mockRejectedValue(new Error('disk on fire'));
@@ -452,6 +452,42 @@ describe('Importing a chapter', () => {
     }
   });
 
+  it('answers a damaged manifest with a clear 409 on preview, boundaries, clips and commit, never a 500', async () => {
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm(file('A.\n', 'c.txt'), [file(CLIP, '1.mp3')]),
+    );
+    const { import_id: id, rows } = staged.body.data;
+    const phrases = (await phrasesOf(chapterId)).length;
+    const imports = server.app.get(DataSource).getRepository(StagedImport);
+    const good = (await imports.findOneByOrFail({ id })).manifest;
+    const damaged = { status: 409, body: { message: "This import's data is damaged: stage it again." } };
+    const answers = async () => {
+      const preview = await admin.get(`admin/import/${id}`);
+      const boundaries = await admin.put(`admin/import/${id}/boundaries`, { cuts: [] });
+      const clip = await fetch(server.baseUrl + rows[0].audio!);
+      const commit = await admin.post(`admin/import/${id}/commit`);
+      return [preview, boundaries, { status: clip.status, body: await clip.json() }, commit].map(
+        ({ status, body }) => ({ status, body }),
+      );
+    };
+    try {
+      // Not JSON, then JSON of the wrong shape (a row's clip outside the import's folder).
+      for (const manifest of [
+        good.slice(0, -10),
+        good.replace('"file":"1.clip"', '"file":"../../media/x.mp3"'),
+      ]) {
+        await imports.update({ id }, { manifest });
+        expect(await answers()).toEqual([damaged, damaged, damaged, damaged]);
+      }
+      // The refused commit did not take it: still staged, and nothing was added.
+      expect((await imports.findOneByOrFail({ id })).status).toBe('staged');
+      expect(await phrasesOf(chapterId)).toHaveLength(phrases);
+    } finally {
+      expect((await admin.delete(`admin/import/${id}`)).status).toBe(200);
+    }
+  });
+
   it('never sweeps the files of an import being committed', async () => {
     const staged = await admin.post<Preview>(
       `admin/chapter/${chapterId}/import`,
@@ -466,7 +502,7 @@ describe('Importing a chapter', () => {
       await db
         .getRepository(StagedImport)
         .update({ id }, { status: 'committing', updatedAt: new Date(Date.now() + 25 * 3_600_000) });
-      await server.app.get(ImportsService).sweep();
+      await server.app.get(ImportLifecycle).sweep();
       expect(await stageDirs()).toContain(id);
     } finally {
       clock.restore();
@@ -481,7 +517,7 @@ describe('Importing a chapter', () => {
       importForm(file('A.\n', 'c.txt'), [file(CLIP, '1.mp3')]),
     );
     const id = staged.body.data.import_id;
-    const imports = server.app.get(ImportsService);
+    const imports = server.app.get(ImportLifecycle);
     const clock = controlClock(server);
     try {
       clock.advance(23 * 3_600_000);

@@ -33,14 +33,14 @@ describe('Concurrent edits of one chapter', () => {
     );
 
   const positions = async () => {
-    const rows = (await server.app
+    const rows = await server.app
       .get(DataSource)
       .createQueryBuilder()
       .select('p.position', 'position')
       .from('phrases', 'p')
       .where('p.chapter_id = :chapterId', { chapterId })
       .orderBy('p.position')
-      .getRawMany()) as Array<{ position: number }>;
+      .getRawMany<{ position: number }>();
     return rows.map((row) => row.position);
   };
 

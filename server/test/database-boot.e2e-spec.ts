@@ -24,7 +24,7 @@ describe('Preparing the database at boot', () => {
     expect([...secrets][0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const db = await openDatabase(database);
     try {
-      const ran = (await db.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>;
+      const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id');
       expect(ran.map((row) => row.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
     } finally {
       await db.destroy();

@@ -39,10 +39,10 @@ export async function testDatabaseConfig(storageDir: string): Promise<DatabaseCo
 
 /** The application's tables, on either engine. */
 export async function tableNames(dataSource: import('typeorm').DataSource): Promise<string[]> {
-  const rows = (await dataSource.query(
+  const rows = await dataSource.query<Array<{ name: string }>>(
     dataSource.options.type === 'postgres'
       ? `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`
       : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
-  )) as Array<{ name: string }>;
+  );
   return rows.map((row) => row.name);
 }

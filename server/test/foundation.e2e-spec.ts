@@ -98,7 +98,7 @@ describe('Foundation API', () => {
       'subscriptions',
       'users',
     ]);
-    const ran = (await db.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>;
+    const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id');
     expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
     if (!onPostgres) {
       const sqlite = new Database(join(server.storageDir, 'lingonovel.sqlite'), { readonly: true });
@@ -133,7 +133,9 @@ describe('Foundation API', () => {
       `INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours, minutes,
       cover_path, sample_audio_path, sample_text) VALUES ('fk', 'FK', 'a', 'n', 'd', 'Easy', 0, 5, 'covers/x', 'samples/x.mp3', 't')`,
     );
-    const [{ id: bookId }] = await db.query(`SELECT id FROM books WHERE book_code = 'fk'`);
+    const [{ id: bookId }] = await db.query<Array<{ id: number }>>(
+      `SELECT id FROM books WHERE book_code = 'fk'`,
+    );
     await sql(db, `INSERT INTO chapters (book_id, title, chapter_no) VALUES (?, 'One', 1)`, [bookId]);
     const [{ id: chapterId }] = await sql<Array<{ id: number }>>(
       db,
@@ -163,7 +165,7 @@ describe('Demo content', () => {
 
   const get = (path: string, init?: RequestInit) => fetch(server.baseUrl + path, init);
   const count = async (table: string) =>
-    ((await server.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table}`)) as [{ n: number }])[0].n;
+    (await server.app.get(DataSource).query<[{ n: number }]>(`SELECT COUNT(*) AS n FROM ${table}`))[0].n;
 
   it('seeds every demo book with its chapters, phrases and media', async () => {
     const res = await get('/api/v1/guest/list-book');
@@ -229,6 +231,9 @@ describe('Demo content', () => {
 
     const beyond = await get(url, { headers: { Range: `bytes=${size + 10}-` } });
     expect(beyond.status).toBe(416);
+    // A refusal of one client's Range is kept by no cache, and does not pass for the image.
+    expect(beyond.headers.get('cache-control')).toBe('no-store');
+    expect(beyond.headers.get('content-type') ?? '').not.toMatch(/image/);
     // The file handler's own error reaches the client as a plain answer, never Express's stack trace.
     expect(await beyond.text()).not.toMatch(/node_modules|\n\s+at |Error:/);
 
@@ -241,7 +246,8 @@ describe('Demo content', () => {
   it('compresses JSON when the client accepts gzip', async () => {
     const res = await rawGet(server.baseUrl + '/api/v1/guest/list-book', { 'Accept-Encoding': 'gzip' });
     expect(res.headers['content-encoding']).toBe('gzip');
-    expect(JSON.parse(gunzipSync(res.body).toString('utf8')).data).toHaveLength(demo.books.length);
+    const { data } = JSON.parse(gunzipSync(res.body).toString('utf8')) as { data: unknown[] };
+    expect(data).toHaveLength(demo.books.length);
   });
 
   it('seeds exactly once, even after a restart on the same data', async () => {

@@ -127,7 +127,7 @@ describe('Hostile input on public and member routes', () => {
             const text = await res.text();
             if (res.status >= 500 && res.status !== 503) {
               failures.push(
-                `${route.method} ${path}?${search} ${sent.type} ${sent.text.slice(0, 200)} → ${res.status} ${text}`,
+                `${route.method} ${path}?${search} ${sent.type} ${sent.text.slice(0, 200).toString()} → ${res.status} ${text}`,
               );
             }
             // Every refusal explains itself.

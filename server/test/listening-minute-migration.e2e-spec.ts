@@ -33,9 +33,9 @@ describe('The ListeningReceivedMinute migration', () => {
     }
     const db = server.app.get(DataSource);
     const read = () =>
-      db.query(
+      db.query<Array<{ minute: number | string; n: number | string }>>(
         'SELECT received_minute AS minute, COUNT(*) AS n FROM listening_events GROUP BY received_minute ORDER BY received_minute',
-      ) as Promise<Array<{ minute: number | string; n: number | string }>>;
+      );
     const written = (await read()).map((row) => [Number(row.minute), Number(row.n)]);
     expect(written.map(([, n]) => n)).toEqual([400, 400, 400]);
     expect(written.map(([minute]) => minute - written[0][0])).toEqual([0, 1, 2]);

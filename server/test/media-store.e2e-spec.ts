@@ -96,6 +96,7 @@ describe('Media in an S3 bucket', () => {
 
     const beyond = await rawGet(url, { Range: `bytes=${CLIP.length + 10}-` });
     expect(beyond.status).toBe(416);
+    expect(beyond.headers['cache-control']).toBe('no-store');
     expect(beyond.headers['content-range']).toBe(`bytes */${CLIP.length}`);
 
     const etag = whole.headers.etag!;

@@ -44,7 +44,7 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     expect(replaced.status).toBe(200);
     expect((await admin.client.delete(`admin/phrase/${third[0]}`)).status).toBe(200);
     const trashed = (
-      (await old.app.get(DataSource).query('SELECT "key" FROM media_trash')) as Array<{ key: string }>
+      await old.app.get(DataSource).query<Array<{ key: string }>>('SELECT "key" FROM media_trash')
     ).map((row) => row.key);
     expect(trashed).toHaveLength(2);
     const kept = (await mediaFiles(old)).filter((key) => !trashed.includes(key));

@@ -47,7 +47,7 @@ import { startS3, type TestS3 } from './s3';
     const email = 'ops@example.org';
     const password = 'an admin password 1';
     try {
-      const ran = (await db.query('SELECT name FROM migrations')) as Array<{ name: string }>;
+      const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations');
       expect(ran.map((row) => row.name).sort()).toEqual(MIGRATIONS.map((m) => new m().name).sort());
       await createAdmin(db, { email, password, name: 'Ops' });
     } finally {

@@ -1,6 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths';
 import { assertBuilt, boot, run, stop } from './built-server';
 
 describe('The built server process', () => {
@@ -92,6 +93,18 @@ describe('The built server process', () => {
     } finally {
       await stop(child);
     }
+  });
+
+  it('names its version, database and media store at boot, and says when it stops', async () => {
+    const { child, output } = await boot({ STORAGE_DIR: storage });
+    const version = (
+      JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    expect(output()).toContain(
+      `Lingonovel ${version} on Node ${process.versions.node}: database SQLite (${join(storage, 'lingonovel.sqlite')}), media in a folder (${join(storage, 'media')})`,
+    );
+    await stop(child);
+    expect(output()).toMatch(/Stopped on SIGTERM/);
   });
 
   it('prints the demo administrator and renders the demo covers into /lingostory', async () => {

@@ -56,9 +56,9 @@ describe('Password recovery by email', () => {
     expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(32);
     expect(link).toBe(`https://books.example.org/resetpassword?token=${token}`);
 
-    const stored = (await server.app
+    const stored = await server.app
       .get(DataSource)
-      .query('SELECT token_hash FROM password_reset_tokens')) as Array<{ token_hash: string }>;
+      .query<Array<{ token_hash: string }>>('SELECT token_hash FROM password_reset_tokens');
     expect(stored.map((row) => row.token_hash)).toContain(createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(token);
   });
@@ -85,7 +85,7 @@ describe('Password recovery by email', () => {
       confirm_password: 'brand new pass',
       verification_token: token,
     });
-    const reset = await anonymous().get(`user/reset-password-using-token?${query}`);
+    const reset = await anonymous().get(`user/reset-password-using-token?${query.toString()}`);
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({
       message: 'Your password has been reset. You can now sign in with your new password.',

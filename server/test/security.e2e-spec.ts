@@ -101,7 +101,7 @@ describe('Route matrix', () => {
   it('marks every handler served under /admin with @AdminOnly(), on its controller or itself', () => {
     // Each handler's own full path, from the same metadata Nest routes by: a route put under /admin from
     // any controller, with or without a leading slash, is found.
-    const join = (...parts: unknown[]) =>
+    const join = (...parts: Array<string | string[] | undefined>) =>
       `/${parts
         .map((part) => String(part ?? '').replace(/^\/+|\/+$/g, ''))
         .filter(Boolean)
@@ -110,11 +110,11 @@ describe('Route matrix', () => {
     for (const module of server.app.get(ModulesContainer).values())
       for (const wrapper of module.controllers.values()) {
         const controller = wrapper.metatype as Type;
-        const prefix = Reflect.getMetadata(PATH_METADATA, controller) as unknown;
+        const prefix = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
         for (const name of Object.getOwnPropertyNames(controller.prototype)) {
           const handler = (controller.prototype as Record<string, unknown>)[name];
           if (typeof handler !== 'function' || name === 'constructor') continue;
-          const own = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
+          const own = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
           if (own === undefined) continue;
           const path = join('api/v1', prefix, own);
           if (!/^\/api\/v1\/admin(\/|$)/i.test(path)) continue;
@@ -149,7 +149,7 @@ describe('Session tokens', () => {
     try {
       const { client } = await newMember(server);
       const token = (client as unknown as { token: string }).token;
-      const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString());
+      const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()) as { alg: string };
       const claims = jwt.decode(token) as jwt.JwtPayload;
       expect(header.alg).toBe('HS256');
       expect(claims.exp! - claims.iat!).toBe(7 * 24 * 60 * 60);
@@ -169,7 +169,7 @@ describe('Session tokens', () => {
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
     expect((await client.withToken(none).get('user/profile')).status).toBe(401);
 
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as jwt.JwtPayload;
     const promoted = Buffer.from(JSON.stringify({ ...claims, sub: '999' })).toString('base64url');
     expect(
       (await client.withToken(`${token.split('.')[0]}.${promoted}.${signature}`).get('user/profile')).status,

@@ -42,7 +42,7 @@ export default function LoginForm() {
   return (
     <div className="form-card">
       <ErrorSummary message={error} />
-      <form method="post" onSubmit={submit}>
+      <form method="post" onSubmit={(event) => void submit(event)}>
         <Field id="login-email" name="email" label="Email" type="email" autoComplete="email" required />
         <Field
           id="login-password"

@@ -41,7 +41,7 @@ export default function PlanButton({ endpoint, priceId, label, returnTo }: Props
   }
 
   return (
-    <form method="post" action={`/api/v1/${endpoint}`} onSubmit={submit}>
+    <form method="post" action={`/api/v1/${endpoint}`} onSubmit={(event) => void submit(event)}>
       <input type="hidden" name="price_id" value={priceId} />
       <ErrorSummary message={error} />
       {manage && <a href="/profile">Manage your subscription on your profile</a>}

@@ -33,7 +33,7 @@ export default function PlanSummary({ plan }: { plan: SubscriptionSummary | unde
         <button
           type="button"
           className="button"
-          onClick={openPortal}
+          onClick={() => void openPortal()}
           disabled={busy}
           aria-busy={busy || undefined}
         >

@@ -98,7 +98,7 @@ function NameForm({ profile, onSaved }: { profile: Profile; onSaved: (profile: P
       <h2 id="name-heading">Change your name</h2>
       <ErrorSummary message={error ? errorMessage(error) : null} />
       <SuccessMessage>{success && <p>{success}</p>}</SuccessMessage>
-      <form method="post" onSubmit={submit}>
+      <form method="post" onSubmit={(event) => void submit(event)}>
         <Field
           id="profile-name"
           name="name"
@@ -137,7 +137,7 @@ function PasswordForm({ email }: { email: string }) {
       <h2 id="password-heading">Change your password</h2>
       <ErrorSummary message={error ? errorMessage(error) : null} />
       <SuccessMessage>{success && <p>{success}</p>}</SuccessMessage>
-      <form method="post" onSubmit={submit}>
+      <form method="post" onSubmit={(event) => void submit(event)}>
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         <Field

@@ -92,7 +92,7 @@ export default function SignupForm() {
       </SuccessMessage>
       {!success && (
         <>
-          <form method="post" onSubmit={submit}>
+          <form method="post" onSubmit={(event) => void submit(event)}>
             {FIELDS.map((field) => (
               <Field key={field.name} {...field} required error={fieldError(field.name)} />
             ))}

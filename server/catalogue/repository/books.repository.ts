@@ -260,16 +260,27 @@ export class BooksRepository implements OnApplicationBootstrap {
     });
   }
 
-  /** Deletes the book, its chapters and phrases (foreign keys cascade); answers the clips they named. */
+  /**
+   * Deletes the book, its chapters and phrases (foreign keys cascade); answers every file they named (the
+   * cover, the sample, the clips), read in the same transaction as the delete, with the book and its
+   * chapters locked on PostgreSQL: an edit replacing a file or a phrase appended at that moment is either
+   * seen here or refused after, never left pointing nowhere.
+   */
   remove(id: number): Promise<string[]> {
     return this.db.transaction(async (tx) => {
+      if (tx.connection.options.type === 'postgres') {
+        await tx.query('SELECT id FROM books WHERE id = $1 FOR UPDATE', [id]);
+        await tx.query('SELECT id FROM chapters WHERE book_id = $1 FOR UPDATE', [id]);
+      }
+      const book = await tx.findOneBy(Book, { id });
+      if (!book) return [];
       const lines = await sql<Array<{ path: string }>>(
         tx,
         `SELECT p.audio_path AS path FROM phrases p JOIN chapters c ON c.id = p.chapter_id WHERE c.book_id = ?`,
         [id],
       );
       await tx.delete(Book, { id });
-      return lines.map((line) => line.path);
+      return [book.coverPath, book.sampleAudioPath, ...lines.map((line) => line.path)];
     });
   }
 }

@@ -148,17 +148,22 @@ export class PhrasesRepository {
   }
 
   /** Deletes a phrase and closes the gap it leaves in its chapter's order. */
-  async remove(phrase: Pick<Phrase, 'id' | 'chapterId'>): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /** Deletes a phrase and closes the gap; answers its clip as the delete saw it (null: already gone). */
+  remove(phrase: Pick<Phrase, 'id' | 'chapterId'>): Promise<string | null> {
+    return this.db.transaction(async (tx) => {
       await lockChapter(tx, phrase.chapterId);
-      // Re-read under the lock: a reorder may have moved it since.
+      // Re-read under the lock: a reorder may have moved it, an edit replaced its clip (on PostgreSQL the
+      // row is locked too, so an edit in flight ends first and its clip is the one answered).
+      if (tx.connection.options.type === 'postgres')
+        await tx.query('SELECT id FROM phrases WHERE id = $1 FOR UPDATE', [phrase.id]);
       const current = await tx.findOneBy(Phrase, { id: phrase.id });
-      if (!current) return;
+      if (!current) return null;
       await tx.delete(Phrase, { id: phrase.id });
       await sql(tx, `UPDATE phrases SET position = position - 1 WHERE chapter_id = ? AND position > ?`, [
         current.chapterId,
         current.position,
       ]);
+      return current.audioPath;
     });
   }
 

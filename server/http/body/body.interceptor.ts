@@ -56,7 +56,7 @@ export function parseForm(text: string): unknown {
   try {
     parsed = qs.parse(text, {
       decoder: (value, decode, charset, type) => {
-        const decoded = decode(value, decode, charset) as string;
+        const decoded = decode(value, decode, charset);
         if (type === 'key' && PROTO_SEGMENT.test(decoded)) {
           const parts = decoded.replace(/\]$/, '').split(/\]?\[/);
           refused.set(parts.slice(0, parts.indexOf('__proto__') + 1).join('.'), [unknownField('__proto__')]);

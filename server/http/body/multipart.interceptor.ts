@@ -15,6 +15,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
 import { MediaService } from '../../media/media.service';
 import { ValidationFailed } from '../../common/api-error';
@@ -197,12 +198,7 @@ export class MultipartInterceptor implements NestInterceptor {
 
     // Multer answers an error only once it has read the body to its end: the race answers at once, and
     // the connection is closed behind the answer (server/http/body/unread-body.ts).
-    await Promise.race([
-      new Promise<void>((resolve, reject) =>
-        upload(req, res, (error: unknown) => (error ? reject(error) : resolve())),
-      ),
-      aborted,
-    ]).catch((error: unknown) => {
+    await Promise.race([promisify(upload)(req, res), aborted]).catch((error: unknown) => {
       throw this.translate(error, limits, (field) => counts[field] ?? 1);
     });
     checkBodyShape(req.body);

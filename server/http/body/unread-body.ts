@@ -37,6 +37,7 @@ function lingerThenDestroy(req: Request, socket: Socket): void {
  * connection instead of reading the rest.
  */
 export function closeUnreadBodies(req: Request, res: Response, next: NextFunction): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with .apply(this, …)
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
     if (bodyStillArriving(req) && !res.headersSent) {

@@ -55,7 +55,9 @@ export async function sendStored(
     const ranges = req.range(info.size, { combine: true });
     if (ranges === -1) {
       res.setHeader('Content-Range', `bytes */${info.size}`);
-      res.removeHeader('Content-Type');
+      // A refusal of this client's Range, not the file: nobody keeps it.
+      for (const header of ['Content-Type', 'ETag', 'Last-Modified']) res.removeHeader(header);
+      res.setHeader('Cache-Control', 'no-store');
       res.status(416).end();
       return true;
     }

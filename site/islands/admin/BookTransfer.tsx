@@ -68,6 +68,12 @@ export default function ImportBook() {
   );
 }
 
+/** A value as book.json has it, of any JSON type (the errors list says what is wrong with it), as text. */
+function asWritten(value: unknown, missing: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an object shows as String() shows it, as before
+  return String(value ?? missing);
+}
+
 function Importer() {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -137,7 +143,7 @@ function Importer() {
         )}
       </SuccessMessage>
       {!preview && (
-        <form className="admin-form import-form" onSubmit={stage}>
+        <form className="admin-form import-form" onSubmit={(event) => void stage(event)}>
           <p>
             A book exported from a Lingonovel installation (its Export button): book.json, the cover, the
             sample and a folder per chapter with its phrases and clips. Nothing is created before you confirm.
@@ -158,9 +164,9 @@ function Importer() {
       )}
       {preview && (
         <section aria-labelledby="book-preview">
-          <h2 id="book-preview">Preview: {String(preview.book.title ?? '(no title)')}</h2>
+          <h2 id="book-preview">Preview: {asWritten(preview.book.title, '(no title)')}</h2>
           <p>
-            By {String(preview.book.author ?? '?')}, narrated by {String(preview.book.narrated_by ?? '?')}.{' '}
+            By {asWritten(preview.book.author, '?')}, narrated by {asWritten(preview.book.narrated_by, '?')}.{' '}
             {preview.chapters.length} chapters,{' '}
             {preview.chapters.reduce((sum, chapter) => sum + chapter.rows, 0)} phrases.
           </p>

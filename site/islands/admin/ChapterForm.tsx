@@ -113,7 +113,7 @@ function ChapterForm({ target, onSaved }: { target: Target; onSaved: (chapter: S
             </p>
           )}
         </SuccessMessage>
-        <form key={generation} method="post" onSubmit={submit}>
+        <form key={generation} method="post" onSubmit={(event) => void submit(event)}>
           <Field
             id={FIELDS.title.id}
             name="title"

@@ -61,7 +61,12 @@ function CreateBookForm() {
             </p>
           )}
         </SuccessMessage>
-        <form key={generation} method="post" encType="multipart/form-data" onSubmit={submit}>
+        <form
+          key={generation}
+          method="post"
+          encType="multipart/form-data"
+          onSubmit={(event) => void submit(event)}
+        >
           <BookFields error={error} />
           <UploadProgress percent={progress} />
           <div>

@@ -74,7 +74,12 @@ function EditBookForm({ bookCode }: { bookCode: string }) {
         <p className="form-subtitle">{book.title}</p>
         <FormErrors error={error} fields={BOOK_FIELDS} />
         <SuccessMessage focus>{success && <p>{success}</p>}</SuccessMessage>
-        <form key={generation} method="post" encType="multipart/form-data" onSubmit={submit}>
+        <form
+          key={generation}
+          method="post"
+          encType="multipart/form-data"
+          onSubmit={(event) => void submit(event)}
+        >
           <BookFields book={book} error={error} />
           <UploadProgress percent={progress} />
           <div className="form-actions">

@@ -184,7 +184,7 @@ function Importer({ chapterId }: { chapterId: string }) {
       {!preview && (
         <form
           className="admin-form import-form"
-          onSubmit={stage}
+          onSubmit={(event) => void stage(event)}
           onDragOver={(e) => e.preventDefault()}
           onDrop={onDrop}
         >

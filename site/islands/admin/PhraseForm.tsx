@@ -96,7 +96,12 @@ function PhraseForm({ chapterId, subtitle, phrase, onSaved }: PhraseFormProps) {
         <p className="form-subtitle">{subtitle}</p>
         <FormErrors error={error} fields={FIELDS} />
         <SuccessMessage focus={Boolean(phrase)}>{success && <p>{success}</p>}</SuccessMessage>
-        <form key={generation} method="post" encType="multipart/form-data" onSubmit={submit}>
+        <form
+          key={generation}
+          method="post"
+          encType="multipart/form-data"
+          onSubmit={(event) => void submit(event)}
+        >
           <Field
             id={FIELDS.phrase.id}
             name="phrase"

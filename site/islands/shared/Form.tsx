@@ -194,10 +194,15 @@ export function useHydrated(): boolean {
   return hydrated;
 }
 
-/** The values of a submitted form, as strings. */
+/** The values of a submitted form's text fields, as strings ('' for a field it does not have). */
 export function formValues<K extends string>(form: HTMLFormElement, names: readonly K[]): Record<K, string> {
   const data = new FormData(form);
-  return Object.fromEntries(names.map((name) => [name, String(data.get(name) ?? '')])) as Record<K, string>;
+  return Object.fromEntries(
+    names.map((name) => {
+      const value = data.get(name);
+      return [name, typeof value === 'string' ? value : ''];
+    }),
+  ) as Record<K, string>;
 }
 
 export const PASSWORD_HINT = 'Use 8 or more characters with letters, numbers and symbols.';

@@ -55,8 +55,9 @@ export default function ReviewSession() {
 
   useEffect(() => {
     if (access.status !== 'allowed') return;
-    // The day's new cards are counted in the member's days: the time zone is settled first.
-    api<{ data: { time_zone: string | null } }>('user/profile')
+    // The day's new cards are counted in the member's days: the time zone is settled first. Not waited
+    // for: load() shows its own failure.
+    void api<{ data: { time_zone: string | null } }>('user/profile')
       .then(({ data }) => syncTimeZone(data.time_zone))
       .catch(() => undefined)
       .then(load);

@@ -5,11 +5,14 @@
 import { loadPlace } from './reading-progress';
 
 export function continueLinks(): void {
-  document.querySelectorAll<HTMLAnchorElement>('a[data-continue]').forEach(async (link) => {
-    const bookCode = link.dataset.continue ?? '';
-    const place = await loadPlace(bookCode);
-    if (!place) return;
-    link.href = `/read/${bookCode}/${place.chapter_no}#p-${place.position}`;
-    link.textContent = `Continue: chapter ${place.chapter_no}, phrase ${place.position}`;
-  });
+  // Each link changes when its own place arrives; loadPlace() answers null rather than failing.
+  document.querySelectorAll<HTMLAnchorElement>('a[data-continue]').forEach((link) => void continueLink(link));
+}
+
+async function continueLink(link: HTMLAnchorElement): Promise<void> {
+  const bookCode = link.dataset.continue ?? '';
+  const place = await loadPlace(bookCode);
+  if (!place) return;
+  link.href = `/read/${bookCode}/${place.chapter_no}#p-${place.position}`;
+  link.textContent = `Continue: chapter ${place.chapter_no}, phrase ${place.position}`;
 }

@@ -1,0 +1,332 @@
+import { DIFFICULTIES, type Difficulty } from '../books/book.entity';
+import type { FieldErrors } from '../common/api-error';
+import type { AudioType } from '../media/sniff';
+import { BOOK_FIELDS, isBookCode, type BookField } from './book-archive';
+import type { MatchedRow } from './clip-matching';
+
+/**
+ * What staging found, kept as JSON in the import's row (`imports.manifest`) until the commit, and read
+ * back here: parsed and checked field by field, never cast. A manifest the checks refuse (a row edited by
+ * hand, a half-written upgrade) is a DamagedImport, which the API answers with DAMAGED_IMPORT_MESSAGE (409)
+ * rather than a 500 from deep inside a commit.
+ */
+
+/** A chapter recorded in one take: where it is cut, and how long it lasts. */
+export interface RecordingManifest {
+  file: string;
+  duration_ms: number;
+  cuts: number[];
+}
+
+export interface ChapterRow extends MatchedRow {
+  duration_ms: number | null;
+  /** The clip's audio type, by its content. */
+  type?: AudioType;
+}
+
+/** A chapter import's manifest. */
+export interface ChapterManifest {
+  format: string;
+  rows: ChapterRow[];
+  errors: string[];
+  /** Set in recording mode: the clips are cut from it at commit. */
+  recording?: RecordingManifest & { type: AudioType };
+  notice?: string | null;
+}
+
+/** A whole book's manifest. */
+export interface BookManifest {
+  /** The book_code of book.json, when it is one; the commit keeps it if it is free. */
+  code: string | null;
+  /** The fields of book.json after the book form's own clean-up (trimmed text, whole numbers). */
+  book: Record<BookField, unknown>;
+  /** Problems per field, named as the admin book form names them (book_image, sample_audio included). */
+  fieldErrors: FieldErrors;
+  /** Files of the stage, by the number names the extraction gave them. */
+  cover: { name: string; file: string } | null;
+  sample: { name: string; file: string; duration_ms: number | null } | null;
+  chapters: BookChapter[];
+  /** Problems of the whole book that belong to no field and no chapter. */
+  errors: string[];
+}
+
+export interface BookChapter {
+  folder: string;
+  chapter_no: number | null;
+  title: string;
+  rows: ChapterRow[];
+  errors: string[];
+}
+
+/** A book's fields as the commit creates it: those of a manifest whose fields have no problem. */
+export interface BookFields {
+  title: string;
+  author: string;
+  narrated_by: string;
+  hours: number;
+  minutes: number;
+  description: string;
+  difficulty: Difficulty;
+  sample_text: string;
+  language: string | null;
+}
+
+/** The API's answer to a DamagedImport (a 409): the administrator can only stage the files again. */
+export const DAMAGED_IMPORT_MESSAGE = "This import's data is damaged: stage it again.";
+
+/** A manifest that is not what staging writes; the message says where, for the log, not the client. */
+export class DamagedImport extends Error {
+  constructor(detail: string) {
+    super(`The import's manifest is damaged: ${detail}`);
+    this.name = 'DamagedImport';
+  }
+}
+
+const AUDIO_TYPES: readonly AudioType[] = ['mp3', 'm4a', 'aac', 'ogg', 'wav'];
+/** The names staging gives its files (`3.part`, `12.clip`, `recording.mp3`): never a path. */
+const STAGED_NAME = /^[0-9A-Za-z][0-9A-Za-z._-]{0,99}$/;
+
+type Check<T> = (value: unknown, at: string) => T;
+
+function refuse(at: string, what: string): never {
+  throw new DamagedImport(`${at} ${what}`);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const object: Check<Record<string, unknown>> = (value, at) =>
+  isRecord(value) ? value : refuse(at, 'is not an object');
+
+const text: Check<string> = (value, at) => (typeof value === 'string' ? value : refuse(at, 'is not text'));
+
+const count: Check<number> = (value, at) =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? value
+    : refuse(at, 'is not a whole number of 0 or more');
+
+const ordinal: Check<number> = (value, at) => {
+  const n = count(value, at);
+  return n >= 1 ? n : refuse(at, 'is not a whole number of 1 or more');
+};
+
+const milliseconds: Check<number> = (value, at) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0
+    ? value
+    : refuse(at, 'is not a duration in ms');
+
+const stagedName: Check<string> = (value, at) =>
+  typeof value === 'string' && STAGED_NAME.test(value) ? value : refuse(at, 'is not a staged file name');
+
+const oneOf =
+  <T extends string>(options: readonly T[], what: string): Check<T> =>
+  (value, at) =>
+    options.find((option) => option === value) ?? refuse(at, `is not ${what}`);
+
+const audioType = oneOf(AUDIO_TYPES, 'an audio type');
+const difficulty = oneOf(DIFFICULTIES, 'a difficulty');
+
+const nullable =
+  <T>(check: Check<T>): Check<T | null> =>
+  (value, at) =>
+    value === null ? null : check(value, at);
+
+/** A field that JSON.stringify leaves out when it is undefined. */
+const optional =
+  <T>(check: Check<T>): Check<T | undefined> =>
+  (value, at) =>
+    value === undefined ? undefined : check(value, at);
+
+const list =
+  <T>(check: Check<T>): Check<T[]> =>
+  (value, at) =>
+    Array.isArray(value) ? value.map((item, i) => check(item, `${at}[${i}]`)) : refuse(at, 'is not a list');
+
+const texts = list(text);
+
+function parse(json: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    refuse('the manifest', 'is not JSON');
+  }
+  return object(value, 'the manifest');
+}
+
+/**
+ * A row as staging writes it. With clips (not segments of a recording), a row with no problem names its
+ * staged clip and the clip's type: the commit stores that file, and the preview plays it.
+ */
+function chapterRow(value: unknown, at: string, withClip: boolean): ChapterRow {
+  const row = object(value, at);
+  const read: ChapterRow = {
+    n: ordinal(row.n, `${at}.n`),
+    phrase: text(row.phrase, `${at}.phrase`),
+    dictionary: text(row.dictionary, `${at}.dictionary`),
+    clip: nullable(text)(row.clip, `${at}.clip`),
+    file: nullable(stagedName)(row.file, `${at}.file`),
+    error: nullable(text)(row.error, `${at}.error`),
+    duration_ms: nullable(milliseconds)(row.duration_ms, `${at}.duration_ms`),
+  };
+  const type = optional(audioType)(row.type, `${at}.type`);
+  if (type) read.type = type;
+  if (withClip && read.error === null && (read.file === null || !read.type))
+    refuse(at, 'has no problem but no staged clip');
+  return read;
+}
+
+function recording(value: unknown, at: string): NonNullable<ChapterManifest['recording']> {
+  const found = object(value, at);
+  return {
+    file: stagedName(found.file, `${at}.file`),
+    type: audioType(found.type, `${at}.type`),
+    duration_ms: milliseconds(found.duration_ms, `${at}.duration_ms`),
+    cuts: list(milliseconds)(found.cuts, `${at}.cuts`),
+  };
+}
+
+/** A chapter import's manifest, checked; a DamagedImport when it is not what staging writes. */
+export function readChapterManifest(json: string): ChapterManifest {
+  const manifest = parse(json);
+  const read: ChapterManifest = {
+    format: text(manifest.format, 'format'),
+    rows: [],
+    errors: texts(manifest.errors, 'errors'),
+  };
+  const found = optional(recording)(manifest.recording, 'recording');
+  if (found) read.recording = found;
+  const notice = optional(nullable(text))(manifest.notice, 'notice');
+  if (notice !== undefined) read.notice = notice;
+  read.rows = list((row, at) => chapterRow(row, at, !found))(manifest.rows, 'rows');
+  return read;
+}
+
+/** Each book field as the book form leaves it once it has no problem. */
+const BOOK_FIELD_CHECKS: { [F in BookField]: Check<BookFields[F]> } = {
+  title: text,
+  author: text,
+  narrated_by: text,
+  hours: count,
+  minutes: count,
+  description: text,
+  difficulty,
+  sample_text: text,
+  language: nullable(text),
+};
+
+const fieldErrors: Check<FieldErrors> = (value, at) =>
+  Object.fromEntries(
+    Object.entries(object(value, at)).map(([field, messages]) => [field, texts(messages, `${at}.${field}`)]),
+  );
+
+const stagedFile = (value: unknown, at: string) => {
+  const item = object(value, at);
+  return { name: text(item.name, `${at}.name`), file: stagedName(item.file, `${at}.file`), item };
+};
+
+function bookChapter(value: unknown, at: string): BookChapter {
+  const chapter = object(value, at);
+  return {
+    folder: text(chapter.folder, `${at}.folder`),
+    chapter_no: nullable(ordinal)(chapter.chapter_no, `${at}.chapter_no`),
+    title: text(chapter.title, `${at}.title`),
+    rows: list((row, rowAt) => chapterRow(row, rowAt, true))(chapter.rows, `${at}.rows`),
+    errors: texts(chapter.errors, `${at}.errors`),
+  };
+}
+
+/** A whole book's manifest, checked; a DamagedImport when it is not what staging writes. */
+export function readBookManifest(json: string): BookManifest {
+  const manifest = parse(json);
+  const code = nullable(text)(manifest.code, 'code');
+  const found = object(manifest.book, 'book');
+  const book = {} as Record<BookField, unknown>;
+  for (const field of BOOK_FIELDS) {
+    // Any JSON value: the preview shows a field as book.json has it, and fieldErrors says what is wrong.
+    if (!(field in found)) refuse(`book.${field}`, 'is missing');
+    book[field] = found[field];
+  }
+  const cover = nullable(stagedFile)(manifest.cover, 'cover');
+  const sample = nullable(stagedFile)(manifest.sample, 'sample');
+  const read: BookManifest = {
+    code: code === null || isBookCode(code) ? code : refuse('code', 'is not a book code'),
+    book,
+    fieldErrors: fieldErrors(manifest.fieldErrors, 'fieldErrors'),
+    cover: cover && { name: cover.name, file: cover.file },
+    sample: sample && {
+      name: sample.name,
+      file: sample.file,
+      duration_ms: nullable(milliseconds)(sample.item.duration_ms, 'sample.duration_ms'),
+    },
+    chapters: list(bookChapter)(manifest.chapters, 'chapters'),
+    errors: texts(manifest.errors, 'errors'),
+  };
+  // A book with no problem left must be one the commit can create: found damaged now, not halfway.
+  if (!bookProblems(read).length) readyBook(read);
+  return read;
+}
+
+/** The problems of one chapter of a book: its own, then its rows'. */
+export const chapterProblems = (chapter: BookChapter) => [
+  ...chapter.errors,
+  ...chapter.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
+];
+
+/** Every problem of a staged book, the book's first; the commit waits until there are none. */
+export function bookProblems(manifest: BookManifest): string[] {
+  return [
+    ...Object.values(manifest.fieldErrors).flat(),
+    ...manifest.errors,
+    ...manifest.chapters.flatMap((chapter) =>
+      chapterProblems(chapter).map((problem) => `${chapter.folder}: ${problem}`),
+    ),
+  ];
+}
+
+/** A book with no problem, as the commit creates it. */
+export interface ReadyBook {
+  code: string | null;
+  fields: BookFields;
+  cover: { name: string; file: string };
+  sample: { name: string; file: string; duration_ms: number | null };
+  chapters: Array<{
+    title: string;
+    chapter_no: number;
+    rows: Array<{ phrase: string; dictionary: string; file: string }>;
+  }>;
+}
+
+/**
+ * What the commit of a book without problems needs, checked: the fields of the form's types, the cover
+ * and the sample, a number for every chapter and a staged clip for every row. A DamagedImport otherwise.
+ */
+export function readyBook(manifest: BookManifest): ReadyBook {
+  const field = <F extends BookField>(name: F): BookFields[F] =>
+    BOOK_FIELD_CHECKS[name](manifest.book[name], `book.${name}`);
+  return {
+    code: manifest.code,
+    fields: {
+      title: field('title'),
+      author: field('author'),
+      narrated_by: field('narrated_by'),
+      hours: field('hours'),
+      minutes: field('minutes'),
+      description: field('description'),
+      difficulty: field('difficulty'),
+      sample_text: field('sample_text'),
+      language: field('language'),
+    },
+    cover: manifest.cover ?? refuse('cover', 'is missing from a book without problems'),
+    sample: manifest.sample ?? refuse('sample', 'is missing from a book without problems'),
+    chapters: manifest.chapters.map((chapter, c) => ({
+      title: chapter.title,
+      chapter_no: chapter.chapter_no ?? refuse(`chapters[${c}].chapter_no`, 'is missing'),
+      rows: chapter.rows.map((row, r) => ({
+        phrase: row.phrase,
+        dictionary: row.dictionary,
+        file: row.file ?? refuse(`chapters[${c}].rows[${r}].file`, 'is missing'),
+      })),
+    })),
+  };
+}
