@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ValidationFailed, type FieldErrors } from '../common/api-error';
+import { ValidationFailed } from '../common/api-error';
 import { parseBrowseQuery, type BrowseFilter } from '../catalogue/browse-query';
 import { BookBrowseMeta } from '../catalogue/catalogue.service';
 import { BookResponse } from './books.dto';
@@ -17,7 +17,7 @@ export const ADMIN_PAGE_SIZE = 50;
  */
 export function bookListFilter(query: Record<string, unknown>): BrowseFilter {
   const parsed = parseBrowseQuery(query, { perPage: true });
-  if (!parsed.ok) throw new ValidationFailed(parsed.errors as FieldErrors);
+  if (!parsed.ok) throw new ValidationFailed(parsed.errors);
   return query.per_page === undefined ? { ...parsed.filter, perPage: ADMIN_PAGE_SIZE } : parsed.filter;
 }
 

@@ -35,7 +35,7 @@ export class GuestController {
   @ApiOkResponse({ type: BookBrowseAnswer })
   async browse(@Query() query: Record<string, unknown>): Promise<BookBrowseAnswer> {
     const parsed = parseBrowseQuery(query, { perPage: true });
-    if (!parsed.ok) throw new ValidationFailed(parsed.errors as Record<string, string[]>);
+    if (!parsed.ok) throw new ValidationFailed(parsed.errors);
     return this.catalogue.browse(parsed.filter);
   }
 

@@ -55,9 +55,9 @@ describe(PageCache.name, () => {
       headers: { 'content-type': `text/plain; n=${n}` },
     });
     const cache = new PageCache(100_000);
-    for (let n = 0; n < 3; n++) await cache.render(`/p${n}`, async () => page(n));
+    for (let n = 0; n < 3; n++) await cache.render(`/p${n}`, () => Promise.resolve(page(n)));
     cache.get('/p0');
-    for (let n = 3; n < 20; n++) await cache.render(`/p${n}`, async () => page(n));
+    for (let n = 3; n < 20; n++) await cache.render(`/p${n}`, () => Promise.resolve(page(n)));
     expect(cache.sizeInBytes).toBeLessThanOrEqual(100_000);
     expect(cache.size).toBe(3);
     expect(cache.get('/p19')).toBeDefined();
@@ -66,7 +66,7 @@ describe(PageCache.name, () => {
 
   it('serves but does not keep an answer larger than the whole budget', async () => {
     const cache = new PageCache(1_000);
-    const { page } = await cache.render('/big', async () => html('x'.repeat(5_000)));
+    const { page } = await cache.render('/big', () => Promise.resolve(html('x'.repeat(5_000))));
     expect(page?.identity.length).toBeGreaterThan(5_000);
     expect(cache.size).toBe(0);
     expect(cache.sizeInBytes).toBe(0);
