@@ -33,6 +33,7 @@ export const BOOK_FIELDS = [
   'difficulty',
   'sample_text',
   'language',
+  'cefr',
 ] as const;
 export type BookField = (typeof BOOK_FIELDS)[number];
 
@@ -49,6 +50,8 @@ export interface BookJson {
   difficulty: string;
   sample_text: string;
   language: string | null;
+  /** Since the catalogue's levels; absent from older archives, which import without a level. */
+  cefr?: string | null;
 }
 
 export interface ChapterJson {

@@ -108,6 +108,7 @@ export class BookExport {
       difficulty: book.difficulty,
       sample_text: book.sampleText,
       language: book.language,
+      cefr: book.cefr,
     };
     const items: Item[] = [
       { name: BOOK_JSON, data: json(bookJson) },

@@ -175,6 +175,7 @@ export class BookImportService {
         minutes: fields.minutes,
         sampleText: fields.sample_text,
         language: fields.language,
+        cefr: fields.cefr,
         coverPath: cover,
         sampleAudioPath: sample.path,
         sampleAudioMs: sample.durationMs,

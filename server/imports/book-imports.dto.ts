@@ -49,6 +49,7 @@ export class BookImportBook {
   @ApiProperty(AS_WRITTEN) difficulty: unknown;
   @ApiProperty(AS_WRITTEN) sample_text: unknown;
   @ApiProperty(AS_WRITTEN) language: unknown;
+  @ApiProperty(AS_WRITTEN) cefr: unknown;
   @ApiProperty({ type: 'string', nullable: true, description: "The cover's name in the zip." })
   book_image: string | null;
   @ApiProperty({ type: 'string', nullable: true, description: "The sample's name in the zip." })

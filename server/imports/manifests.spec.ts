@@ -51,6 +51,7 @@ const book = (): BookManifest => ({
     difficulty: 'Easy',
     sample_text: 'Line one.',
     language: null,
+    cefr: 'A2',
   },
   fieldErrors: {},
   cover: { name: 'cover.webp', file: '2.part' },
@@ -259,5 +260,13 @@ describe(readBookManifest.name, () => {
         },
       ],
     });
+  });
+
+  it('reads a book staged before CEFR levels existed as a book without a level', () => {
+    const older = book();
+    delete (older.book as Partial<typeof older.book>).cefr;
+    expect(readyBook(readBookManifest(JSON.stringify(older))).fields.cefr).toBeNull();
+    const wrong = edited(book(), (json) => (json.book.cefr = 'B3'));
+    expect(() => readyBook(readBookManifest(wrong))).toThrow('book.cefr is not a CEFR level');
   });
 });

@@ -1,4 +1,4 @@
-import { DIFFICULTIES, type Difficulty } from '../books/book.entity';
+import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel, type Difficulty } from '../books/book-levels';
 import type { FieldErrors } from '../common/api-error';
 import type { AudioType } from '../media/sniff';
 import { BOOK_FIELDS, isBookCode, type BookField } from './book-archive';
@@ -69,6 +69,7 @@ export interface BookFields {
   difficulty: Difficulty;
   sample_text: string;
   language: string | null;
+  cefr: CefrLevel | null;
 }
 
 /** The API's answer to a DamagedImport (a 409): the administrator can only stage the files again. */
@@ -125,6 +126,9 @@ const oneOf =
 
 const audioType = oneOf(AUDIO_TYPES, 'an audio type');
 const difficulty = oneOf(DIFFICULTIES, 'a difficulty');
+/** A level, or none: an import staged before levels existed has no such field at all. */
+const cefr: Check<CefrLevel | null> = (value, at) =>
+  value === undefined || value === null ? null : oneOf(CEFR_LEVELS, 'a CEFR level')(value, at);
 
 const nullable =
   <T>(check: Check<T>): Check<T | null> =>
@@ -213,6 +217,7 @@ const BOOK_FIELD_CHECKS: { [F in BookField]: Check<BookFields[F]> } = {
   difficulty,
   sample_text: text,
   language: nullable(text),
+  cefr,
 };
 
 const fieldErrors: Check<FieldErrors> = (value, at) =>
@@ -236,6 +241,9 @@ function bookChapter(value: unknown, at: string): BookChapter {
   };
 }
 
+/** Book fields added after the first manifests were written. */
+const ADDED_BOOK_FIELDS = new Set<BookField>(['cefr']);
+
 /** A whole book's manifest, checked; a DamagedImport when it is not what staging writes. */
 export function readBookManifest(json: string): BookManifest {
   const manifest = parse(json);
@@ -244,8 +252,9 @@ export function readBookManifest(json: string): BookManifest {
   const book = {} as Record<BookField, unknown>;
   for (const field of BOOK_FIELDS) {
     // Any JSON value: the preview shows a field as book.json has it, and fieldErrors says what is wrong.
-    if (!(field in found)) refuse(`book.${field}`, 'is missing');
-    book[field] = found[field];
+    // A field added since (cefr) is absent from an import staged by an older version: none.
+    if (!(field in found) && !ADDED_BOOK_FIELDS.has(field)) refuse(`book.${field}`, 'is missing');
+    book[field] = found[field] ?? null;
   }
   const cover = nullable(stagedFile)(manifest.cover, 'cover');
   const sample = nullable(stagedFile)(manifest.sample, 'sample');
@@ -316,6 +325,7 @@ export function readyBook(manifest: BookManifest): ReadyBook {
       difficulty: field('difficulty'),
       sample_text: field('sample_text'),
       language: field('language'),
+      cefr: field('cefr'),
     },
     cover: manifest.cover ?? refuse('cover', 'is missing from a book without problems'),
     sample: manifest.sample ?? refuse('sample', 'is missing from a book without problems'),

@@ -59,6 +59,7 @@ const BOOK = {
   difficulty: 'Medium',
   sample_text: 'Première ligne.\nZweite Zeile.',
   language: 'fr',
+  cefr: 'B1',
 };
 
 type Book = typeof BOOK & { id: number; book_code: string; image_path: string; sample_audio: string };
