@@ -83,16 +83,25 @@ import { startS3, type TestS3 } from './s3';
 
   it('serves on B, within a second, a book just added through A (guest API and page)', async () => {
     expect(await titlesOn(b)).not.toContain('Shared Freshness');
-    await fetch(`${b.baseUrl}/lingostory`); // the catalogue page is now in B's page cache
+    // The catalogue's pages are now in B's page cache, a filtered one included.
+    await fetch(`${b.baseUrl}/lingostory`);
+    expect(await (await fetch(`${b.baseUrl}/books?lang=it`)).text()).not.toContain('Shared Freshness');
     const created = await adminA.post<{ data: { book_code: string } }>(
       'admin/book',
-      bookForm({ title: 'Shared Freshness' }),
+      bookForm({ title: 'Shared Freshness', language: 'it' }),
     );
     expect(created.status).toBe(200);
     await within(1000, async () => (await titlesOn(b)).includes('Shared Freshness'));
     await within(1000, async () =>
       (await (await fetch(`${b.baseUrl}/lingostory`)).text()).includes('Shared Freshness'),
     );
+    for (const path of ['/books?lang=it', '/learn/it'])
+      await within(1000, async () =>
+        (await (await fetch(`${b.baseUrl}${path}`)).text()).includes('Shared Freshness'),
+      );
+    const sitemap = await (await fetch(`${b.baseUrl}/sitemap.xml`)).text();
+    expect(sitemap).toContain(`/book-detail/${created.body.data.book_code}</loc>`);
+    expect(sitemap).toContain('/learn/it</loc>');
   });
 
   it('locks an account on both after five failed logins spread over A and B', async () => {
