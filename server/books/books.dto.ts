@@ -1,7 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
 import { Field } from '../common/field';
+import { isKnownLanguage } from '../catalogue/languages';
 import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { CEFR_LEVELS, DIFFICULTIES, type Book, type CefrLevel, type Difficulty } from './book.entity';
@@ -72,6 +84,16 @@ class BookFieldsDto {
     Matches(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, {
       message: 'The language must be a language code such as fr, es or pt-PT.',
     }),
+    ValidateBy(
+      {
+        name: 'isKnownLanguage',
+        validator: { validate: (value) => typeof value === 'string' && isKnownLanguage(value) },
+      },
+      {
+        message:
+          'The language must be a language code such as fr, es or pt-PT, of a language this server can name.',
+      },
+    ),
   )
   language?: string | null;
 

@@ -113,7 +113,7 @@ export function parseBrowseQuery(query: Record<string, unknown>, options: { perP
   }
 
   const page = read('page');
-  if (page !== null) {
+  if (page !== null && page !== '') {
     const n = integer(page, 1, MAX_PAGE);
     if (n === null) fail('page', `The page must be a whole number from 1 to ${MAX_PAGE}.`);
     else filter.page = n;
@@ -121,7 +121,7 @@ export function parseBrowseQuery(query: Record<string, unknown>, options: { perP
 
   if (options.perPage) {
     const perPage = read('per_page');
-    if (perPage !== null) {
+    if (perPage !== null && perPage !== '') {
       const n = integer(perPage, 1, MAX_PER_PAGE);
       if (n === null) fail('per_page', `per_page must be a whole number from 1 to ${MAX_PER_PAGE}.`);
       else filter.perPage = n;

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Public } from '../auth/auth.decorators';
 import { ValidationFailed } from '../common/api-error';
@@ -33,10 +34,17 @@ export class GuestController {
   @ApiOperation({ summary: 'Browse the catalogue: filters, search, sort, pages and facet counts' })
   @ApiBrowseQuery({ defaultPerPage: PAGE_SIZE })
   @ApiOkResponse({ type: BookBrowseAnswer })
-  async browse(@Query() query: Record<string, unknown>): Promise<BookBrowseAnswer> {
+  async browse(
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BookBrowseAnswer> {
     const parsed = parseBrowseQuery(query, { perPage: true });
     if (!parsed.ok) throw new ValidationFailed(parsed.errors);
-    return this.catalogue.browse(parsed.filter);
+    const answer = await this.catalogue.browse(parsed.filter);
+    // An empty answer (a language without books, a page past the end) is not kept by the page cache:
+    // such URLs are countless, and would push the catalogue's own answers out.
+    if (answer.data.length === 0) res.setHeader('Cache-Control', 'no-store');
+    return answer;
   }
 
   @Get('book-detail/:bookCode')

@@ -20,6 +20,19 @@ export function canonicalTag(tag: string): string | null {
   }
 }
 
+/** The longest tag a book keeps (the column's size). */
+export const MAX_TAG_LENGTH = 35;
+
+/**
+ * Whether a book may be given this tag: well formed (Intl can spell it canonically), within the column,
+ * and of a language Intl can name, so that every page can show it by name and a filter can address it.
+ * Private-use and unknown codes (`qaa`, `xx`) are refused.
+ */
+export function isKnownLanguage(tag: string): boolean {
+  const canonical = tag.length <= MAX_TAG_LENGTH ? canonicalTag(tag) : null;
+  return canonical !== null && names.of(canonical.split('-')[0]) !== undefined;
+}
+
 /** A tag in its canonical spelling, or as given when it is not well formed (the forms check that first). */
 export function canonicalLanguage(tag: string): string {
   return canonicalTag(tag) ?? tag;

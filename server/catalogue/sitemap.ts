@@ -57,6 +57,15 @@ export class Sitemaps {
    * 404), before writing anything.
    */
   async write(out: Writable, publicUrl: string, part: number | null): Promise<boolean> {
+    try {
+      return await this.writeTo(out, publicUrl, part);
+    } catch (error) {
+      if (error instanceof ClientGone) return true;
+      throw error;
+    }
+  }
+
+  private async writeTo(out: Writable, publicUrl: string, part: number | null): Promise<boolean> {
     const { summary, languages, bookFiles } = await this.layout();
     const url = (path: string, lastmod: Date | null) =>
       `<url><loc>${escape(absolute(publicUrl, path))}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>\n`;
@@ -105,7 +114,16 @@ export class Sitemaps {
   }
 }
 
-/** Writes a chunk, waiting while the client reads slower than the database answers. */
+/** The client went away mid-sitemap: nothing more to write. */
+class ClientGone extends Error {}
+
+/**
+ * Writes a chunk, waiting while the client reads slower than the database answers; a client that hangs
+ * up meanwhile ends the writing (a 'drain' would never come).
+ */
 async function send(out: Writable, chunk: string): Promise<void> {
-  if (!out.write(chunk)) await once(out, 'drain');
+  if (out.destroyed || out.writableEnded) throw new ClientGone();
+  if (out.write(chunk)) return;
+  await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  if (out.destroyed) throw new ClientGone();
 }

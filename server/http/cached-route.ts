@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { captureResponse, sendCaptured } from './capture-response';
-import { sendCachedPage, type PageCache } from './page-cache';
+import { PAGE_CACHE_CONTROL, sendCachedPage, type PageCache } from './page-cache';
 
 /**
  * Routing also accepts other spellings of a path (percent-escapes, capitals, a trailing slash); each would
@@ -62,7 +62,11 @@ export function cachedRoute(
     }
     // What the cache keeps must not depend on anything but the key, so the render sees only the key.
     req.url = key;
-    if (!query.cacheable) return void render(req, res, () => fallback(req, res, next), next);
+    if (!query.cacheable) {
+      // The same freshness rule as a kept page's, which the render may still override.
+      res.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
+      return void render(req, res, () => fallback(req, res, next), next);
+    }
     const hit = cache.get(key);
     if (hit) return sendCachedPage(req, res, hit);
     // A HEAD is rendered as a GET: Express and Astro leave a HEAD's body out, and an empty page must not

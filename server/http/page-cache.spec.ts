@@ -71,4 +71,11 @@ describe(PageCache.name, () => {
     expect(cache.size).toBe(0);
     expect(cache.sizeInBytes).toBe(0);
   });
+
+  it('holds each body in memory of its own size, so the budget counts what is really held', async () => {
+    const cache = new PageCache();
+    const { page } = await cache.render('/small', () => Promise.resolve(html('a small answer')));
+    for (const body of [page!.identity, page!.gzip, page!.br])
+      expect([body.length, body.buffer.byteLength]).toEqual([body.length, body.length]);
+  });
 });

@@ -41,6 +41,17 @@ const BEST_COMPRESSION_BYTES = 256 * 1024;
 /** Memory the cache may hold by default: every entry counts its raw, gzip and brotli forms. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A copy in memory of its own, exactly as large as the bytes. Small buffers share 8 KB pools, and a
+ * compressor's result keeps its whole 16 KB work buffer alive: kept for long, a 700-byte answer would hold
+ * 17 KB, and the cache's budget would count a fraction of what it really holds.
+ */
+function exact(bytes: Buffer): Buffer {
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
 export async function toCachedPage(captured: CapturedResponse): Promise<CachedPage> {
   const { body } = captured;
   const best = body.length <= BEST_COMPRESSION_BYTES;
@@ -54,9 +65,9 @@ export async function toCachedPage(captured: CapturedResponse): Promise<CachedPa
     status: captured.status,
     contentType: header(captured.headers, 'content-type') ?? 'text/html; charset=utf-8',
     etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-    identity: body,
-    gzip: gzipped,
-    br: brotli,
+    identity: exact(body),
+    gzip: exact(gzipped),
+    br: exact(brotli),
   };
 }
 

@@ -1,3 +1,6 @@
+import { DataSource } from 'typeorm';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { PageCache } from '../http/page-cache';
 import { ApiClient, newAdmin } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
@@ -196,6 +199,43 @@ describe('Browsing the catalogue (GET guest/books)', () => {
     );
     expect(res.status).toBe(422);
     expect(res.body.errors.cefr).toEqual(['The CEFR level must be one of A1, A2, B1, B2, C1 or C2.']);
+  });
+
+  it.each([
+    ['fr-fr-fr', 'malformed'],
+    ['xx', 'of no known language'],
+    ['de-aaaaa-bbbbb-ccccc-ddddd-eeeee-fffff', 'longer than the column'],
+  ])('refuses the language %s on the book form (%s) with a 422 on the field', async (language) => {
+    const res = await admin.post<{ errors: Record<string, string[]> }>(
+      'admin/book',
+      bookForm({ title: 'Bad Language', language }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errors.language).toEqual([
+      'The language must be a language code such as fr, es or pt-PT, of a language this server can name.',
+    ]);
+  });
+
+  it('marks an empty answer no-store, so the page cache does not keep it', async () => {
+    const past = await guest.get('guest/books?page=999');
+    expect(past.headers.get('cache-control')).toBe('no-store');
+    const none = await guest.get('guest/books?lang=sv');
+    expect(none.headers.get('cache-control')).toBe('no-store');
+    expect((await guest.get('guest/books?lang=es')).headers.get('cache-control')).toBe(
+      'public, max-age=0, must-revalidate',
+    );
+  });
+
+  it('fills the search columns of books kept before them at boot, leaving their updated_at', async () => {
+    const db = server.app.get(DataSource);
+    const before = (await browse('?lang=de')).body.data[0] as unknown as { updated_at: string };
+    await db.query(`UPDATE books SET title_key = '', search_text = ''`);
+    expect((await browse('?q=strasse')).body.meta.total).toBe(0);
+    await server.app.get(BooksRepository).onApplicationBootstrap();
+    server.app.get(PageCache).clear();
+    expect(titles((await browse('?q=strasse')).body)).toEqual(['Die Straße']);
+    const after = (await browse('?lang=de')).body.data[0] as unknown as { updated_at: string };
+    expect(after.updated_at).toBe(before.updated_at);
   });
 
   it('keeps guest/list-book to the newest books, in its old shape', async () => {

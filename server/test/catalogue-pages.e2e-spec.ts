@@ -173,6 +173,9 @@ describe('Catalogue pages (/books, /learn)', () => {
       '/books?q=%00',
       '/books?lang=sv&page=3',
       '/books?page=99',
+      // Well formed, but no book has it: countless such URLs, none of them kept.
+      '/books?lang=xx',
+      '/books?lang=ab&cefr=A1',
     ]) {
       const res = await page(path);
       expect([path.slice(0, 40), res.status]).toEqual([path.slice(0, 40), 404]);
@@ -266,6 +269,8 @@ describe('Catalogue pages (/books, /learn)', () => {
     const { status, html } = await page('/books?lang=sv&cefr=C2');
     expect(status).toBe(200);
     expect(html).toContain('No books found');
+    // An empty page is no page for search engines.
+    expect(noindex(html)).toBe(true);
     expect(html).toMatch(/<a class="button" href="\/books"[^>]*>\s*Clear the filters\s*<\/a>/);
     expect(cards(html)).toBe(0);
   });
@@ -327,6 +332,7 @@ describe('Catalogue pages (/books, /learn)', () => {
       ['/learn/pt-PT', '/learn/pt-pt'],
       ['/learn/SV', '/learn/sv'],
       ['/learn/sv/', '/learn/sv'],
+      ['/learn/%73v', '/learn/sv'],
     ]) {
       const res = await page(path);
       expect([path, res.status, res.location]).toEqual([path, 301, target]);

@@ -56,6 +56,15 @@ describe('Sitemaps', () => {
     expect(await read(1)).toEqual({ written: false, xml: '' });
   });
 
+  it('stops writing when the client goes away while the sitemap waits for it', async () => {
+    sitemaps.urlsPerFile = 50_000;
+    // Nobody reads: the first chunk fills the buffer and the writer waits; then the client hangs up.
+    const out = new PassThrough({ highWaterMark: 16 });
+    const writing = sitemaps.write(out, 'https://books.example.org', null);
+    setTimeout(() => out.destroy(), 50);
+    await expect(writing).resolves.toBe(true);
+  });
+
   it('becomes an index of numbered sitemaps past the limit, every book in exactly one of them', async () => {
     sitemaps.urlsPerFile = 4;
     const index = await read(null);

@@ -79,7 +79,15 @@ export class BooksRepository implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     for (;;) {
       const books = await this.db.manager.find(Book, {
-        select: { id: true, title: true, author: true, narratedBy: true, description: true, language: true },
+        select: {
+          id: true,
+          title: true,
+          author: true,
+          narratedBy: true,
+          description: true,
+          language: true,
+          updatedAt: true,
+        },
         where: { titleKey: '' },
         take: FILL_PAGE,
       });
@@ -87,10 +95,12 @@ export class BooksRepository implements OnApplicationBootstrap {
         await this.db.manager.update(
           Book,
           { id: book.id },
-          withCanonicalLanguage({
-            language: book.language,
+          // updated_at kept as it was: filling derived columns is no change of the book (sitemaps' lastmod).
+          {
+            ...withCanonicalLanguage({ language: book.language }),
             ...searchColumns(book),
-          }),
+            updatedAt: book.updatedAt,
+          },
         );
       if (books.length < FILL_PAGE) return;
     }
