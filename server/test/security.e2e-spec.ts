@@ -15,6 +15,7 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/health/ready',
   'GET /api/v1/openapi.json',
   'GET /api/v1/guest/list-book',
+  'GET /api/v1/guest/books',
   'GET /api/v1/guest/book-detail/:bookCode',
   'GET /api/v1/guest/book/:bookCode/chapters',
   'GET /api/v1/guest/book/:bookCode/chapter/:chapterNo',
