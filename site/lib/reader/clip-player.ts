@@ -1,6 +1,8 @@
 /**
  * Plays one phrase's clip at a time, and keeps the next one loaded in a second <audio> element, so that
- * moving on is a swap, not a download: the gap between phrases stays near zero.
+ * moving on is a swap, not a download: the gap between phrases stays near zero. Before the first tap, the
+ * clip it will play waits loaded in the first element (prime), so the first tap sounds as soon as the
+ * others do. Clips are plain same-origin URLs (the CSP allows no blob: media).
  */
 export class ClipPlayer {
   private current = this.makeAudio();
@@ -65,6 +67,17 @@ export class ClipPlayer {
       return;
     this.preloaded.setAttribute('src', src);
     this.preloaded.load();
+  }
+
+  /**
+   * Loads `src` into the element that plays next, while nothing plays: the clip a first tap will ask for.
+   * Loading is not playing, so the browser's autoplay rule allows it.
+   */
+  prime(src: string | undefined): void {
+    if (!src || this.wanted || !this.current.paused) return;
+    if (this.current.getAttribute('src') === src || this.preloaded.getAttribute('src') === src) return;
+    this.current.setAttribute('src', src);
+    this.current.load();
   }
 
   pause(): void {

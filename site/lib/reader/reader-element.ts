@@ -89,6 +89,17 @@ class ReaderApp extends HTMLElement {
         : 0;
     // Unless the reader has chosen a phrase while the place was on its way.
     if (this.index < 0 && position >= 1 && position <= this.items.length) this.select(position - 1, true);
+    this.warmUp();
+  }
+
+  /**
+   * The first tap plays at once: the clip it will ask for (the current phrase's, or the first one's) is
+   * loaded ahead, and the one after it too.
+   */
+  private warmUp(): void {
+    const at = Math.max(this.index, 0);
+    this.player.prime(this.items[at]?.audio);
+    this.player.preload(this.items[at + 1]?.audio);
   }
 
   /** The bar follows the phrases on the page: its controls wait until there is something to play. */
@@ -347,10 +358,11 @@ class ReaderApp extends HTMLElement {
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data;
       chapter.phrases.forEach((phrase, i) => this.items[i] && (this.items[i].audio = phrase.audio));
-      // Play again only what was playing.
+      // Play again only what was playing: a clip loaded ahead and refused is loaded again, silently.
       const resume = this.player.playing && this.index >= 0;
       this.player.reset();
       if (resume) void this.player.play(this.items[this.index].audio);
+      else this.warmUp();
     } finally {
       setTimeout(() => (this.retried = false), 60_000);
     }
