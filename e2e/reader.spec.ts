@@ -2,24 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
+import { audioState, inSettings, playing, settingsButton } from './helpers/reader';
 
 const BOOK = 'der-leuchtturmwarter';
-
-/** The reader's audio element, as the page's player holds it. */
-const audioState = (page: Page) =>
-  page.evaluate(() => {
-    const reader = document.querySelector('reader-app') as HTMLElement & {
-      player: { element: HTMLAudioElement };
-    };
-    const audio = reader.player.element;
-    return { paused: audio.paused, time: audio.currentTime, rate: audio.playbackRate, src: audio.src };
-  });
-
-const playing = (page: Page) =>
-  expect.poll(async () => {
-    const state = await audioState(page);
-    return !state.paused && state.time > 0;
-  });
 
 test('a visitor opens a book, starts chapter 1, taps a phrase and hears it', async ({ page }) => {
   await page.goto(`/book-detail/${BOOK}`);
@@ -36,7 +21,7 @@ test('a visitor opens a book, starts chapter 1, taps a phrase and hears it', asy
 test('play all moves through the phrases, the highlight following', async ({ page }) => {
   test.setTimeout(60_000);
   await page.goto(`/read/${BOOK}/1`);
-  await page.getByLabel('Speed').selectOption('1.5');
+  await inSettings(page, () => page.getByLabel('Speed').selectOption('1.5'));
   await page.getByRole('button', { name: 'Play all' }).click();
   for (const n of [1, 2, 3])
     await expect(page.locator(`li#p-${n}`)).toHaveClass(/current/, { timeout: 15_000 });
@@ -45,7 +30,7 @@ test('play all moves through the phrases, the highlight following', async ({ pag
 
 test('the speed survives a reload', async ({ page }) => {
   await page.goto(`/read/${BOOK}/1`);
-  await page.getByLabel('Speed').selectOption('0.7');
+  await inSettings(page, () => page.getByLabel('Speed').selectOption('0.7'));
   await page.reload();
   await expect(page.getByLabel('Speed')).toHaveValue('0.7');
   await page.locator('li#p-1').getByRole('button').click();
@@ -122,7 +107,7 @@ test('chapter 2 offers the trial to a member without a plan, and reads for a tri
   await playing(page).toBe(true);
   expect((await audioState(page)).src).toMatch(/\?exp=\d+&sig=/);
   // The phrases the script drew are styled like the server's: hiding the text hides it.
-  await page.getByRole('button', { name: 'Hide text' }).click();
+  await inSettings(page, () => page.getByRole('button', { name: 'Hide text' }).click());
   await expect(page.locator('li#p-2 .phrase')).toHaveCSS('color', 'rgba(0, 0, 0, 0)');
 });
 
@@ -140,7 +125,7 @@ test('play all goes on to the next chapter inside the page for a member who may 
   await signIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`/read/${BOOK}/1`);
-  await page.getByLabel('Speed').selectOption('1.5');
+  await inSettings(page, () => page.getByLabel('Speed').selectOption('1.5'));
   const last = await page.locator('li[data-audio]').count();
   await page.locator(`li#p-${last}`).getByRole('button').click();
   await page.getByRole('button', { name: 'Play all' }).click();
@@ -181,7 +166,10 @@ test('the whole reader works from the keyboard alone', async ({ page }) => {
   await page.getByRole('button', { name: 'Previous phrase' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-live]')).toContainText('Phrase 1 of 4');
-  // Every control is reachable with Tab and works with Enter.
+  // Every control is reachable with Tab and works with Enter; the settings are in a sheet the bar opens.
+  await settingsButton(page).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Player settings' })).toBeVisible();
   const hide = page.getByRole('button', { name: 'Hide text' });
   await hide.focus();
   await page.keyboard.press('Enter');
@@ -189,6 +177,9 @@ test('the whole reader works from the keyboard alone', async ({ page }) => {
   await page.getByRole('button', { name: 'Reveal all' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.locator('li#p-4')).toHaveClass(/revealed/);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Player settings' })).toBeHidden();
+  await expect(settingsButton(page)).toBeFocused();
 });
 
 test('the reader passes an accessibility audit', async ({ page }) => {

@@ -4,22 +4,16 @@
  * clip, so "where does this phrase start" is never a guess: tapping plays exactly that phrase, and play
  * all moves clip to clip, the next one preloaded.
  */
-import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
+import type { ReaderChapter } from '../../../server/reading/reading.dto';
 import { api, ApiError } from '../api';
 import { getToken } from '../session';
+import { itemOf, phraseItem, showChapter, type Item } from './chapter-view';
 import { ClipPlayer } from './clip-player';
 import { GlossaryMarks } from './glossary-marks';
 import { reportHeard } from './listening-reports';
+import { PlayerBar } from './player-bar';
 import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
-
-interface Item {
-  id: number;
-  position: number;
-  text: string;
-  audio: string;
-  durationMs: number;
-  li: HTMLLIElement;
-}
+import { SettingsSheet } from './settings-sheet';
 
 const SPEEDS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.4, 1.5];
 
@@ -35,6 +29,8 @@ class ReaderApp extends HTMLElement {
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private retried = false;
   private marks: GlossaryMarks | undefined;
+  private bar!: PlayerBar;
+  private sheet!: SettingsSheet;
 
   private get book(): string {
     return this.dataset.book ?? '';
@@ -51,12 +47,28 @@ class ReaderApp extends HTMLElement {
 
   connectedCallback(): void {
     this.items = [...this.querySelectorAll<HTMLLIElement>('[data-phrases] li')].map(itemOf);
+    this.bar = new PlayerBar(this.el('.player-bar'));
+    this.sheet = new SettingsSheet(this.el('[data-settings]'), this.bar.button('settings'), {
+      speed: (speed) => this.setSpeed(speed),
+      loop: (plays) => {
+        // The current phrase takes the new count too, in play all as after a tap.
+        this.loop = this.loopsLeft = plays;
+        this.showModes();
+      },
+      shadow: (factor) => {
+        this.shadow = factor;
+        this.showModes();
+      },
+      hide: () => this.toggleHidden(),
+      revealAll: () => this.items.forEach((item) => item.li.classList.add('revealed')),
+    });
     this.classList.add('ready');
     this.player.onEnded = () => this.ended();
     this.player.onFailed = () => void this.refreshClips();
     this.wire();
     this.setSpeed(rememberedSpeed(this.book)?.speed ?? 1, false);
     this.marks = new GlossaryMarks(this.el('[data-phrases]'), (message) => this.announce(message));
+    this.showItems();
     void this.start();
   }
 
@@ -75,7 +87,25 @@ class ReaderApp extends HTMLElement {
       : place?.chapter_no === this.chapterNo
         ? place.position
         : 0;
-    if (position >= 1 && position <= this.items.length) this.select(position - 1, true);
+    // Unless the reader has chosen a phrase while the place was on its way.
+    if (this.index < 0 && position >= 1 && position <= this.items.length) this.select(position - 1, true);
+    this.warmUp();
+  }
+
+  /**
+   * The first tap plays at once: the clip it will ask for (the current phrase's, or the first one's) is
+   * loaded ahead, and the one after it too.
+   */
+  private warmUp(): void {
+    const at = Math.max(this.index, 0);
+    this.player.prime(this.items[at]?.audio);
+    this.player.preload(this.items[at + 1]?.audio);
+  }
+
+  /** The bar follows the phrases on the page: its controls wait until there is something to play. */
+  private showItems(): void {
+    this.bar.enable(this.items.length > 0);
+    this.bar.showPosition(this.items[this.index]?.position ?? null, this.items.length);
   }
 
   /** A locked chapter's phrases come with the member's token; a refusal shows the way on. */
@@ -103,6 +133,7 @@ class ReaderApp extends HTMLElement {
     list.replaceChildren(...chapter.phrases.map(phraseItem));
     this.items = [...list.querySelectorAll<HTMLLIElement>('li')].map(itemOf);
     this.index = -1;
+    this.showItems();
     Object.assign(this.dataset, {
       chapter: String(chapter.chapter_no),
       chapterTitle: chapter.title,
@@ -113,14 +144,10 @@ class ReaderApp extends HTMLElement {
   }
 
   private wire(): void {
-    const on = (action: string, handler: () => void) =>
-      this.el<HTMLButtonElement>(`[data-action="${action}"]`).addEventListener('click', handler);
-    on('play', () => this.togglePlay());
-    on('prev', () => this.step(-1));
-    on('next', () => this.step(1));
-    on('repeat', () => this.repeat());
-    on('hide', () => this.toggleHidden());
-    on('reveal-all', () => this.items.forEach((item) => item.li.classList.add('revealed')));
+    this.bar.on('play', () => this.togglePlay());
+    this.bar.on('prev', () => this.step(-1));
+    this.bar.on('next', () => this.step(1));
+    this.bar.on('repeat', () => this.repeat());
     this.el<HTMLOListElement>('[data-phrases]').addEventListener('click', (event) => {
       // The glossary's Save toggles are buttons of their own.
       if ((event.target as Element).closest('.save-word')) return;
@@ -130,18 +157,6 @@ class ReaderApp extends HTMLElement {
       li?.classList.add('revealed');
       this.playAt(i);
     });
-    const select = (name: string) => this.el<HTMLSelectElement>(`[data-control="${name}"]`);
-    select('speed').addEventListener('change', (e) =>
-      this.setSpeed(Number((e.target as HTMLSelectElement).value)),
-    );
-    select('loop').addEventListener(
-      'change',
-      (e) => (this.loop = Number((e.target as HTMLSelectElement).value)),
-    );
-    select('shadow').addEventListener(
-      'change',
-      (e) => (this.shadow = Number((e.target as HTMLSelectElement).value)),
-    );
     document.addEventListener('keydown', (event) => this.key(event));
     const session = navigator.mediaSession;
     if (session) {
@@ -159,12 +174,14 @@ class ReaderApp extends HTMLElement {
     // header and the rest of the page keep their keys (WCAG 2.1.4).
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
     if (target !== document.body && !this.contains(target)) return;
+    // The settings sheet is modal: the phrases behind it stay as they are.
+    if (this.sheet.isOpen) return;
     // Space on a focused button or link is that control's own activation.
     if (event.key === ' ' && target.closest('button, a')) return;
     const actions: Record<string, () => void> = {
       ' ': () => this.togglePlay(),
-      ArrowRight: () => this.step(1),
-      ArrowLeft: () => this.step(-1),
+      ArrowRight: () => this.focusCurrent(1),
+      ArrowLeft: () => this.focusCurrent(-1),
       r: () => this.repeat(),
       R: () => this.repeat(),
       '[': () => this.nudgeSpeed(-1),
@@ -180,7 +197,8 @@ class ReaderApp extends HTMLElement {
   private setSpeed(speed: number, save = true): void {
     this.speed = Math.min(1.5, Math.max(0.5, Math.round(speed * 10) / 10));
     this.player.setSpeed(this.speed);
-    this.el<HTMLSelectElement>('[data-control="speed"]').value = String(this.speed);
+    this.sheet.showSpeed(this.speed);
+    this.showModes();
     if (!save) return;
     rememberSpeed(this.book, this.speed);
     if (this.index >= 0) this.savePlace();
@@ -192,18 +210,52 @@ class ReaderApp extends HTMLElement {
     this.setSpeed(SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, (at === -1 ? 5 : at) + direction))]);
   }
 
-  private togglePlay(play = !this.playingAll || this.player.paused): void {
+  private showModes(): void {
+    this.bar.showModes({ speed: this.speed, loop: this.loop, shadow: this.shadow });
+  }
+
+  /**
+   * The one play/pause button, Play all. Pressed, it stops everything at once: a clip, a loop, a
+   * shadowing pause. Not pressed, it plays all from the current phrase; a phrase tapped alone and still
+   * sounding (or looping, or pausing for shadowing) carries on, and play all goes on from it.
+   */
+  private togglePlay(play = !this.playingAll): void {
+    if (!play) return this.stop();
+    if (this.items.length === 0) return;
+    this.showPlayingAll(true);
+    if (this.index < 0) return this.playAt(0);
+    if (this.player.playing || this.pauseTimer !== undefined) return;
+    this.playAt(this.index);
+  }
+
+  private stop(): void {
+    this.clearPause();
+    this.showPlayingAll(false);
+    this.player.pause();
+  }
+
+  private showPlayingAll(playing: boolean): void {
+    this.playingAll = playing;
+    this.bar.showPlaying(playing);
+  }
+
+  private clearPause(): void {
     clearTimeout(this.pauseTimer);
-    this.playingAll = play;
-    this.el<HTMLButtonElement>('[data-action="play"]').setAttribute('aria-pressed', String(play));
-    if (!play) return this.player.pause();
-    if (this.index < 0) this.playAt(0);
-    else void this.player.play(this.items[this.index].audio);
+    this.pauseTimer = undefined;
   }
 
   private step(direction: number): void {
     const i = this.index + direction;
     if (i >= 0 && i < this.items.length) this.playAt(i);
+  }
+
+  /** ← and →: a step, and the focus follows the current phrase (it is scrolled into view already). */
+  private focusCurrent(direction: number): void {
+    this.step(direction);
+    const li = this.items[this.index]?.li;
+    if (!li) return;
+    li.tabIndex = -1;
+    li.focus({ preventScroll: true });
   }
 
   private repeat(): void {
@@ -214,15 +266,16 @@ class ReaderApp extends HTMLElement {
     const list = this.el<HTMLOListElement>('[data-phrases]');
     const hidden = list.classList.toggle('hide-text');
     if (!hidden) this.items.forEach((item) => item.li.classList.remove('revealed'));
-    this.el<HTMLButtonElement>('[data-action="hide"]').setAttribute('aria-pressed', String(hidden));
-    this.el<HTMLButtonElement>('[data-action="reveal-all"]').hidden = !hidden;
+    this.sheet.showHidden(hidden);
   }
 
   playAt(i: number): void {
-    clearTimeout(this.pauseTimer);
+    const item = this.items[i];
+    if (!item) return;
+    this.clearPause();
     this.loopsLeft = this.loop;
     this.select(i, false);
-    void this.player.play(this.items[i].audio);
+    void this.player.play(item.audio);
   }
 
   private select(i: number, scroll: boolean): void {
@@ -232,7 +285,10 @@ class ReaderApp extends HTMLElement {
     const item = this.items[i];
     item.li.classList.add('current');
     item.li.setAttribute('aria-current', 'true');
-    item.li.scrollIntoView({ block: 'nearest', behavior: scroll ? 'auto' : 'smooth' });
+    // Into the space the bar leaves: the root's scroll-padding keeps the bar's room (site/styles/reader.css).
+    const smooth = !scroll && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    item.li.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
+    this.bar.showPosition(item.position, this.items.length);
     this.player.preload(this.items[i + 1]?.audio);
     const hidden =
       this.el('[data-phrases]').classList.contains('hide-text') && !item.li.classList.contains('revealed');
@@ -256,12 +312,16 @@ class ReaderApp extends HTMLElement {
 
   private ended(): void {
     const item = this.items[this.index];
-    if (item) reportHeard(item.id, item.durationMs || this.player.element.duration * 1000);
-    if (this.loop === 0 || --this.loopsLeft > 0) return void this.player.play(this.items[this.index].audio);
-    const next = () => (this.playingAll ? this.advance() : undefined);
+    if (!item) return;
+    reportHeard(item.id, item.durationMs || this.player.element.duration * 1000);
+    if (this.loop === 0 || --this.loopsLeft > 0) return void this.player.play(item.audio);
+    const next = () => {
+      this.pauseTimer = undefined;
+      if (this.playingAll) this.advance();
+    };
     if (this.shadow > 0) {
       // Time to say the phrase aloud: its own length (at this speed), times the chosen factor.
-      const length = (this.items[this.index].durationMs || this.player.element.duration * 1000) / this.speed;
+      const length = (item.durationMs || this.player.element.duration * 1000) / this.speed;
       this.pauseTimer = setTimeout(next, length * this.shadow);
     } else next();
   }
@@ -278,7 +338,7 @@ class ReaderApp extends HTMLElement {
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(next))).data;
       this.render(chapter);
-      this.showChapter(chapter);
+      showChapter(this, chapter);
       void this.marks?.show(this.book, chapter.chapter_no);
       this.playAt(0);
     } catch {
@@ -286,38 +346,6 @@ class ReaderApp extends HTMLElement {
       this.announce('The next chapter is part of Premium Plus.');
       location.assign(`/read/${this.book}/${next}`);
     }
-  }
-
-  /** After moving on inside the page: its address, title, heading, breadcrumb and chapter links follow. */
-  private showChapter(chapter: ReaderChapter): void {
-    const path = `/read/${this.book}/${chapter.chapter_no}`;
-    history.replaceState(null, '', path);
-    document.title = `${chapter.title} · ${chapter.book_title} · Lingonovel`;
-    document.querySelector('link[rel="canonical"]')?.setAttribute('href', location.origin + path);
-    const heading = document.querySelector('h1');
-    heading?.replaceChildren(
-      Object.assign(document.createElement('span'), {
-        className: 'chapter-no',
-        textContent: `Chapter ${chapter.chapter_no}`,
-      }),
-      ' ',
-      Object.assign(document.createElement('span'), {
-        textContent: chapter.title,
-        lang: this.dataset.lang ?? '',
-      }),
-    );
-    const crumb = document.querySelector('.breadcrumb [aria-current="page"]');
-    if (crumb) crumb.textContent = `Chapter ${chapter.chapter_no}`;
-    const link = (no: number, rel: string, text: string) =>
-      Object.assign(document.createElement('a'), {
-        href: `/read/${this.book}/${no}`,
-        rel,
-        textContent: text,
-      });
-    this.el<HTMLElement>('nav.chapters').replaceChildren(
-      ...(chapter.prev ? [link(chapter.prev, 'prev', `‹ Chapter ${chapter.prev}`)] : []),
-      ...(chapter.next ? [link(chapter.next, 'next', `Chapter ${chapter.next} ›`)] : []),
-    );
   }
 
   /**
@@ -330,8 +358,11 @@ class ReaderApp extends HTMLElement {
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data;
       chapter.phrases.forEach((phrase, i) => this.items[i] && (this.items[i].audio = phrase.audio));
+      // Play again only what was playing: a clip loaded ahead and refused is loaded again, silently.
+      const resume = this.player.playing && this.index >= 0;
       this.player.reset();
-      if (this.index >= 0) void this.player.play(this.items[this.index].audio);
+      if (resume) void this.player.play(this.items[this.index].audio);
+      else this.warmUp();
     } finally {
       setTimeout(() => (this.retried = false), 60_000);
     }
@@ -340,42 +371,6 @@ class ReaderApp extends HTMLElement {
   private announce(message: string): void {
     this.el<HTMLElement>('[data-live]').textContent = message;
   }
-}
-
-function itemOf(li: HTMLLIElement): Item {
-  return {
-    id: Number(li.dataset.id),
-    position: Number(li.id.replace('p-', '')),
-    text: li.querySelector('.phrase')?.textContent ?? '',
-    audio: li.dataset.audio ?? '',
-    durationMs: Number(li.dataset.ms) || 0,
-    li,
-  };
-}
-
-/** The same markup the server renders for a free chapter (ReaderPlayer.astro). */
-function phraseItem(phrase: ReaderPhrase): HTMLLIElement {
-  const li = document.createElement('li');
-  li.id = `p-${phrase.position}`;
-  Object.assign(li.dataset, {
-    id: String(phrase.id),
-    audio: phrase.audio,
-    ms: String(phrase.duration_ms ?? ''),
-  });
-  const button = Object.assign(document.createElement('button'), { type: 'button', className: 'phrase' });
-  button.textContent = phrase.phrase;
-  li.append(button);
-  if (phrase.glossary.length > 0) {
-    const dl = Object.assign(document.createElement('dl'), { className: 'glossary' });
-    for (const entry of phrase.glossary) {
-      const row = document.createElement('div');
-      const dd = Object.assign(document.createElement('dd'), { textContent: entry.meaning, lang: 'en' });
-      row.append(Object.assign(document.createElement('dt'), { textContent: entry.term }), dd);
-      dl.append(row);
-    }
-    li.append(dl);
-  }
-  return li;
 }
 
 customElements.define('reader-app', ReaderApp);

@@ -1,0 +1,73 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The reader's audio element, as the page's player holds it. */
+export const audioState = (page: Page) =>
+  page.evaluate(() => {
+    const reader = document.querySelector('reader-app') as HTMLElement & {
+      player: { element: HTMLAudioElement };
+    };
+    const audio = reader.player.element;
+    return {
+      paused: audio.paused,
+      ended: audio.ended,
+      time: audio.currentTime,
+      rate: audio.playbackRate,
+      src: audio.src,
+      readyState: audio.readyState,
+    };
+  });
+
+export const playing = (page: Page) =>
+  expect.poll(async () => {
+    const state = await audioState(page);
+    return !state.paused && state.time > 0;
+  });
+
+export const settingsButton = (page: Page) => page.getByRole('button', { name: /^Player settings/ });
+
+/** Speed, loop, shadowing and hide text live in the player's settings sheet: opens it, acts, closes it. */
+export async function inSettings(page: Page, act: () => Promise<unknown>): Promise<void> {
+  await settingsButton(page).click();
+  const sheet = page.getByRole('dialog', { name: 'Player settings' });
+  await expect(sheet).toBeVisible();
+  await act();
+  await sheet.getByRole('button', { name: 'Close the settings' }).click();
+  await expect(sheet).toBeHidden();
+}
+
+/**
+ * Records every 'playing' and 'ended' of every <audio> the page makes (the player swaps two elements), as
+ * scripts/bench/player-timing.mjs does. Add before the page loads.
+ */
+export async function recordAudio(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const Original = window.Audio;
+    const events: Array<{ type: string; src: string; at: number }> = [];
+    const elements: HTMLAudioElement[] = [];
+    Object.assign(window, { __audioEvents: events, __audioElements: elements });
+    window.Audio = function (src?: string) {
+      const audio = new Original(src);
+      elements.push(audio);
+      for (const type of ['ended', 'playing'])
+        audio.addEventListener(type, () => events.push({ type, src: audio.src, at: performance.now() }));
+      return audio;
+    } as unknown as typeof Audio;
+  });
+}
+
+export const audioEvents = (page: Page) =>
+  page.evaluate(
+    () =>
+      (window as unknown as { __audioEvents: Array<{ type: string; src: string; at: number }> })
+        .__audioEvents,
+  );
+
+/** What every <audio> the page made holds: its clip's path and how much of it is loaded. */
+export const audioElements = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __audioElements: HTMLAudioElement[] }).__audioElements.map((audio) => ({
+      path: audio.src ? new URL(audio.src).pathname : '',
+      readyState: audio.readyState,
+      paused: audio.paused,
+    })),
+  );
