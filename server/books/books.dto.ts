@@ -6,6 +6,7 @@ import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { CEFR_LEVELS, DIFFICULTIES, type Book, type CefrLevel, type Difficulty } from './book.entity';
 import { coverUrl, mediaUrl } from '../media/media-urls';
+import { IsAudioFile, IsCoverImage } from '../media/upload-checks';
 
 export { BOOK_UPLOADS } from '../common/body-limits';
 
@@ -20,8 +21,8 @@ const Text = (label: string, max: number) => Field(Trim(), required(label), text
 const LongText = (label: string, max: number) => Field(TrimLines(), required(label), text(label, max));
 
 /**
- * The fields of the Add Book and Edit Book forms (docs/product.md section 5); files' contents are checked
- * by MediaService.
+ * The fields of the Add Book and Edit Book forms (docs/product.md section 5). The files' contents are
+ * checked here too, with the other fields, so that one 422 names every problem (media/upload-checks.ts).
  */
 class BookFieldsDto {
   @Text('title', 200)
@@ -85,24 +86,24 @@ class BookFieldsDto {
   cefr?: CefrLevel | null;
 }
 
-const coverFile = IsUploadedFile({ message: 'The book image must be an uploaded file.' });
-const sampleFile = IsUploadedFile({ message: 'The sample audio must be an uploaded file.' });
+const coverFile = [IsUploadedFile({ message: 'The book image must be an uploaded file.' }), IsCoverImage()];
+const sampleFile = [IsUploadedFile({ message: 'The sample audio must be an uploaded file.' }), IsAudioFile()];
 
 /** On Add Book the cover and the sample are required too (docs/product.md section 5). */
 export class CreateBookDto extends BookFieldsDto {
-  @Field(required('book image'), coverFile)
+  @Field(required('book image'), ...coverFile)
   book_image: UploadedFile;
 
-  @Field(required('sample audio'), sampleFile)
+  @Field(required('sample audio'), ...sampleFile)
   sample_audio: UploadedFile;
 }
 
 /** On Edit Book the files are optional: what is not sent stays as it was. */
 export class UpdateBookDto extends BookFieldsDto {
-  @Field(IsOptional(), coverFile)
+  @Field(IsOptional(), ...coverFile)
   book_image?: UploadedFile;
 
-  @Field(IsOptional(), sampleFile)
+  @Field(IsOptional(), ...sampleFile)
   sample_audio?: UploadedFile;
 }
 
