@@ -69,6 +69,11 @@ describe('Admin books API', () => {
       difficulty: 'Easy',
       hours: 2,
       minutes: 35,
+      // No chapters yet: the typed length is the book's length.
+      length_source: 'typed',
+      duration_ms: null,
+      typed_hours: 2,
+      typed_minutes: 35,
       image_path: expect.stringMatching(/^\/media\/covers\/[0-9a-f]{32}-640\.webp$/),
       sample_audio: expect.stringMatching(/^\/media\/samples\/[0-9a-f]{32}\.mp3$/),
       sample_text: 'Line one.\nLine two.',
