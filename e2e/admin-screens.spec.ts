@@ -320,9 +320,27 @@ test.describe('as an administrator', () => {
       });
     }
 
-    test('Add Book, refused by the browser', async ({ page }) => {
+    test('Add Book names every problem at once, the files by their content too', async ({ page }) => {
       await page.goto('/admin/dashboard/create-book');
+      await page.getByLabel('Author').fill('Someone');
+      await page.getByLabel('Minutes').fill('75');
+      await page.getByLabel('Cover image').setInputFiles(media.notAnImage);
       await page.getByRole('button', { name: 'Add Book' }).click();
+      const alert = page.getByRole('alert');
+      await expect(alert).toBeFocused();
+      const links = alert.getByRole('link');
+      // The server's one answer, and the form's own rule (the language): every field but the author.
+      await expect(links).toHaveText([
+        'Title: The title field is required.',
+        'Narrated by: The narrated by field is required.',
+        'Language: The language field is required.',
+        'Hours: The hours field is required.',
+        'Minutes: The minutes must be between 0 and 59.',
+        'Description: The description field is required.',
+        'Cover image: The cover must be a JPEG, PNG or WebP image.',
+        'Sample audio: The sample audio field is required.',
+        'Sample text: The sample text field is required.',
+      ]);
       await audit(page);
     });
   });

@@ -5,12 +5,27 @@ import {
   OneToMany,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
+  VirtualColumn,
 } from 'typeorm';
 import type { Chapter } from '../chapters/chapter.entity';
 
 import type { CefrLevel, Difficulty } from './book-levels';
 
 export { CEFR_LEVELS, DIFFICULTIES, type CefrLevel, type Difficulty } from './book-levels';
+
+/**
+ * The length of a book's clips, in ms, in SQL: the sum of its chapters' lengths (each kept by the
+ * catalogue's repository, catalogue/repository/chapter-length.ts), NULL for a book without chapters. A
+ * few index reads per book, so a page of books or the catalogue's shortest-first order can ask for it.
+ */
+export const bookClipsSql = (alias: string) =>
+  `SELECT SUM(bl.length_ms) FROM chapters bl WHERE bl.book_id = ${alias}.id`;
+
+const nullableNumber = {
+  to: (value: unknown) => value,
+  // PostgreSQL answers a SUM as a bigint, which node-pg reads as a string.
+  from: (value: unknown) => (value === null || value === undefined ? null : Number(value)),
+};
 
 @Entity('books')
 export class Book {
@@ -36,11 +51,16 @@ export class Book {
   @Column({ type: 'varchar', length: 6 })
   difficulty: Difficulty;
 
+  /** The length the administrator typed; shown only while the book has no clips (books.dto.ts, bookLength). */
   @Column({ type: 'integer' })
   hours: number;
 
   @Column({ type: 'integer' })
   minutes: number;
+
+  /** How long the book's clips last, read with every book (never written); null without chapters. */
+  @VirtualColumn({ type: 'integer', query: bookClipsSql, transformer: nullableNumber })
+  clipsMs?: number | null;
 
   /** Media key of the cover, relative to the media folder, without its size suffix (covers/<random>). */
   @Column({ name: 'cover_path', type: 'varchar', length: 255 })

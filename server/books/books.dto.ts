@@ -18,6 +18,7 @@ import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { CEFR_LEVELS, DIFFICULTIES, type Book, type CefrLevel, type Difficulty } from './book.entity';
 import { coverUrl, mediaUrl } from '../media/media-urls';
+import { IsAudioFile, IsCoverImage } from '../media/upload-checks';
 
 export { BOOK_UPLOADS } from '../common/body-limits';
 
@@ -32,8 +33,8 @@ const Text = (label: string, max: number) => Field(Trim(), required(label), text
 const LongText = (label: string, max: number) => Field(TrimLines(), required(label), text(label, max));
 
 /**
- * The fields of the Add Book and Edit Book forms (docs/product.md section 5); files' contents are checked
- * by MediaService.
+ * The fields of the Add Book and Edit Book forms (docs/product.md section 5). The files' contents are
+ * checked here too, with the other fields, so that one 422 names every problem (media/upload-checks.ts).
  */
 class BookFieldsDto {
   @Text('title', 200)
@@ -107,24 +108,24 @@ class BookFieldsDto {
   cefr?: CefrLevel | null;
 }
 
-const coverFile = IsUploadedFile({ message: 'The book image must be an uploaded file.' });
-const sampleFile = IsUploadedFile({ message: 'The sample audio must be an uploaded file.' });
+const coverFile = [IsUploadedFile({ message: 'The book image must be an uploaded file.' }), IsCoverImage()];
+const sampleFile = [IsUploadedFile({ message: 'The sample audio must be an uploaded file.' }), IsAudioFile()];
 
 /** On Add Book the cover and the sample are required too (docs/product.md section 5). */
 export class CreateBookDto extends BookFieldsDto {
-  @Field(required('book image'), coverFile)
+  @Field(required('book image'), ...coverFile)
   book_image: UploadedFile;
 
-  @Field(required('sample audio'), sampleFile)
+  @Field(required('sample audio'), ...sampleFile)
   sample_audio: UploadedFile;
 }
 
 /** On Edit Book the files are optional: what is not sent stays as it was. */
 export class UpdateBookDto extends BookFieldsDto {
-  @Field(IsOptional(), coverFile)
+  @Field(IsOptional(), ...coverFile)
   book_image?: UploadedFile;
 
-  @Field(IsOptional(), sampleFile)
+  @Field(IsOptional(), ...sampleFile)
   sample_audio?: UploadedFile;
 }
 
@@ -137,8 +138,26 @@ export class BookResponse {
   @ApiProperty() narrated_by: string;
   @ApiProperty() description: string;
   @ApiProperty({ enum: DIFFICULTIES }) difficulty: string;
-  @ApiProperty() hours: number;
-  @ApiProperty() minutes: number;
+  @ApiProperty({
+    description:
+      "The book's length, hours part, as every page shows it: from its clips once it has chapters with clips (length_source `clips`), else as typed.",
+  })
+  hours: number;
+  @ApiProperty({ description: "The book's length, minutes part (0 to 59); see hours." }) minutes: number;
+  @ApiProperty({
+    enum: ['clips', 'typed'],
+    description: 'Where hours and minutes come from: the sum of the clips, or the typed length.',
+  })
+  length_source: 'clips' | 'typed';
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The sum of the book's clip durations, in ms; null while it has none.",
+  })
+  duration_ms: number | null;
+  @ApiProperty({ description: 'The hours as the administrator typed them (what Edit Book sends back).' })
+  typed_hours: number;
+  @ApiProperty({ description: 'The minutes as the administrator typed them.' }) typed_minutes: number;
   @ApiProperty({ description: "The cover's URL." }) image_path: string;
   @ApiProperty({ description: "The sample clip's URL." }) sample_audio: string;
   @ApiProperty() sample_text: string;
@@ -155,7 +174,25 @@ export class BookAnswer {
   @ApiProperty({ type: BookResponse }) data: BookResponse;
 }
 
+export interface BookLength {
+  hours: number;
+  minutes: number;
+  source: 'clips' | 'typed';
+}
+
+/**
+ * The length a book shows (docs/catalogue.md, "A book's length"): the sum of its clips once it has
+ * chapters with clips, to the nearest minute and at least one; the typed hours and minutes before that.
+ */
+export function bookLength(book: Pick<Book, 'hours' | 'minutes' | 'clipsMs'>): BookLength {
+  if (!book.clipsMs || book.clipsMs <= 0)
+    return { hours: book.hours, minutes: book.minutes, source: 'typed' };
+  const total = Math.max(1, Math.round(book.clipsMs / 60_000));
+  return { hours: Math.floor(total / 60), minutes: total % 60, source: 'clips' };
+}
+
 export function toBookResponse(book: Book): BookResponse {
+  const length = bookLength(book);
   return {
     id: book.id,
     book_code: book.bookCode,
@@ -164,8 +201,12 @@ export function toBookResponse(book: Book): BookResponse {
     narrated_by: book.narratedBy,
     description: book.description,
     difficulty: book.difficulty,
-    hours: book.hours,
-    minutes: book.minutes,
+    hours: length.hours,
+    minutes: length.minutes,
+    length_source: length.source,
+    duration_ms: book.clipsMs && book.clipsMs > 0 ? book.clipsMs : null,
+    typed_hours: book.hours,
+    typed_minutes: book.minutes,
     image_path: coverUrl(book.coverPath),
     sample_audio: mediaUrl(book.sampleAudioPath),
     sample_text: book.sampleText,

@@ -29,6 +29,10 @@ export class Chapter {
   @Column({ name: 'chapter_no', type: 'integer' })
   chapterNo: number;
 
+  /** The sum of its phrases' clip durations, kept by the catalogue's repository (chapter-length.ts). */
+  @Column({ name: 'length_ms', type: 'integer', default: 0 })
+  lengthMs: number;
+
   @OneToMany('Phrase', 'chapter')
   phrases?: Phrase[];
 

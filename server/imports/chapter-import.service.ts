@@ -24,11 +24,13 @@ import {
   type ChapterImportDto,
   type ChapterImportResponse,
   type ImportRowResponse,
+  type RecordingPeaksAnswer,
 } from './imports.dto';
 import { SignedLinks } from '../common/signed-links';
 import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
 import type { StagedImport } from './staged-import.entity';
 import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
+import { computePeaks, readPeaks, type RecordingPeaks } from './recording-peaks';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
 import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import {
@@ -62,6 +64,9 @@ function previewUrl(links: SignedLinks, id: string, n: number): string {
   return links.sign('import-preview', previewSubject(id, n), `/api/v1/import-preview/${id}/${n}`).url;
 }
 
+/** The name of a recording's peaks beside it in the import store. */
+const PEAKS_FILE = 'peaks.json';
+
 /** Clips probed at once: enough to keep the disk busy, few enough to keep memory flat. */
 const PROBES_AT_ONCE = 8;
 
@@ -84,6 +89,9 @@ async function looksLikeZip(file: UploadedFile): Promise<boolean> {
  */
 @Injectable()
 export class ChapterImportService {
+  /** Peaks being computed on this instance, by import: a second request waits for the first. */
+  private readonly computing = new Map<string, Promise<RecordingPeaks>>();
+
   constructor(
     private readonly lifecycle: ImportLifecycle,
     private readonly chapters: ChaptersRepository,
@@ -235,6 +243,40 @@ export class ChapterImportService {
     };
   }
 
+  /**
+   * The recording's waveform (recording-peaks.ts): computed with ffmpeg on the first request and kept
+   * beside the recording in the import store, so every later request, on any instance, only reads it.
+   */
+  async peaks(staged: StagedImport): Promise<RecordingPeaksAnswer> {
+    const recording = readChapterManifest(staged.manifest).recording;
+    if (!recording) throw new NotFoundException('This import has no recording.');
+    const stored = readPeaks(await this.stage.readJson(staged.id, PEAKS_FILE), recording.duration_ms);
+    if (stored) return { data: stored };
+    let running = this.computing.get(staged.id);
+    if (!running) {
+      running = this.computePeaks(staged.id, recording.file, recording.duration_ms).finally(() =>
+        this.computing.delete(staged.id),
+      );
+      this.computing.set(staged.id, running);
+    }
+    return { data: await running };
+  }
+
+  private async computePeaks(id: string, file: string, durationMs: number): Promise<RecordingPeaks> {
+    await requireFfmpeg();
+    const source = await this.stage.localCopy(id, file);
+    let peaks: RecordingPeaks;
+    try {
+      peaks = await computePeaks(source.path, durationMs);
+    } catch (error) {
+      throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.');
+    } finally {
+      await source.release();
+    }
+    await this.stage.writeJson(id, PEAKS_FILE, peaks);
+    return peaks;
+  }
+
   /** The stored key of row `n`'s staged file, for the preview's player. */
   clipFile(staged: StagedImport, n: number): { key: string; type: AudioType } | null {
     const manifest = readChapterManifest(staged.manifest);
@@ -252,11 +294,12 @@ export class ChapterImportService {
    * transaction. The clips are stored first, through the same checks as any upload; if anything fails,
    * they are removed again and the chapter is as it was.
    */
-  async commit(staged: TakenImport): Promise<{ added: number; bookCode: string }> {
+  async commit(staged: TakenImport): Promise<{ added: number; bookCode: string; chapterNo: number }> {
     const manifest = readChapterManifest(staged.manifest);
     const stored: StoredAudio[] = [];
     let replaced: string[] = [];
     let bookCode = '';
+    let chapterNo = 0;
     const cut = manifest.recording ? await this.cutRecording(staged.id, manifest) : null;
     try {
       for (const [i, row] of manifest.rows.entries()) {
@@ -272,6 +315,7 @@ export class ChapterImportService {
         const chapter = await this.chapters.lockWithBook(staged.chapterId!, tx);
         if (!chapter) throw new NotFoundException('The chapter of this import no longer exists.');
         bookCode = chapter.book.bookCode;
+        chapterNo = chapter.chapterNo;
         if (staged.mode === 'replace') replaced = await this.phrases.removeAllOf(chapter.id, tx);
         await this.phrases.append(
           chapter.id,
@@ -296,7 +340,7 @@ export class ChapterImportService {
     await this.media.remove(replaced);
     await this.stage.remove(staged.id);
     await this.events.changed(bookCode);
-    return { added: manifest.rows.length, bookCode };
+    return { added: manifest.rows.length, bookCode, chapterNo };
   }
 
   /**

@@ -16,6 +16,9 @@ export interface MatchedRow {
   error: string | null;
 }
 
+/** "1 clip", "2 clips". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** The last part of a path from a zip or a folder upload: clips are named by their file name alone. */
 export const baseName = (name: string) => name.split(/[\\/]/).pop() ?? name;
 
@@ -32,7 +35,7 @@ export function matchClips(text: ParsedText, clips: StagedClip[]): { rows: Match
     const mismatch =
       ordered.length === rows.length
         ? null
-        : `The text has ${rows.length} phrases and the upload ${ordered.length} clips.`;
+        : `The text has ${count(rows.length, 'phrase')} and the upload ${count(ordered.length, 'clip')}.`;
     if (mismatch) errors.push(mismatch);
     rows.forEach((row, i) => {
       row.clip = ordered[i]?.name ?? null;

@@ -66,6 +66,11 @@ export interface RunOptions {
   maxStderrChars?: number;
   /** Every complete stderr line, as it comes: lets a caller read long logs without keeping them. */
   onStderrLine?: (line: string) => void;
+  /**
+   * Every chunk ffmpeg writes to stdout (an output of `pipe:1`), as it comes; without it stdout is ignored.
+   * Read at once: a slow reader would make ffmpeg wait, never grow memory.
+   */
+  onStdout?: (chunk: Buffer) => void;
   bin?: string;
 }
 
@@ -74,7 +79,7 @@ const DEFAULT_MAX_STDERR = 64 * 1024;
 
 /**
  * Runs ffmpeg with an argument array (no shell, so nothing in a file name is interpreted), stdin closed,
- * stdout ignored. Resolves with the tail of stderr; rejects with an FfmpegError.
+ * stdout ignored unless `onStdout` reads it. Resolves with the tail of stderr; rejects with an FfmpegError.
  */
 export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Promise<string> {
   const bin = options.bin ?? ffmpegPath();
@@ -82,8 +87,20 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
   const maxChars = options.maxStderrChars ?? DEFAULT_MAX_STDERR;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(bin, ['-hide_banner', '-nostdin', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
       windowsHide: true,
+    });
+    // A reader that throws stops ffmpeg, and the run fails with the reader's error.
+    let readerError: unknown = null;
+    const onStdout = options.onStdout;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (readerError !== null || !onStdout) return;
+      try {
+        onStdout(chunk);
+      } catch (error) {
+        readerError = error;
+        child.kill('SIGKILL');
+      }
     });
     let tail = '';
     let partial = '';
@@ -93,8 +110,10 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
       child.kill('SIGKILL');
     }, timeoutMs);
 
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
+    // Piped above, whichever stdout is.
+    const stderr = child.stderr!;
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
       tail = (tail + chunk).slice(-maxChars);
       if (!options.onStderrLine) return;
       const lines = (partial + chunk).split(/\r\n|\r|\n/);
@@ -109,7 +128,9 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (partial && options.onStderrLine) options.onStderrLine(partial);
-      if (timedOut) {
+      if (readerError !== null) {
+        reject(readerError instanceof Error ? readerError : new Error('The reader of ffmpeg output failed'));
+      } else if (timedOut) {
         reject(new FfmpegError('timeout', `ffmpeg took longer than ${timeoutMs / 1000} s`, tail));
       } else if (code !== 0) {
         reject(

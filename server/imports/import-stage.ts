@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { IMPORT_STORE } from '../media/store/create-stores';
-import type { LocalCopy, MediaStore } from '../media/store/media-store';
+import { ObjectNotFoundError, type LocalCopy, type MediaStore } from '../media/store/media-store';
 
 /** A staged import is kept this long; after it, it and its files are swept. */
 export const STAGE_HOURS = 24;
@@ -88,6 +90,34 @@ export class ImportStage {
   /** Copies a staged file to a local path: the stage stays whole for a retry. */
   copyTo(id: string, name: string, dest: string): Promise<void> {
     return this.store.download(this.key(id, name), dest);
+  }
+
+  /** Keeps a small JSON file beside the import's files (a recording's peaks), from any instance. */
+  async writeJson(id: string, name: string, value: unknown): Promise<void> {
+    await mkdir(this.tempDir, { recursive: true });
+    const temp = join(this.tempDir, `json-${randomBytes(8).toString('hex')}`);
+    try {
+      await writeFile(temp, JSON.stringify(value), { mode: 0o600 });
+      await this.store.put(this.key(id, name), temp, 'application/json');
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  /** A JSON file of the import, parsed; null when there is none (or it is not JSON: it is made again). */
+  async readJson(id: string, name: string): Promise<unknown> {
+    let body: string;
+    try {
+      body = await text(await this.store.read(this.key(id, name)));
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) return null;
+      throw error;
+    }
+    try {
+      return JSON.parse(body) as unknown;
+    } catch {
+      return null;
+    }
   }
 
   async remove(id: string): Promise<void> {

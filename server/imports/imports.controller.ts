@@ -12,7 +12,7 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { MessageAnswer } from '../common/answers';
 import { BookImportResponse } from './book-imports.dto';
@@ -33,6 +33,7 @@ import {
   ChapterImportResponse,
   ImportCommitAnswer,
   ImportPreviewAnswer,
+  RecordingPeaksAnswer,
 } from './imports.dto';
 import { ImportsService } from './imports.service';
 import { SignedLinks } from '../common/signed-links';
@@ -79,6 +80,18 @@ export class ImportsController {
   @ErrorAnswer(409, DAMAGED)
   async boundaries(@Param('importId') id: string, @Body() dto: BoundariesDto) {
     return this.chapters.setBoundaries(await this.imports.find(id), dto.cuts);
+  }
+
+  @Get('import/:importId/peaks')
+  @ApiOperation({
+    summary: "A staged recording's waveform, for the preview's editor",
+    description:
+      'Computed with ffmpeg on the first request (a long recording takes a while) and kept with the import; later requests read it. 404 for an import without a recording; 503 without ffmpeg.',
+  })
+  @ApiOkResponse({ type: RecordingPeaksAnswer })
+  @ErrorAnswer(409, DAMAGED)
+  async peaks(@Param('importId') id: string) {
+    return this.chapters.peaks(await this.imports.find(id));
   }
 
   @Post('import/:importId/commit')

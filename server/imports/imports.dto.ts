@@ -5,6 +5,7 @@ import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional } from 'class-valid
 import { MB } from '../common/body-limits';
 import { Field } from '../common/field';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
+import { MAX_PEAK_PAIRS, PEAKS_PER_SECOND } from './recording-peaks';
 
 /** The most clips one chapter import takes, as files or as zip entries. */
 export const MAX_CLIPS = 2000;
@@ -104,7 +105,34 @@ export class ImportPreviewAnswer {
 export class ImportCommitted {
   @ApiProperty({ required: false, description: 'A chapter import: how many phrases were added.' })
   added?: number;
-  @ApiProperty({ required: false, description: "A book import: the new book's code." }) book_code?: string;
+  @ApiProperty({
+    description: "A book import: the new book's code. A chapter import: its book's code.",
+  })
+  book_code: string;
+  @ApiProperty({
+    required: false,
+    description: "A chapter import: the chapter's number; its reader page is /read/{book_code}/{chapter_no}.",
+  })
+  chapter_no?: number;
+}
+
+/** A recording's waveform: min/max pairs the preview's editor draws (docs/import.md). */
+export class RecordingPeaksResponse {
+  @ApiProperty({ type: 'integer', description: "The recording's decoded length, in ms." })
+  duration_ms: number;
+  @ApiProperty({ description: 'How much of the recording each pair stands for, in ms.' }) ms_per_pair: number;
+  @ApiProperty({ enum: [8], description: 'Values are whole numbers from −127 to 127 (full scale).' })
+  bits: 8;
+  @ApiProperty({
+    type: [Number],
+    maxItems: MAX_PEAK_PAIRS * 2,
+    description: `Pairs in order, the lowest then the highest sample of each stretch: at most ${MAX_PEAK_PAIRS} pairs (${PEAKS_PER_SECOND} a second on a short recording).`,
+  })
+  data: number[];
+}
+
+export class RecordingPeaksAnswer {
+  @ApiProperty({ type: RecordingPeaksResponse }) data: RecordingPeaksResponse;
 }
 
 export class ImportCommitAnswer {

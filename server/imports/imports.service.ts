@@ -47,10 +47,10 @@ export class ImportsService implements OnApplicationBootstrap {
     const taken = await this.lifecycle.take(id);
     try {
       if (taken.kind === 'book') return await this.books.commit(taken);
-      const { added } = await this.chapters.commit(taken);
+      const { added, bookCode, chapterNo } = await this.chapters.commit(taken);
       return {
         message: `${added} ${added === 1 ? 'phrase has' : 'phrases have'} been added to the chapter.`,
-        data: { added },
+        data: { added, book_code: bookCode, chapter_no: chapterNo },
       };
     } catch (error) {
       await this.lifecycle.release(taken);

@@ -4,10 +4,16 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { parseFile } from 'music-metadata';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { COVER_RATIO, COVER_WIDTHS, coverFile } from './media-urls';
-import { AUDIO_EXTENSIONS, isAudio, isImage, sniffFile, type AudioType } from './sniff';
+import { AUDIO_EXTENSIONS, isImage, sniffFile, type AudioType } from './sniff';
+import {
+  coverDecoder,
+  MediaRejectedError,
+  NOT_AN_IMAGE,
+  probeAudioFile,
+  UNREADABLE_IMAGE,
+} from './upload-checks';
 import { MediaTrash } from './media-trash';
 import { MEDIA_STORE } from './store/create-stores';
 import { contentTypeOf, type MediaStore } from './store/media-store';
@@ -18,11 +24,8 @@ export interface StoredAudio {
   durationMs: number | null;
 }
 
-/** Thrown when an upload's bytes are not what its field needs; callers turn it into a 422. */
-export class MediaRejectedError extends Error {}
+export { MediaRejectedError };
 
-/** A cover larger than this is refused before decoding, so a crafted image cannot exhaust memory. */
-const MAX_COVER_PIXELS = 40_000_000;
 const TEMP_PREFIX = 'tmp';
 
 /** The files behind a stored path: a cover key stands for one file per size. */
@@ -71,13 +74,12 @@ export class MediaService {
   /** Re-encodes an image into the cover sizes (metadata stripped) and returns the cover's key. */
   async storeCover(tempFile: string): Promise<string> {
     this.assertTemp(tempFile);
-    if (!isImage(await sniffFile(tempFile)))
-      throw new MediaRejectedError('The cover must be a JPEG, PNG or WebP image.');
+    if (!isImage(await sniffFile(tempFile))) throw new MediaRejectedError(NOT_AN_IMAGE);
     const key = `covers/${randomName()}`;
     const sizes = COVER_WIDTHS.map((width) => ({ key: coverFile(key, width), width, file: this.tempPath() }));
     try {
       try {
-        const source = sharp(tempFile, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).rotate();
+        const source = coverDecoder(tempFile);
         for (const size of sizes)
           await source
             .clone()
@@ -88,9 +90,7 @@ export class MediaService {
             .webp({ quality: 78 })
             .toFile(size.file);
       } catch {
-        throw new MediaRejectedError(
-          'The cover image could not be read. Please upload a valid JPEG, PNG or WebP file.',
-        );
+        throw new MediaRejectedError(UNREADABLE_IMAGE);
       }
       // Encoded first, stored after: a store that fails is ours (a 503), never the uploader's image.
       const stored: string[] = [];
@@ -124,20 +124,9 @@ export class MediaService {
     }
   }
 
-  /**
-   * What an audio file is, by its content, and how long it lasts; a file that is not audio, or that the
-   * metadata reader cannot make sense of, is refused with a message an uploader understands.
-   */
-  async probeAudio(file: string): Promise<{ type: AudioType; durationMs: number | null }> {
-    const type = await sniffFile(file);
-    if (!isAudio(type)) throw new MediaRejectedError('The audio must be an MP3, M4A/AAC, OGG or WAV file.');
-    try {
-      const metadata = await parseFile(file, { duration: true, skipCovers: true });
-      const seconds = metadata.format.duration;
-      return { type, durationMs: seconds && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null };
-    } catch {
-      throw new MediaRejectedError('The audio file is damaged or not a supported format.');
-    }
+  /** What an audio file is, by its content, and how long it lasts (upload-checks.ts). */
+  probeAudio(file: string): Promise<{ type: AudioType; durationMs: number | null }> {
+    return probeAudioFile(file);
   }
 
   /**

@@ -12,13 +12,15 @@ import { Transform } from 'class-transformer';
 import { Field } from '../common/field';
 import { Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
+import { IsAudioFile } from '../media/upload-checks';
 import { PositiveId } from '../chapters/chapters.dto';
 import type { Phrase } from './phrase.entity';
 import type { PhraseResponse } from './phrase-responses';
 
 export { PHRASE_UPLOADS } from '../common/body-limits';
 
-const lineAudio = IsUploadedFile({ message: 'The line audio must be an uploaded file.' });
+/** Checked by its content with the other fields, so that one 422 names every problem. */
+const lineAudio = [IsUploadedFile({ message: 'The line audio must be an uploaded file.' }), IsAudioFile()];
 
 class PhraseFieldsDto {
   @Field(
@@ -43,13 +45,13 @@ export class CreatePhraseDto extends PhraseFieldsDto {
   @PositiveId('chapter id')
   chapter_id: number;
 
-  @Field(IsNotEmpty({ message: 'The line audio field is required.' }), lineAudio)
+  @Field(IsNotEmpty({ message: 'The line audio field is required.' }), ...lineAudio)
   line_audio: UploadedFile;
 }
 
 /** Editing a phrase keeps its audio unless a new file is sent. */
 export class UpdatePhraseDto extends PhraseFieldsDto {
-  @Field(IsOptional(), lineAudio)
+  @Field(IsOptional(), ...lineAudio)
   line_audio?: UploadedFile;
 }
 

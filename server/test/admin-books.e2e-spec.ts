@@ -69,6 +69,11 @@ describe('Admin books API', () => {
       difficulty: 'Easy',
       hours: 2,
       minutes: 35,
+      // No chapters yet: the typed length is the book's length.
+      length_source: 'typed',
+      duration_ms: null,
+      typed_hours: 2,
+      typed_minutes: 35,
       image_path: expect.stringMatching(/^\/media\/covers\/[0-9a-f]{32}-640\.webp$/),
       sample_audio: expect.stringMatching(/^\/media\/samples\/[0-9a-f]{32}\.mp3$/),
       sample_text: 'Line one.\nLine two.',
@@ -145,6 +150,61 @@ describe('Admin books API', () => {
     expect(decimal.body.errors).toEqual({ hours: ['The hours must be a whole number.'] });
     expect(await mediaFiles(server)).toEqual(before);
     expect(tempFiles(server.storageDir)).toEqual([]);
+  });
+
+  it('names every problem in one 422: the fields, and the files by their content', async () => {
+    const before = await mediaFiles(server);
+    const res = await admin.post(
+      'admin/book',
+      bookForm({
+        title: '',
+        minutes: '75',
+        language: 'not a language',
+        book_image: [fixture('page.png'), 'page.png'],
+        sample_audio: [fixture('text.mp3'), 'text.mp3'],
+      }),
+    );
+    expect(res.status).toBe(422);
+    const errors = {
+      title: ['The title field is required.'],
+      minutes: ['The minutes must be between 0 and 59.'],
+      language: ['The language must be a language code such as fr, es or pt-PT.'],
+      book_image: ['The cover must be a JPEG, PNG or WebP image.'],
+      sample_audio: ['The audio must be an MP3, M4A/AAC, OGG or WAV file.'],
+    };
+    expect(res.body).toEqual({ message: expect.any(String), errors });
+    // The summary is one of them (the page lists them all).
+    expect(Object.values(errors).flat()).toContain(res.body.message);
+    // A JPEG cut short passes its first bytes but not the decoding: named with the other problems too.
+    const jpeg = readFileSync(join(__dirname, 'fixtures', 'cover.jpg'));
+    const cut = await admin.post(
+      'admin/book',
+      bookForm({
+        difficulty: 'Expert',
+        book_image: [new Blob([jpeg.subarray(0, Math.floor(jpeg.length / 3))]), 'cut.jpg'],
+      }),
+    );
+    expect(cut.status).toBe(422);
+    expect(cut.body.errors).toEqual({
+      difficulty: ['The difficulty must be Easy, Medium or Hard.'],
+      book_image: ['The cover image could not be read. Please upload a valid JPEG, PNG or WebP file.'],
+    });
+    expect(await mediaFiles(server)).toEqual(before);
+    // Edit Book too: a refused new cover is reported with a refused field.
+    const book = await create();
+    const beforeEdit = await mediaFiles(server);
+    const edit = await admin.post(
+      `admin/book/${book.book_code}?_method=put`,
+      bookForm({ hours: 'many', book_image: [fixture('page.png'), 'page.png'], sample_audio: undefined }),
+    );
+    expect(edit.status).toBe(422);
+    expect(edit.body.errors).toEqual({
+      hours: ['The hours must be a whole number.'],
+      book_image: ['The cover must be a JPEG, PNG or WebP image.'],
+    });
+    expect(await mediaFiles(server)).toEqual(beforeEdit);
+    expect(tempFiles(server.storageDir)).toEqual([]);
+    await admin.delete(`admin/book/${book.book_code}`);
   });
 
   it('refuses impostors by their content, under the field name, and keeps no file', async () => {

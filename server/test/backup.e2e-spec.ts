@@ -183,7 +183,7 @@ describe('npm run backup and npm run restore', () => {
     );
 
     expect(manifest.engine).toBe(onPostgres ? 'postgres' : 'sqlite');
-    expect(manifest.schema.migration).toBe('BookSearch1763834400000');
+    expect(manifest.schema.migration).toBe('ChapterLength1763845200000');
     expect(manifest.missingMedia).toEqual([]);
     expect(manifest.sessionSecret).toEqual(
       expect.objectContaining({ generatedInDatabase: true, jwtSecretConfigured: false }),
@@ -286,7 +286,7 @@ describe('npm run backup and npm run restore', () => {
     const run = await restoreCli(copy);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /^Restore failed: .*newer schema \(FromTheFuture1893456000000\) than this version of Lingonovel knows \(its last is BookSearch1763834400000\)/,
+      /^Restore failed: .*newer schema \(FromTheFuture1893456000000\) than this version of Lingonovel knows \(its last is ChapterLength1763845200000\)/,
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -343,7 +343,7 @@ describe('npm run backup and npm run restore', () => {
     expect(run.stderr).not.toContain('failed');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      /^Backed up the (SQLite|PostgreSQL) database \(schema BookSearch1763834400000\) and \d+ media file\(s\)/,
+      /^Backed up the (SQLite|PostgreSQL) database \(schema ChapterLength1763845200000\) and \d+ media file\(s\)/,
     );
     expect(run.stdout).toContain('app_meta');
     const again = spawnSync(process.execPath, [CLI('backup'), '--out', out], { env, encoding: 'utf8' });

@@ -138,7 +138,7 @@ describe('Importing a chapter', () => {
     expect(committed.status).toBe(200);
     expect(committed.body).toEqual({
       message: '3 phrases have been added to the chapter.',
-      data: { added: 3 },
+      data: { added: 3, book_code: bookCode, chapter_no: 1 },
     });
     const phrases = await phrasesOf(chapterId);
     expect(phrases.map((p) => [p.position, p.phrase])).toEqual([
@@ -411,7 +411,7 @@ describe('Importing a chapter', () => {
       importForm(file('A.\n', 'c.txt'), clips(2000)),
     );
     expect(most.status).toBe(200);
-    expect(most.body.data.errors).toContain('The text has 1 phrases and the upload 2000 clips.');
+    expect(most.body.data.errors).toContain('The text has 1 phrase and the upload 2000 clips.');
     await admin.delete(`admin/import/${most.body.data.import_id}`);
     const over = await admin.post(
       `admin/chapter/${chapterId}/import`,
@@ -444,7 +444,10 @@ describe('Importing a chapter', () => {
       const late = await admin.post(`admin/import/${importId}/commit`);
       expect([late.status, late.body]).toEqual([
         200,
-        { message: '1 phrase has been added to the chapter.', data: { added: 1 } },
+        {
+          message: '1 phrase has been added to the chapter.',
+          data: { added: 1, book_code: bookCode, chapter_no: 5 },
+        },
       ]);
       expect((await phrasesOf(id)).map((p) => p.phrase)).toEqual(['Seul.']);
     } finally {

@@ -9,7 +9,11 @@ import {
   probeDurationMs,
   runFfmpeg,
 } from '../imports/ffmpeg';
-import { ApiClient, newAdmin } from './api-client';
+import { randomUUID } from 'node:crypto';
+import { MAX_PEAK_PAIRS, type RecordingPeaks as Peaks } from '../imports/recording-peaks';
+import { IMPORT_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
+import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
@@ -39,6 +43,7 @@ describe('Importing a chapter from one recording', () => {
   let server: TestServer;
   let admin: ApiClient;
   let chapterId: number;
+  let bookCode: string;
   let dir: string;
   let recording: Buffer;
   /** Where each inserted pause lies in the recording. */
@@ -87,7 +92,8 @@ describe('Importing a chapter from one recording', () => {
 
     server = await startServer();
     admin = (await newAdmin(server)).client;
-    const book = await admin.post<{ data: { id: number } }>('admin/book', bookForm());
+    const book = await admin.post<{ data: { id: number; book_code: string } }>('admin/book', bookForm());
+    bookCode = book.body.data.book_code;
     chapterId = (
       await admin.post<{ data: { id: number } }>('admin/chapter', {
         title: 'Eins',
@@ -96,6 +102,10 @@ describe('Importing a chapter from one recording', () => {
       })
     ).body.data.id;
   });
+  /** The names of an import's files in the import store (folder or bucket). */
+  const stagedFiles = async (id: string) =>
+    (await server.app.get<symbol, MediaStore>(IMPORT_STORE).list(`${id}/`)).map((o) => o.key.split('/')[1]);
+
   afterAll(async () => {
     await server?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -140,7 +150,7 @@ describe('Importing a chapter from one recording', () => {
     const committed = await admin.post(`admin/import/${data.import_id}/commit`);
     expect(committed.body).toEqual({
       message: '3 phrases have been added to the chapter.',
-      data: { added: 3 },
+      data: { added: 3, book_code: bookCode, chapter_no: 1 },
     });
     const phrases = await admin.get<{
       data: { phrases: Array<{ phrase: string; duration_ms: number | null }> };
@@ -149,6 +159,90 @@ describe('Importing a chapter from one recording', () => {
     phrases.body.data.phrases.forEach((phrase, i) => {
       expect(Math.abs(phrase.duration_ms! - (bounds[i + 1] - bounds[i]))).toBeLessThan(100);
     });
+  });
+
+  it("answers the recording's waveform: min/max pairs, silent in the pauses, computed once", async () => {
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm('Die Fähre kam.\nHenrik las.\nMan wollte automatisieren.\n', recording),
+    );
+    const { import_id: id, recording: staging } = staged.body.data;
+    expect(await stagedFiles(id)).not.toContain('peaks.json');
+    const res = await admin.get<{ data: Peaks }>(`admin/import/${id}/peaks`);
+    expect(res.status).toBe(200);
+    const peaks = res.body.data;
+    expect(Object.keys(peaks).sort()).toEqual(['bits', 'data', 'duration_ms', 'ms_per_pair']);
+    expect(peaks.duration_ms).toBe(staging.duration_ms);
+    expect(peaks.bits).toBe(8);
+    // A pair per 10 ms on a recording this short, each the lowest then the highest sample.
+    expect(peaks.ms_per_pair).toBeCloseTo(10, 0);
+    const pairs = peaks.data.length / 2;
+    expect(Number.isInteger(pairs)).toBe(true);
+    expect(Math.abs(pairs * peaks.ms_per_pair - staging.duration_ms)).toBeLessThan(2 * peaks.ms_per_pair);
+    expect(peaks.data.every((n) => Number.isInteger(n) && n >= -127 && n <= 127)).toBe(true);
+    for (let i = 0; i < peaks.data.length; i += 2)
+      expect(peaks.data[i]).toBeLessThanOrEqual(peaks.data[i + 1]);
+    const loudest = (fromMs: number, toMs: number) => {
+      let most = 0;
+      for (let pair = Math.ceil(fromMs / peaks.ms_per_pair); pair * peaks.ms_per_pair < toMs; pair++)
+        most = Math.max(most, Math.abs(peaks.data[pair * 2]), Math.abs(peaks.data[pair * 2 + 1]));
+      return most;
+    };
+    // The inserted pauses are digital silence (an MP3's edges blur them by a few ms); speech is not.
+    for (const pause of pauses)
+      expect(loudest(pause.startMs + 100, pause.endMs - 100)).toBeLessThanOrEqual(1);
+    expect(loudest(0, pauses[0].startMs)).toBeGreaterThan(10);
+    // Kept beside the recording: a second request reads it, and answers the same.
+    expect(await stagedFiles(id)).toContain('peaks.json');
+    expect((await admin.get(`admin/import/${id}/peaks`)).body).toEqual(res.body);
+    await admin.delete(`admin/import/${id}`);
+    expect((await admin.get(`admin/import/${id}/peaks`)).status).toBe(404);
+  });
+
+  it('keeps the waveform of a long recording small', async () => {
+    // Ten minutes of a tone, as WAV: 20,000 pairs at most, whatever the length.
+    const file = join(dir, 'long.wav');
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=220:sample_rate=8000:duration=600',
+      '-c:a',
+      'pcm_s16le',
+      file,
+    ]);
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${chapterId}/import`,
+      importForm('Eins.\nZwei.\n', await readFile(file)),
+    );
+    expect(staged.status).toBe(200);
+    const id = staged.body.data.import_id;
+    const res = await admin.get<{ data: Peaks }>(`admin/import/${id}/peaks`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.data.length).toBeLessThanOrEqual(MAX_PEAK_PAIRS * 2);
+    expect(res.body.data.data.length).toBeGreaterThan((MAX_PEAK_PAIRS - 5) * 2);
+    expect(res.body.data.ms_per_pair).toBeCloseTo(30, 0);
+    expect(res.text.length).toBeLessThan(250_000);
+    await admin.delete(`admin/import/${id}`);
+  });
+
+  it('answers 404 for an import without a recording or none at all, 401 without a token, 403 to a member', async () => {
+    const clips = new FormData();
+    clips.set('text', new Blob(['Eins.\n']), 'c.txt');
+    clips.append('clips', new Blob([await readFile(CLIPS[0])]), '1.mp3');
+    const staged = await admin.post<Preview>(`admin/chapter/${chapterId}/import`, clips);
+    const id = staged.body.data.import_id;
+    expect(await admin.get(`admin/import/${id}/peaks`)).toMatchObject({
+      status: 404,
+      body: { message: 'This import has no recording.' },
+    });
+    expect((await admin.get(`admin/import/${randomUUID()}/peaks`)).status).toBe(404);
+    expect((await admin.get('admin/import/not-an-id/peaks')).status).toBe(404);
+    expect((await new ApiClient(server).get(`admin/import/${id}/peaks`)).status).toBe(401);
+    expect((await (await newMember(server)).client.get(`admin/import/${id}/peaks`)).status).toBe(403);
+    await admin.delete(`admin/import/${id}`);
   });
 
   it('halves the longest segments when the pauses are too few, and says so', async () => {

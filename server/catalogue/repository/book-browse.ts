@@ -1,5 +1,5 @@
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
-import { Book } from '../../books/book.entity';
+import { Book, bookClipsSql } from '../../books/book.entity';
 import type { BrowseFilter } from '../browse-query';
 import { NO_LEVEL } from '../browse-query';
 import { canonicalTag, languageKey, NO_LANGUAGE } from '../languages';
@@ -34,7 +34,13 @@ export async function browseBooks(db: EntityManager, filter: BrowseFilter): Prom
   }
   if (filter.sort === 'title') page.addOrderBy('b.title_key', 'ASC');
   else if (filter.sort === 'shortest') {
-    page.addSelect('b.hours * 60 + b.minutes', 'length_minutes').addOrderBy('length_minutes', 'ASC');
+    // The length every page shows (books.dto.ts, bookLength): the clips' once there are any, else as typed.
+    page
+      .addSelect(
+        `COALESCE(NULLIF((${bookClipsSql('b')}), 0), (b.hours * 60 + b.minutes) * 60000)`,
+        'length_ms',
+      )
+      .addOrderBy('length_ms', 'ASC');
   } else page.addOrderBy('b.created_at', 'DESC');
   page.addOrderBy('b.id', filter.sort === 'newest' ? 'DESC' : 'ASC');
 

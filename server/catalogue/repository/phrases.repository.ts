@@ -5,6 +5,7 @@ import { sql } from '../../database/sql';
 import { Phrase } from '../../phrases/phrase.entity';
 import { firstChapterNoSql } from '../free-chapters';
 import { lockChapter } from './chapter-lock';
+import { measureChapter } from './chapter-length';
 
 /** A phrase as its writer gives it; the repository gives it its chapter and position. */
 export type NewPhrase = Pick<Phrase, 'phrase' | 'dictionary' | 'audioPath' | 'audioMs'>;
@@ -129,6 +130,7 @@ export class PhrasesRepository {
       const ids = await this.insertBatch(tx, batch);
       appended.push(...batch.map((row, i) => ({ ...row, id: ids[i] })));
     }
+    await measureChapter(tx, chapterId);
     return appended;
   }
 
@@ -138,16 +140,25 @@ export class PhrasesRepository {
     return identifiers.map((identifier) => Number(identifier.id));
   }
 
-  /** Changes a phrase's text or clip; answers the row as it was (read in the same transaction), or null. */
+  /**
+   * Changes a phrase's text or clip; answers the row as it was (read in the same transaction), or null. A
+   * new clip changes its chapter's length, measured again under the chapter's lock.
+   */
   update(id: number, changes: Partial<NewPhrase>): Promise<Phrase | null> {
     return this.db.transaction(async (tx) => {
-      const current = await tx.findOneBy(Phrase, { id });
-      if (current) await tx.update(Phrase, { id }, changes);
+      const found = await tx.findOneBy(Phrase, { id });
+      if (!found) return null;
+      const measure = changes.audioMs !== undefined;
+      if (measure) await lockChapter(tx, found.chapterId);
+      // Read again under the lock: a delete or another edit may have ended meanwhile.
+      const current = measure ? await tx.findOneBy(Phrase, { id }) : found;
+      if (!current) return null;
+      await tx.update(Phrase, { id }, changes);
+      if (measure) await measureChapter(tx, current.chapterId);
       return current;
     });
   }
 
-  /** Deletes a phrase and closes the gap it leaves in its chapter's order. */
   /** Deletes a phrase and closes the gap; answers its clip as the delete saw it (null: already gone). */
   remove(phrase: Pick<Phrase, 'id' | 'chapterId'>): Promise<string | null> {
     return this.db.transaction(async (tx) => {
@@ -163,6 +174,7 @@ export class PhrasesRepository {
         current.chapterId,
         current.position,
       ]);
+      await measureChapter(tx, current.chapterId);
       return current.audioPath;
     });
   }
@@ -172,6 +184,7 @@ export class PhrasesRepository {
     await lockChapter(tx, chapterId);
     const old = await tx.find(Phrase, { select: { id: true, audioPath: true }, where: { chapterId } });
     await tx.delete(Phrase, { chapterId });
+    await measureChapter(tx, chapterId);
     return old.map((phrase) => phrase.audioPath);
   }
 

@@ -20,6 +20,7 @@ import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { StatusRows, TableScroll } from './ui/Table';
 import { useLoad } from './ui/hooks';
+import { nounCount } from '../../lib/noun-count';
 
 export default function BookDetail({ bookCode }: { bookCode: string }) {
   return (
@@ -74,7 +75,10 @@ function Detail({ bookCode }: { bookCode: string }) {
             <dt>Difficulty</dt>
             <dd>{book.difficulty}</dd>
             <dt>Time</dt>
-            <dd>{formatBookTime(book.hours, book.minutes)}</dd>
+            <dd>
+              {formatBookTime(book.hours, book.minutes)}{' '}
+              {book.length_source === 'clips' ? '(the sum of its clips)' : '(as typed)'}
+            </dd>
             <dt>Book code</dt>
             <dd>{book.book_code}</dd>
           </dl>
@@ -120,7 +124,8 @@ function Chapters({ book }: { book: Book }) {
       <h2 id="chapters-heading">Chapters</h2>
       {loaded.status === 'ready' && chapters.length > 0 && (
         <p>
-          {chapters.length} chapters, {totalPhrases} phrases, {formatDuration(totalMs)} of phrase audio.
+          {nounCount(chapters.length, 'chapter')}, {nounCount(totalPhrases, 'phrase')},{' '}
+          {formatDuration(totalMs)} of phrase audio.
         </p>
       )}
       <TableScroll label="Chapters of the book">

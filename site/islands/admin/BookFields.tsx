@@ -5,7 +5,7 @@
  * shown beside them. The CEFR level is optional on both.
  */
 import type { ApiError } from '../../lib/api';
-import { CEFR_LEVELS, CEFR_NAMES, DIFFICULTIES, type Book } from '../../lib/admin';
+import { CEFR_LEVELS, CEFR_NAMES, DIFFICULTIES, formatBookTime, type Book } from '../../lib/admin';
 import { Field, SelectField, TextAreaField } from '../shared/Form';
 import { FileField } from './ui/FileField';
 import { LanguageField } from './LanguageField';
@@ -51,8 +51,17 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
         required={!editing}
         error={error?.fieldError('language')}
       />
-      <fieldset className="field-row">
+      <fieldset
+        className="field-row"
+        aria-describedby={book?.length_source === 'clips' ? 'book-length-note' : undefined}
+      >
         <legend>Length of the book</legend>
+        {book?.length_source === 'clips' && (
+          <p id="book-length-note" className="field-hint">
+            Its clips last {formatBookTime(book.hours, book.minutes)}, which is the length every page shows.
+            The length typed here is shown only while the book has no clips.
+          </p>
+        )}
         <Field
           id={BOOK_FIELDS.hours.id}
           name="hours"
@@ -61,7 +70,7 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
           inputMode="numeric"
           min={0}
           step={1}
-          defaultValue={book?.hours}
+          defaultValue={book?.typed_hours}
           required
           error={error?.fieldError('hours')}
         />
@@ -74,7 +83,7 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
           min={0}
           max={59}
           step={1}
-          defaultValue={book?.minutes}
+          defaultValue={book?.typed_minutes}
           required
           error={error?.fieldError('minutes')}
         />

@@ -12,6 +12,7 @@ import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { TableScroll } from './ui/Table';
 import { UploadProgress } from './ui/UploadProgress';
+import { nounCount } from '../../lib/noun-count';
 
 export function ExportBookButton({
   bookCode,
@@ -167,8 +168,12 @@ function Importer() {
           <h2 id="book-preview">Preview: {asWritten(preview.book.title, '(no title)')}</h2>
           <p>
             By {asWritten(preview.book.author, '?')}, narrated by {asWritten(preview.book.narrated_by, '?')}.{' '}
-            {preview.chapters.length} chapters,{' '}
-            {preview.chapters.reduce((sum, chapter) => sum + chapter.rows, 0)} phrases.
+            {nounCount(preview.chapters.length, 'chapter')},{' '}
+            {nounCount(
+              preview.chapters.reduce((sum, chapter) => sum + chapter.rows, 0),
+              'phrase',
+            )}
+            .
           </p>
           {preview.errors.length > 0 ? (
             <div className="form-alert" role="alert">

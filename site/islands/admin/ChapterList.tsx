@@ -12,6 +12,7 @@ import { ListMessages } from './ui/ListMessages';
 import { StatusRows, TableScroll } from './ui/Table';
 import { useDeleter } from './ui/useDeleter';
 import { useLoad } from './ui/hooks';
+import { nounCount } from '../../lib/noun-count';
 
 const COLUMNS = 5;
 
@@ -38,7 +39,9 @@ function Chapters({ bookId }: { bookId: string }) {
         title: `Delete chapter ${chapter.chapter_no}, “${chapter.title}”?`,
         body: (
           <p>
-            Its {chapter.phrase_count === 1 ? 'phrase' : `${chapter.phrase_count} phrases`} and their audio
+            {chapter.phrase_count === 1
+              ? 'Its phrase and its audio'
+              : `Its ${nounCount(chapter.phrase_count, 'phrase')} and their audio`}{' '}
             will be deleted too. This cannot be undone.
           </p>
         ),
@@ -61,7 +64,11 @@ function Chapters({ bookId }: { bookId: string }) {
       <div className="page-head">
         <div>
           <h1>Chapter List</h1>
-          {book && <p className="form-subtitle">{book.title}</p>}
+          {book && (
+            <p className="form-subtitle">
+              {book.title} · {nounCount(chapters.length, 'chapter')}
+            </p>
+          )}
         </div>
         <div className="page-actions">
           <a className="button" href={adminRoutes.createChapter(bookId)}>

@@ -74,10 +74,13 @@ function EditBookForm({ bookCode }: { bookCode: string }) {
         <p className="form-subtitle">{book.title}</p>
         <FormErrors error={error} fields={BOOK_FIELDS} />
         <SuccessMessage focus>{success && <p>{success}</p>}</SuccessMessage>
+        {/* noValidate: the server's one answer names every problem, the files' included, where the
+            browser's own checks would stop at the first empty field (docs/product.md section 5). */}
         <form
           key={generation}
           method="post"
           encType="multipart/form-data"
+          noValidate
           onSubmit={(event) => void submit(event)}
         >
           <BookFields book={book} error={error} />

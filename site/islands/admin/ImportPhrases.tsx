@@ -5,10 +5,12 @@
  * recording's boundaries if needed, then commits or discards.
  */
 import { useEffect, useRef, useState, type DragEvent, type SubmitEvent } from 'react';
+import { nounCount } from '../../lib/noun-count';
 import { api, apiUpload, asApiError, errorMessage } from '../../lib/api';
 import { adminRoutes, formatDuration, type Chapter } from '../../lib/admin';
 import type {
   ChapterImportResponse as Preview,
+  ImportCommitAnswer,
   ImportRowResponse,
 } from '../../../server/imports/imports.dto';
 import { ErrorSummary, SuccessMessage } from '../shared/Form';
@@ -17,6 +19,7 @@ import { Breadcrumb } from './ui/Breadcrumb';
 import { TableScroll } from './ui/Table';
 import { UploadProgress } from './ui/UploadProgress';
 import { useLoad } from './ui/hooks';
+import { WaveformEditor } from './WaveformEditor';
 
 const TEXT_NAME = /\.(tsv|csv|txt|text)$/i;
 /** What a folder holds beside its clips: system files, images, documents. */
@@ -54,7 +57,12 @@ function Importer({ chapterId }: { chapterId: string }) {
   const [cuts, setCuts] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  /** The reader page of the chapter just committed. */
+  const [readerUrl, setReaderUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  // Saves run one after another, so that the last move is the one kept.
+  const saving = useRef<Promise<void>>(Promise.resolve());
 
   /**
    * Dropped files, or a folder's, sorted out: the text by its name, the rest as clips (a folder's other
@@ -78,6 +86,7 @@ function Importer({ chapterId }: { chapterId: string }) {
     event.preventDefault();
     setError(null);
     setDone(null);
+    setReaderUrl(null);
     if (!text) return setError('Choose the text file of the chapter.');
     const body = new FormData();
     body.set('text', text);
@@ -99,21 +108,32 @@ function Importer({ chapterId }: { chapterId: string }) {
     }
   }
 
-  async function saveBoundaries() {
+  /**
+   * Saves the boundaries through the boundaries API: the Save button's, or a handle moved on the waveform.
+   * A refused list (422) leaves the last saved one in place.
+   */
+  function saveBoundaries(next: number[] = cuts) {
     if (!preview) return;
-    setBusy(true);
-    try {
-      const answer = await api<{ data: Preview }>(`admin/import/${preview.import_id}/boundaries`, {
-        method: 'PUT',
-        body: { cuts },
-      });
-      setPreview(answer.data);
-      setError(null);
-    } catch (failure) {
-      setError(problemMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    const id = preview.import_id;
+    saving.current = saving.current.then(async () => {
+      setBusy(true);
+      setSaved(null);
+      try {
+        const answer = await api<{ data: Preview }>(`admin/import/${id}/boundaries`, {
+          method: 'PUT',
+          body: { cuts: next },
+        });
+        setPreview(answer.data);
+        setCuts(answer.data.recording?.cuts ?? next);
+        setError(null);
+        setSaved('The boundaries have been saved.');
+      } catch (failure) {
+        setError(problemMessage(failure));
+        setCuts((current) => (current === next ? (preview.recording?.cuts ?? current) : current));
+      } finally {
+        setBusy(false);
+      }
+    });
   }
 
   /** An import that expired or was committed elsewhere (404) is gone: the preview closes with the reason. */
@@ -130,10 +150,13 @@ function Importer({ chapterId }: { chapterId: string }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ message: string }>(`admin/import/${preview.import_id}/commit`, {
+      await saving.current;
+      const answer = await api<ImportCommitAnswer>(`admin/import/${preview.import_id}/commit`, {
         method: 'POST',
       });
       setPreview(null);
+      const { book_code: code, chapter_no: number } = answer.data;
+      setReaderUrl(number ? `/read/${encodeURIComponent(code)}/${number}` : null);
       // The files are imported: choosing them again is a new import, not a second click.
       setText(null);
       setClips([]);
@@ -177,7 +200,9 @@ function Importer({ chapterId }: { chapterId: string }) {
       <SuccessMessage focus>
         {done && (
           <>
-            {done} <a href={adminRoutes.phrases(chapterId)}>Back to the Phrase List</a>
+            {done} {readerUrl && <a href={readerUrl}>Open in the reader</a>}
+            {readerUrl && ' · '}
+            <a href={adminRoutes.phrases(chapterId)}>Back to the Phrase List</a>
           </>
         )}
       </SuccessMessage>
@@ -266,7 +291,8 @@ function Importer({ chapterId }: { chapterId: string }) {
           onCuts={setCuts}
           busy={busy}
           moved={!!movedBoundaries}
-          onSaveBoundaries={() => void saveBoundaries()}
+          saved={saved}
+          onSaveBoundaries={(next) => saveBoundaries(next)}
           onCommit={() => void commit()}
           onDiscard={() => void discard()}
         />
@@ -281,7 +307,8 @@ function PreviewTable(props: {
   onCuts: (cuts: number[]) => void;
   busy: boolean;
   moved: boolean;
-  onSaveBoundaries: () => void;
+  saved: string | null;
+  onSaveBoundaries: (cuts?: number[]) => void;
   onCommit: () => void;
   onDiscard: () => void;
 }) {
@@ -295,14 +322,21 @@ function PreviewTable(props: {
   const recording = preview.recording;
   const bounds = recording ? [0, ...cuts, recording.duration_ms] : [];
 
+  /** Plays part of the recording (a segment), on the player the waveform shares. */
+  const playRange = (startMs: number, endMs: number) => {
+    const element = audio.current;
+    if (!element || !recording) return;
+    // The waveform gave the player its source; without the waveform, the first play does.
+    if (!element.getAttribute('src')) element.src = recording.url;
+    element.currentTime = startMs / 1000;
+    stopAt.current = endMs / 1000;
+    void element.play();
+  };
   const play = (row: ImportRowResponse, i: number) => {
     const element = audio.current;
     if (!element) return;
-    if (recording) {
-      element.src = recording.url;
-      element.currentTime = bounds[i] / 1000;
-      stopAt.current = bounds[i + 1] / 1000;
-    } else if (row.audio) {
+    if (recording) return playRange(bounds[i], bounds[i + 1]);
+    if (row.audio) {
       element.src = row.audio;
       stopAt.current = null;
     }
@@ -313,7 +347,7 @@ function PreviewTable(props: {
   return (
     <section aria-labelledby="preview-heading">
       <h2 id="preview-heading" tabIndex={-1} ref={heading}>
-        Preview: {preview.rows.length} phrases
+        Preview: {nounCount(preview.rows.length, 'phrase')}
       </h2>
       {preview.notice && <p className="form-alert">{preview.notice}</p>}
       {problems > 0 ? (
@@ -334,11 +368,27 @@ function PreviewTable(props: {
       <audio
         ref={audio}
         data-import-audio
+        preload="none"
         onTimeUpdate={(e) => {
           if (stopAt.current !== null && e.currentTarget.currentTime >= stopAt.current)
             e.currentTarget.pause();
         }}
       />
+      {recording && (
+        <WaveformEditor
+          importId={preview.import_id}
+          url={recording.url}
+          durationMs={recording.duration_ms}
+          cuts={cuts}
+          media={audio}
+          onMove={onCuts}
+          onSave={props.onSaveBoundaries}
+          onPlay={playRange}
+        />
+      )}
+      <p role="status" className="visually-hidden">
+        {props.saved}
+      </p>
       <TableScroll label="Rows to import">
         <table className="import-preview">
           <thead>
@@ -387,7 +437,7 @@ function PreviewTable(props: {
       </TableScroll>
       <div className="page-actions">
         {recording && (
-          <button type="button" onClick={props.onSaveBoundaries} disabled={busy || !moved}>
+          <button type="button" onClick={() => props.onSaveBoundaries()} disabled={busy || !moved}>
             Save the boundaries
           </button>
         )}
