@@ -24,6 +24,7 @@ import { SharedRateLimits1763823600000 } from '../migrations/1763823600000-Share
 import { MediaTrash1763827200000 } from '../migrations/1763827200000-MediaTrash';
 import { ListeningReceivedMinute1763830800000 } from '../migrations/1763830800000-ListeningReceivedMinute';
 import { BookSearch1763834400000 } from '../migrations/1763834400000-BookSearch';
+import { SubscriptionConfirmations1763845200000 } from '../migrations/1763845200000-SubscriptionConfirmations';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   MediaTrash1763827200000,
   ListeningReceivedMinute1763830800000,
   BookSearch1763834400000,
+  SubscriptionConfirmations1763845200000,
 ];

@@ -257,6 +257,8 @@ describe('Profile', () => {
           trial_ends_at: null,
           current_period_end: null,
           cancel_at_period_end: false,
+          trial_used: false,
+          offer: 'trial',
         },
       },
     });
