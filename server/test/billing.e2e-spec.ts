@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
+import { SubscriptionConfirmations1763845200000 } from '../migrations/1763845200000-SubscriptionConfirmations';
 import { ApiClient, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { TestSmtp } from './smtp';
@@ -501,5 +502,35 @@ describe('The confirmation mail of a new subscription', () => {
       }),
     );
     await smtp.waitFor(email, 2);
+  });
+
+  it('greets no subscription that started before the confirmations existed', async () => {
+    const { id, email } = await newMember(server, 'Old Timer');
+    const customer = `cus_old_${id}`;
+    await deliver(
+      event('customer.subscription.created', subscriptionObject(customer, id, { status: 'active' })),
+    );
+    await smtp.waitFor(email);
+    // The installation as it was before the migration, then migrated: the running subscription counts as
+    // confirmed, so its renewal sends nothing.
+    const runner = server.app.get(DataSource).createQueryRunner();
+    try {
+      const migration = new SubscriptionConfirmations1763845200000();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscriptionObject(customer, id, {
+          status: 'active',
+          items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_900_000_000 }] },
+        }),
+      ),
+    );
+    await settle();
+    expect(smtp.to(email)).toHaveLength(1);
   });
 });
