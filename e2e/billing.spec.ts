@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
 
@@ -78,32 +79,107 @@ test('Try for $0.00 starts a 30-day trial on Stripe Checkout', async ({ page, re
   ).toBe('30');
 });
 
-test('Checkout tells a member on the trial that they already have the plan, and sends nobody to Stripe', async ({
+const PLAN_PAGES = ['/subs', '/check', '/checkout', '/purchase'];
+
+/** A signed-in member whose plan Stripe's webhooks have set. */
+async function memberWithPlan(
+  page: Page,
+  request: APIRequestContext,
+  label: string,
+  ...plan: Parameters<typeof setPlan> extends [unknown, unknown, ...infer Rest] ? Rest : never
+) {
+  const account = newAccount(label);
+  const id = await signUpByApi(request, account);
+  await setPlan(request, id, ...plan);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return account;
+}
+
+const sessionCalls = async (request: APIRequestContext) =>
+  ((await (await request.get(`${stripeUrl()}/__calls`)).json()) as StandInCall[]).filter(
+    (call) => call.path === '/v1/checkout/sessions',
+  );
+
+test("a trialing member's plan pages offer the billing portal, never a second subscription", async ({
   page,
   request,
 }) => {
-  const account = newAccount('twice');
-  await signUpByApi(request, account);
-  const login = await request.post('/api/v1/user/login', {
-    data: { email: account.email, password: account.password },
+  test.setTimeout(90_000);
+  await memberWithPlan(page, request, 'twice', 'trialing', {
+    trialEnd: Math.floor(Date.now() / 1000) + 20 * 86_400,
   });
-  await setPlan(request, ((await login.json()) as { user: { id: number } }).user.id, 'trialing');
-  await signIn(page, account.email, account.password);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  const before = (await sessionCalls(request)).length;
+  for (const path of PLAN_PAGES) {
+    await page.goto(path);
+    await expect(page.getByText('You already have Premium Plus.'), path).toBeVisible();
+    await expect(page.getByText(/You are on the Premium Plus free trial, which ends on/), path).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: 'Manage your subscription in the billing portal' }),
+    ).toBeVisible();
+    for (const name of ['Try for $0.00', 'Checkout', /^Subscribe/])
+      await expect(page.getByRole('button', { name }), `${path}: ${String(name)}`).toHaveCount(0);
+    for (const name of ['Start your free trial', 'Subscribe now', 'See the plans'])
+      await expect(page.getByRole('link', { name }), `${path}: ${name}`).toHaveCount(0);
+  }
+  await page.getByRole('link', { name: 'Manage your subscription in the billing portal' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/portal/cus_e2e_\\d+$`));
+  expect((await sessionCalls(request)).length).toBe(before);
+});
 
-  const before = ((await (await request.get(`${stripeUrl()}/__calls`)).json()) as StandInCall[]).length;
+test('a member whose trial ended sees the price and subscribes without a trial', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const ended = Math.floor(Date.now() / 1000) - 86_400;
+  await memberWithPlan(page, request, 'lapsed', 'canceled', {
+    trialEnd: ended,
+    periodEnd: ended,
+    type: 'customer.subscription.deleted',
+  });
+  await page.goto('/subs');
+  await expect(page.getByText('You have had your free trial.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Start your free trial' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Subscribe now' })).toHaveAttribute('href', '/checkout');
+
+  await page.goto('/check');
+  await expect(page.getByText('You have had your free trial.')).toBeVisible();
+  await expect(page.getByText('$0.00')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Try for $0.00' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Subscribe for $20.00 a month' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
+  const sent = (await sessionCalls(request)).at(-1)!;
+  expect(sent.params['subscription_data[trial_period_days]']).toBeUndefined();
+  expect(sent.params.customer).toMatch(/^cus_e2e_\d+$/);
+});
+
+test('/check has no axe violations for a member whose trial ended', async ({ page, request }) => {
+  const ended = Math.floor(Date.now() / 1000) - 86_400;
+  await memberWithPlan(page, request, 'axecheck', 'canceled', { trialEnd: ended, periodEnd: ended });
+  await page.goto('/check');
+  await expect(page.getByRole('button', { name: 'Subscribe for $20.00 a month' })).toBeEnabled();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
+
+for (const path of ['/subs', '/purchase']) {
+  test(`${path} has no axe violations for a member who has the plan`, async ({ page, request }) => {
+    await memberWithPlan(page, request, 'axeplan', 'active');
+    await page.goto(path);
+    await expect(page.getByText('You already have Premium Plus.')).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  });
+}
+
+test('a member waiting on a failed payment is sent to update the card, not to a second subscription', async ({
+  page,
+  request,
+}) => {
+  await memberWithPlan(page, request, 'pastdue', 'past_due');
   await page.goto('/checkout');
-  await page.getByRole('button', { name: 'Checkout' }).click();
-  await expect(page.getByRole('alert')).toHaveText(
-    'You already have Premium Plus. To change or cancel it, open the billing portal.',
-  );
-  await expect(page.getByRole('link', { name: 'Manage your subscription on your profile' })).toHaveAttribute(
-    'href',
-    '/profile',
-  );
-  await expect(page).toHaveURL(/\/checkout$/);
-  const calls = (await (await request.get(`${stripeUrl()}/__calls`)).json()) as StandInCall[];
-  expect(calls.slice(before).filter((call) => call.path === '/v1/checkout/sessions')).toEqual([]);
+  await expect(page.getByText('Your Premium Plus subscription is waiting for a payment.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Update your card in the billing portal' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Checkout' })).toHaveCount(0);
 });
 
 test('a signed-out visitor who presses Checkout signs in first and comes back', async ({ page, request }) => {

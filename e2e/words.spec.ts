@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
 
 const BOOK = 'der-leuchtturmwarter';
@@ -108,7 +108,26 @@ test('review by keyboard alone, hearing the clip; the dashboard counts it all', 
   // Both phrases were heard to their end; leaving the reader sent the report.
   await expect(stat('phrases')).toHaveText('2');
   await expect(stat('streak')).toHaveText('1 day');
-  await expect(page.getByRole('img', { name: /Listening over the last 30 days/ })).toBeVisible();
+  // The chart: its axes say what they count, and a day's value shows on focus and on hover.
+  const chart = page.getByRole('list', {
+    name: /^Minutes listened each day, the last 30 days: .* in all, 2 reviews\.$/,
+  });
+  await expect(chart).toBeVisible();
+  await expect(page.locator('.chart-y')).toContainText('Minutes');
+  await expect(page.locator('.chart-x')).toContainText('Days');
+  await expect(page.locator('.chart-x')).toContainText('Today');
+  const today = chart.getByRole('listitem').last();
+  await expect(today).toHaveAttribute('tabindex', '0');
+  await today.focus();
+  const tip = page.locator('.chart-tip');
+  await expect(tip).toHaveText(/^\w+, \w+ \d+: [\d.]+ minutes?, 2 reviews$/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(chart.getByRole('listitem').nth(28)).toBeFocused();
+  await expect(tip).toHaveText(/: 0 minutes, 0 reviews$/);
+  await page.keyboard.press('Tab');
+  await chart.getByRole('listitem').last().hover();
+  await expect(tip).toHaveText(/2 reviews$/);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 
 test('the words page lists, filters, plays, deletes and exports the CSV', async ({ page, request }) => {
@@ -127,8 +146,10 @@ test('the words page lists, filters, plays, deletes and exports the CSV', async 
   const file = await download;
   expect(file.suggestedFilename()).toBe('lingonovel-words.csv');
   const csv = await readFile(await file.path(), 'utf8');
-  expect(csv.startsWith('\uFEFFterm,meaning,phrase,book,chapter,audio URL\r\n')).toBe(true);
+  expect(csv.startsWith('\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires\r\n')).toBe(true);
   expect(csv).toContain('Fähre,ferry,Die Fähre brachte nur zweimal in der Woche Post auf die Insel.');
+  // Chapter 1 is free: its clips' links never expire, and the file says so.
+  expect(csv).toMatch(/Fähre,ferry,.*\.mp3,never\r\n/);
   expect(csv).toContain('Umschlag,envelope,');
   expect(csv.trim().split('\r\n')).toHaveLength(3);
 
@@ -141,7 +162,7 @@ test('the words page lists, filters, plays, deletes and exports the CSV', async 
     .poll(() => page.evaluate(() => !document.querySelector<HTMLAudioElement>('.words audio')!.paused))
     .toBe(true);
   await page.getByRole('button', { name: 'Delete “Fähre”' }).click();
-  await expect(page.getByText('“Fähre” has been removed.')).toBeVisible();
+  await expect(page.getByText('“Fähre” deleted.')).toBeVisible();
   await expect(page.getByText('1 word', { exact: true })).toBeVisible();
 });
 
@@ -156,5 +177,131 @@ test('axe finds no violations on /review and /words', async ({ page, request }) 
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await page.keyboard.press('Space');
   await expect(page.getByRole('group', { name: 'How well did you know it?' })).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
+
+/** A member with words saved through the API (quicker than hearing the clips), signed in on the page. */
+async function memberWithWords(page: Page, request: APIRequestContext, terms: Array<[number, string]>) {
+  const account = newAccount('undo');
+  await signUpByApi(request, account);
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: account.email, password: account.password },
+  });
+  const token = ((await login.json()) as { token: string }).token;
+  const auth = { Authorization: `Bearer ${token}` };
+  const chapter = (await (await request.get(`/api/v1/guest/book/${BOOK}/chapter/1`)).json()) as {
+    data: { phrases: Array<{ id: number; position: number }> };
+  };
+  for (const [position, term] of terms) {
+    const phrase = chapter.data.phrases.find((p) => p.position === position)!;
+    const saved = await request.post('/api/v1/user/words', {
+      headers: auth,
+      data: { phrase_id: phrase.id, term },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return {
+    account,
+    get: async <T>(path: string) =>
+      (await (await request.get(`/api/v1/${path}`, { headers: auth })).json()) as T,
+  };
+}
+
+interface WordRow {
+  id: number;
+  term: string;
+  due_at: string;
+  state: number;
+  reps: number;
+}
+
+test('delete a word, Undo: the same word, its card and its history are back', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const member = await memberWithWords(page, request, [
+    [1, 'Fähre'],
+    [2, 'Umschlag'],
+  ]);
+  // A card with a history: one answer in a review.
+  await page.goto('/review');
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText('Fähre');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('3');
+  await expect(page.getByText('1 card left')).toBeVisible();
+  const before = (await member.get<{ data: WordRow[] }>('user/words')).data.find((w) => w.term === 'Fähre')!;
+  expect(before.reps).toBe(1);
+
+  await page.goto('/words');
+  // Due times read as a person says them.
+  const fahre = page.getByRole('listitem').filter({ hasText: 'ferry' });
+  await expect(fahre).toContainText(/Due in \d+ minutes/);
+  await expect(page.getByRole('listitem').filter({ hasText: 'envelope' })).toContainText('Due now');
+
+  // No confirmation: the word goes at once, and Undo is offered (and has the focus).
+  await fahre.getByRole('button', { name: 'Delete “Fähre”' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '“Fähre” deleted.' })).toBeVisible();
+  await expect(page.getByText('1 word', { exact: true })).toBeVisible();
+  await expect(page.locator('.word-list strong')).toHaveText(['Umschlag']);
+  const undo = page.getByRole('button', { name: 'Undo' });
+  await expect(undo).toBeFocused();
+  expect((await member.get<{ data: WordRow[] }>('user/words')).data.map((w) => w.term)).toEqual(['Umschlag']);
+  expect((await member.get<{ data: { reviews_done: number } }>('user/stats')).data.reviews_done).toBe(0);
+
+  await undo.click();
+  await expect(page.getByText('“Fähre” is back.')).toBeVisible();
+  await expect(page.getByText('2 words', { exact: true })).toBeVisible();
+  await expect(undo).toHaveCount(0);
+  const after = (await member.get<{ data: WordRow[] }>('user/words')).data.find((w) => w.term === 'Fähre')!;
+  expect(after).toEqual(before);
+  expect((await member.get<{ data: { reviews_done: number } }>('user/stats')).data.reviews_done).toBe(1);
+
+  // Its history came back with it: the review's answer can still be taken back.
+  await page.goto('/review');
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText('Umschlag');
+  const undone = await page.evaluate(async () => {
+    const res = await fetch('/api/v1/user/review/undo', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
+    });
+    return { status: res.status, body: (await res.json()) as { data: { id: number; reps: number } } };
+  });
+  expect([undone.status, undone.body.data.id, undone.body.data.reps]).toEqual([200, before.id, 0]);
+});
+
+test('Undo goes after a few seconds, the focus back on the list; the keyboard holds it', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await memberWithWords(page, request, [
+    [1, 'Fähre'],
+    [2, 'Umschlag'],
+  ]);
+  await page.goto('/words');
+  const undo = page.getByRole('button', { name: 'Undo' });
+  await page.getByRole('button', { name: 'Delete “Fähre”' }).click();
+  await expect(undo).toBeFocused();
+  await expect(undo).toHaveCount(0, { timeout: 12_000 });
+  await expect(page.getByText('1 word', { exact: true })).toBeFocused();
+
+  // Pressed from the keyboard, Undo stays while the keyboard is on it, and goes once it moves on.
+  await page.getByRole('button', { name: 'Delete “Umschlag”' }).press('Enter');
+  await expect(undo).toBeFocused();
+  await page.waitForTimeout(9000);
+  await expect(undo).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
+  await expect(undo).toHaveCount(0, { timeout: 12_000 });
+  await expect(page.getByText('You have not saved any words yet.', { exact: false })).toBeVisible();
+});
+
+test('/words has no axe violations while Undo is offered', async ({ page, request }) => {
+  await memberWithWords(page, request, [
+    [1, 'Fähre'],
+    [2, 'Umschlag'],
+  ]);
+  await page.goto('/words');
+  await page.getByRole('button', { name: 'Delete “Fähre”' }).click();
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });

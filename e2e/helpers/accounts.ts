@@ -31,12 +31,13 @@ export function demoAdmin(): { email: string; password: string } {
   };
 }
 
-/** Sets an account up through the API, for journeys that are not about signing up. */
-export async function signUpByApi(request: APIRequestContext, account: Account): Promise<void> {
+/** Sets an account up through the API, for journeys that are not about signing up; answers its id. */
+export async function signUpByApi(request: APIRequestContext, account: Account): Promise<number> {
   const response = await request.post('/api/v1/user/signup', {
     data: { ...account, repeat_password: account.password },
   });
   expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { user: { id: number } }).user.id;
 }
 
 /** Signs in through the form, as a person would. */

@@ -6,12 +6,25 @@ const WEBHOOK_SECRET = 'whsec_e2e';
 const stripe = new Stripe('sk_test_unused');
 let events = 0;
 
+export interface PlanEvent {
+  /** The trial's end, in unix seconds (null: no trial). */
+  trialEnd?: number | null;
+  /** The end of the period paid for, in unix seconds (30 days from now by default). */
+  periodEnd?: number;
+  type?: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted';
+}
+
 /** Puts a member's plan in `status` the only way plans change: a signed Stripe webhook. */
-export async function setPlan(request: APIRequestContext, userId: number, status: string): Promise<void> {
+export async function setPlan(
+  request: APIRequestContext,
+  userId: number,
+  status: string,
+  { trialEnd = null, periodEnd, type = 'customer.subscription.updated' }: PlanEvent = {},
+): Promise<void> {
   const payload = JSON.stringify({
     id: `evt_e2e_${Date.now()}_${++events}`,
     object: 'event',
-    type: 'customer.subscription.updated',
+    type,
     created: Math.floor(Date.now() / 1000),
     data: {
       object: {
@@ -19,12 +32,12 @@ export async function setPlan(request: APIRequestContext, userId: number, status
         object: 'subscription',
         customer: `cus_e2e_${userId}`,
         status,
-        trial_end: null,
+        trial_end: trialEnd,
         cancel_at_period_end: false,
         metadata: { user_id: String(userId) },
         items: {
           object: 'list',
-          data: [{ id: 'si_1', current_period_end: Math.floor(Date.now() / 1000) + 86400 * 30 }],
+          data: [{ id: 'si_1', current_period_end: periodEnd ?? Math.floor(Date.now() / 1000) + 86400 * 30 }],
         },
       },
     },

@@ -10,3 +10,11 @@ export class LoginAnswer {
   })
   device_token: string;
 }
+
+/**
+ * The answer of a sign-up: the new member is signed in at once (the login answer), and the server's
+ * message says so.
+ */
+export class SignupAnswer extends LoginAnswer {
+  @ApiProperty() message: string;
+}

@@ -5,7 +5,7 @@ import { MessageAnswer } from '../common/answers';
 import { Public } from './auth.decorators';
 import { RateLimit } from '../common/rate-limit';
 import { LoginDto, RecoveryRequestDto, ResetPasswordDto, SignupDto, VerifyTokenDto } from './auth.dto';
-import { LoginAnswer } from './auth-responses';
+import { LoginAnswer, SignupAnswer } from './auth-responses';
 import { AuthService } from './auth.service';
 import { PasswordRecoveryService } from './password-recovery.service';
 
@@ -24,7 +24,7 @@ export class AuthController {
   @Post('signup')
   @HttpCode(200)
   @RateLimit('signup')
-  @ApiOkResponse({ type: MessageAnswer })
+  @ApiOkResponse({ type: SignupAnswer })
   signup(@Body() dto: SignupDto) {
     return this.auth.signup(dto);
   }

@@ -6,9 +6,8 @@ import type { Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
 import { User, UserType } from '../users/user.entity';
-import type { MessageAnswer } from '../common/answers';
 import { toUserResponse } from '../users/users.dto';
-import type { LoginAnswer } from './auth-responses';
+import type { LoginAnswer, SignupAnswer } from './auth-responses';
 import type { LoginDto, SignupDto } from './auth.dto';
 import { hashPassword, verifyPassword } from './password';
 import { DeviceTokens } from './device-tokens.service';
@@ -16,6 +15,7 @@ import { SessionTokens } from './session-tokens.service';
 
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
 const EMAIL_TAKEN = 'The email has already been taken.';
+export const SIGNED_UP = 'Your account has been created and you are signed in.';
 export const LOGIN_FAILURES_ALLOWED = 5;
 export const LOGIN_LOCK_MS = 15 * 60 * 1000;
 /** A trusted browser's own budget, counted per device token. */
@@ -43,16 +43,23 @@ export class AuthService {
     this.dummyHash = hashPassword('not-a-real-password-' + Math.random());
   }
 
-  async signup(dto: SignupDto): Promise<MessageAnswer> {
+  /**
+   * Creates a member account and signs it in: the answer is the login answer (a session token, the user and
+   * a device token for this browser) with a message, so that a learner who signed up from a locked chapter
+   * goes straight back to it.
+   */
+  async signup(dto: SignupDto): Promise<SignupAnswer> {
     if (await this.users.existsBy({ email: dto.email })) throw ValidationFailed.field('email', EMAIL_TAKEN);
+    let id: number;
     try {
-      await this.users.insert({
+      const { identifiers } = await this.users.insert({
         name: dto.name,
         email: dto.email,
         passwordHash: await hashPassword(dto.password),
         userType: UserType.Member,
         userRoleId: UserType.Member,
       });
+      id = Number(identifiers[0].id);
     } catch (error) {
       // Two sign-ups with one address at the same moment: the unique index decides.
       if (isUniqueViolation(error)) {
@@ -60,7 +67,7 @@ export class AuthService {
       }
       throw error;
     }
-    return { message: 'Your account has been created. You can now sign in.' };
+    return { message: SIGNED_UP, ...this.session(await this.users.findOneByOrFail({ id })) };
   }
 
   async login(dto: LoginDto, response: Response): Promise<LoginAnswer> {
@@ -76,6 +83,11 @@ export class AuthService {
     const valid = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), dto.password);
     if (!user || !valid) throw new RuleFailed(BAD_CREDENTIALS);
     await window.reset(key);
+    return this.session(user);
+  }
+
+  /** What a successful sign-in (or sign-up) hands the browser. */
+  private session(user: User): LoginAnswer {
     return {
       token: this.tokens.issue(user),
       user: toUserResponse(user),

@@ -22,11 +22,27 @@ export class CheckoutDto {
 
 export class TrialDto extends CheckoutDto {}
 
+/**
+ * What the plan pages offer a member: the free trial, a subscription without a trial (the trial was
+ * used), or the billing portal (the plan gives access, or Stripe still holds a subscription waiting for
+ * a payment: a new Checkout would be refused with a 409).
+ */
+export const PLAN_OFFERS = ['trial', 'subscribe', 'manage'] as const;
+export type PlanOffer = (typeof PLAN_OFFERS)[number];
+
 export class SubscriptionSummary {
   @ApiProperty({ description: "Stripe's subscription status, or `none`." }) status: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) trial_ends_at: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) current_period_end: string | null;
   @ApiProperty() cancel_at_period_end: boolean;
+  @ApiProperty({ description: 'The member has had the free trial: Try for $0.00 is refused.' })
+  trial_used: boolean;
+  @ApiProperty({
+    enum: PLAN_OFFERS,
+    description:
+      'What the plan pages offer: `trial` (Try for $0.00), `subscribe` (the trial was used) or `manage` (the billing portal: the plan gives access, or a subscription waits for a payment).',
+  })
+  offer: PlanOffer;
 }
 
 /** A Stripe page to send the member to (a form post is redirected there with 303 instead). */
@@ -59,14 +75,19 @@ export const NO_SUBSCRIPTION: SubscriptionSummary = {
   trial_ends_at: null,
   current_period_end: null,
   cancel_at_period_end: false,
+  trial_used: false,
+  offer: 'trial',
 };
 
-export const toSubscriptionSummary = (row: Subscription | null): SubscriptionSummary =>
+/** `offer` is BillingService's decision (the same rule as its 409), passed in. */
+export const toSubscriptionSummary = (row: Subscription | null, offer: PlanOffer): SubscriptionSummary =>
   row
     ? {
         status: row.status,
         trial_ends_at: row.trialEndsAt?.toISOString() ?? null,
         current_period_end: row.currentPeriodEnd?.toISOString() ?? null,
         cancel_at_period_end: row.cancelAtPeriodEnd,
+        trial_used: row.hadTrial,
+        offer,
       }
-    : NO_SUBSCRIPTION;
+    : { ...NO_SUBSCRIPTION, offer };

@@ -1,4 +1,4 @@
-import { sql } from '../database/sql';
+import { changedRows, sql } from '../database/sql';
 import {
   BadRequestException,
   HttpStatus,
@@ -13,6 +13,8 @@ import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ErrorWithDetails, RuleFailed, ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
+import { MailService } from '../mail/mail.service';
+import { planStartedMail, type PlanStarted } from '../mail/plan-started.mail';
 import { planGivesAccess } from '../reading/access';
 import type { User } from '../users/user.entity';
 import { StripeGateway } from './stripe.gateway';
@@ -20,6 +22,7 @@ import { Subscription } from './subscription.entity';
 import {
   toSubscriptionSummary,
   type CheckoutDto,
+  type PlanOffer,
   type RedirectAnswer,
   type SubscriptionSummary,
   type WebhookAnswer,
@@ -56,6 +59,7 @@ export class BillingService {
     @InjectRepository(Subscription) private readonly subscriptions: Repository<Subscription>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly mail: MailService,
   ) {}
 
   get enabled(): boolean {
@@ -63,7 +67,23 @@ export class BillingService {
   }
 
   async summary(userId: number): Promise<SubscriptionSummary> {
-    return toSubscriptionSummary(await this.subscriptions.findOneBy({ userId }));
+    const current = await this.subscriptions.findOneBy({ userId });
+    return toSubscriptionSummary(current, this.offerFor(current));
+  }
+
+  /** What the plan pages offer: the same rule that refuses a second Checkout decides it. */
+  private offerFor(current: Subscription | null): PlanOffer {
+    if (this.blocked(current)) return 'manage';
+    return current?.hadTrial ? 'subscribe' : 'trial';
+  }
+
+  /**
+   * Why a new Checkout would start a second subscription: the plan gives access, or Stripe still holds
+   * one waiting for a payment (`pending`). Null when a Checkout may start.
+   */
+  private blocked(current: Subscription | null): 'access' | 'pending' | null {
+    if (current?.stripeSubscriptionId && STILL_HELD.has(current.status)) return 'pending';
+    return planGivesAccess(current, this.clock.now()) ? 'access' : null;
   }
 
   /** Subscribes straight away, without a trial (also for a member whose trial was used up). */
@@ -107,11 +127,21 @@ export class BillingService {
         `INSERT INTO stripe_events (id, type) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
         [event.id, event.type],
       );
-      if (claimed.length === 0) return false;
-      await this.apply(tx, event);
-      return true;
+      if (claimed.length === 0) return null;
+      return { started: await this.apply(tx, event) };
     });
+    // Mail goes out once the change is committed, and without holding up Stripe's delivery. A mail server
+    // that refuses it is logged: the claim stands, so a replay of the event sends no second one.
+    if (applied?.started) this.confirm(applied.started);
     return { received: true, duplicate: !applied };
+  }
+
+  private confirm(plan: PlanStarted): void {
+    this.mail.send(planStartedMail(plan)).catch((error: unknown) => {
+      this.logger.error(
+        `The confirmation mail of a new subscription was not sent: ${(error as Error)?.message}`,
+      );
+    });
   }
 
   private ourPrice(dto: CheckoutDto, defaultToOurs = false): string {
@@ -130,8 +160,9 @@ export class BillingService {
    * refusal stands and `portal_url` is null (POST user/billing-portal makes one later).
    */
   private async refuseWhilePlanGivesAccess(current: Subscription | null): Promise<void> {
-    const pending = !!current?.stripeSubscriptionId && STILL_HELD.has(current.status);
-    if (!pending && !planGivesAccess(current, this.clock.now())) return;
+    const blocked = this.blocked(current);
+    if (!blocked) return;
+    const pending = blocked === 'pending';
     let portalUrl: string | null = null;
     if (current?.stripeCustomerId)
       portalUrl = await this.portalSession(current.stripeCustomerId).catch((error: unknown) => {
@@ -165,16 +196,18 @@ export class BillingService {
     });
   }
 
-  private async apply(tx: EntityManager, event: Stripe.Event): Promise<void> {
+  /** Applies one event; answers the plan that started with it, when one did (for its confirmation mail). */
+  private async apply(tx: EntityManager, event: Stripe.Event): Promise<PlanStarted | null> {
     switch (event.type) {
       case 'checkout.session.completed':
-        return this.linkCheckout(tx, event.data.object);
+        await this.linkCheckout(tx, event.data.object);
+        return null;
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
         return this.updateSubscription(tx, event.data.object, event.type === 'customer.subscription.deleted');
       default:
-        return;
+        return null;
     }
   }
 
@@ -206,14 +239,14 @@ export class BillingService {
     tx: EntityManager,
     subscription: Stripe.Subscription,
     deleted: boolean,
-  ): Promise<void> {
+  ): Promise<PlanStarted | null> {
     const customerId = idOf(subscription.customer);
     let row = customerId ? await tx.findOneBy(Subscription, { stripeCustomerId: customerId }) : null;
     if (!row) {
       const userId = Number(subscription.metadata?.user_id);
       if (!Number.isSafeInteger(userId) || !(await tx.existsBy('User', { id: userId }))) {
         this.logger.warn(`Subscription ${subscription.id} belongs to no known user`);
-        return;
+        return null;
       }
       row = await this.rowOf(tx, userId);
       row.stripeCustomerId = customerId;
@@ -229,5 +262,40 @@ export class BillingService {
     row.cancelAtPeriodEnd = subscription.cancel_at_period_end;
     row.hadTrial = row.hadTrial || subscription.trial_end !== null;
     await tx.save(row);
+    const status = row.status;
+    return status === 'trialing' || status === 'active' ? this.claimConfirmation(tx, row, status) : null;
+  }
+
+  /**
+   * A subscription has started (its first event as `trialing` or `active`, whichever Stripe sends first):
+   * claims its confirmation mail, once per Stripe subscription. The claim is a conditional UPDATE in the
+   * event's transaction: of two events of one subscription applied at once on PostgreSQL, the second waits
+   * on the row and then matches nothing.
+   */
+  private async claimConfirmation(
+    tx: EntityManager,
+    row: Subscription,
+    status: 'trialing' | 'active',
+  ): Promise<PlanStarted | null> {
+    const subscriptionId = row.stripeSubscriptionId;
+    if (!subscriptionId) return null;
+    const claimed = await changedRows(
+      tx,
+      `UPDATE subscriptions SET confirmed_subscription_id = ?
+       WHERE user_id = ? AND (confirmed_subscription_id IS NULL OR confirmed_subscription_id <> ?)`,
+      [subscriptionId, row.userId, subscriptionId],
+    );
+    const user = claimed ? await tx.findOneBy<User>('User', { id: row.userId }) : null;
+    if (!user) return null;
+    return {
+      to: user.email,
+      name: user.name,
+      timeZone: user.timeZone,
+      status,
+      trialDays: TRIAL_DAYS,
+      trialEndsAt: row.trialEndsAt,
+      currentPeriodEnd: row.currentPeriodEnd,
+      publicUrl: this.config.publicUrl,
+    };
   }
 }

@@ -29,6 +29,20 @@ export class Subscription {
   @Column({ name: 'had_trial', type: 'boolean', default: false })
   hadTrial: boolean;
 
+  /**
+   * The Stripe subscription whose start was confirmed by mail. Written only by the claim in
+   * BillingService (a conditional UPDATE), never by a save, which could put back a value read earlier.
+   */
+  @Column({
+    name: 'confirmed_subscription_id',
+    type: 'varchar',
+    length: 255,
+    nullable: true,
+    insert: false,
+    update: false,
+  })
+  confirmedSubscriptionId: string | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: Date })
   updatedAt: Date;
 }

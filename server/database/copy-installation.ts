@@ -24,12 +24,15 @@ export const COPIED_TABLES = [
   'reading_progress',
   'saved_words',
   'review_logs',
+  'word_trash',
   'listening_events',
 ] as const;
 const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports', 'media_trash']);
 /** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
 const NUMBERED = new Set(
-  COPIED_TABLES.filter((table) => !['app_meta', 'stripe_events', 'subscriptions'].includes(table)),
+  COPIED_TABLES.filter(
+    (table) => !['app_meta', 'stripe_events', 'subscriptions', 'word_trash'].includes(table),
+  ),
 );
 const BATCH = 500;
 
@@ -53,9 +56,23 @@ async function count(db: DataSource, table: string): Promise<number> {
 }
 
 /**
+ * The highest id a table ever handed out: AUTOINCREMENT's high-water mark (sqlite_sequence), which counts
+ * deleted rows too, or the highest id left. Ids of deleted rows must stay unused after the move as before
+ * it: a word waiting in word_trash gets its id back on Undo.
+ */
+async function highestId(source: DataSource, table: string): Promise<number> {
+  const [mark] = await source.query<Array<{ seq: number | null }>>(
+    `SELECT seq FROM sqlite_sequence WHERE name = ?`,
+    [table],
+  );
+  const [left] = await source.query<Array<{ id: number | null }>>(`SELECT MAX(id) AS id FROM "${table}"`);
+  return Math.max(Number(mark?.seq ?? 0), Number(left?.id ?? 0));
+}
+
+/**
  * Copies a SQLite installation's rows into an empty, migrated PostgreSQL database, in one transaction
- * (all or nothing), then moves each sequence past the highest copied id: copied ids would otherwise
- * collide with the next insert.
+ * (all or nothing), then moves each sequence past the highest id the source ever handed out: copied ids
+ * would otherwise collide with the next insert.
  */
 export async function copyRows(source: DataSource, target: DataSource): Promise<Record<string, number>> {
   const unknown = (await sourceTables(source)).filter(
@@ -92,10 +109,9 @@ export async function copyRows(source: DataSource, target: DataSource): Promise<
         copied[table] += rows.length;
         if (rows.length < BATCH) break;
       }
-      if (NUMBERED.has(table) && copied[table] > 0)
-        await tx.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT MAX(id) FROM "${table}"))`, [
-          `"${table}"`,
-        ]);
+      const next = NUMBERED.has(table) ? await highestId(source, table) : 0;
+      if (next > 0)
+        await tx.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [`"${table}"`, next]);
     }
   });
   return copied;

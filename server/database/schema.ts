@@ -24,7 +24,10 @@ import { SharedRateLimits1763823600000 } from '../migrations/1763823600000-Share
 import { MediaTrash1763827200000 } from '../migrations/1763827200000-MediaTrash';
 import { ListeningReceivedMinute1763830800000 } from '../migrations/1763830800000-ListeningReceivedMinute';
 import { BookSearch1763834400000 } from '../migrations/1763834400000-BookSearch';
+import { WordTrash1763841600000 } from '../migrations/1763841600000-WordTrash';
 import { ChapterLength1763845200000 } from '../migrations/1763845200000-ChapterLength';
+import { SubscriptionConfirmations1763848800000 } from '../migrations/1763848800000-SubscriptionConfirmations';
+import { DeletedWord } from '../words/deleted-word.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -39,6 +42,7 @@ export const ENTITIES = [
   ReadingProgress,
   SavedWord,
   ReviewLog,
+  DeletedWord,
   ListeningEvent,
   StagedImport,
 ];
@@ -56,5 +60,7 @@ export const MIGRATIONS = [
   MediaTrash1763827200000,
   ListeningReceivedMinute1763830800000,
   BookSearch1763834400000,
+  WordTrash1763841600000,
   ChapterLength1763845200000,
+  SubscriptionConfirmations1763848800000,
 ];

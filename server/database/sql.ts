@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryResult } from 'typeorm';
 
 type Queryable = DataSource | EntityManager;
 
@@ -10,10 +10,27 @@ const driverOf = (db: Queryable) => ('connection' in db ? db.connection : db).op
  * inside a string literal.
  */
 export function sql<T = unknown>(db: Queryable, text: string, params: unknown[] = []): Promise<T> {
-  if (driverOf(db) !== 'postgres') return db.query<T>(text, params);
+  return db.query<T>(placeholders(db, text), params);
+}
+
+/**
+ * An UPDATE or DELETE written as for sql(), answering how many rows it changed: the one answer both
+ * drivers give alike (their raw answers differ). A conditional UPDATE so makes a claim that only one of
+ * several racing requests wins, on PostgreSQL's pool as on SQLite.
+ */
+export async function changedRows(db: Queryable, text: string, params: unknown[] = []): Promise<number> {
+  const manager = 'connection' in db ? db : db.manager;
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    const result: QueryResult = await runner.query(placeholders(db, text), params, true);
+    return result.affected ?? 0;
+  } finally {
+    if (!manager.queryRunner) await runner.release();
+  }
+}
+
+function placeholders(db: Queryable, text: string): string {
+  if (driverOf(db) !== 'postgres') return text;
   let n = 0;
-  return db.query<T>(
-    text.replace(/\?/g, () => `$${++n}`),
-    params,
-  );
+  return text.replace(/\?/g, () => `$${++n}`);
 }

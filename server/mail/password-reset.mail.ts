@@ -1,10 +1,5 @@
+import { escapeHtml as escape } from './html';
 import type { OutgoingMail } from './mail.service';
-
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** The recovery mail: the token for step 2 of the wizard, and a link that opens it at step 3. */
 export function passwordResetMail(

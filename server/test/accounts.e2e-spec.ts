@@ -10,7 +10,7 @@ describe('Sign up', () => {
 
   const signup = (body: unknown) => new ApiClient(server).post('user/signup', body);
 
-  it('creates a member account and answers a message', async () => {
+  it('creates a member account and signs it in: the login answer with a message', async () => {
     const res = await signup({
       name: 'Lea',
       email: 'Lea@Example.org',
@@ -18,14 +18,53 @@ describe('Sign up', () => {
       repeat_password: 'a good password',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Your account has been created. You can now sign in.' });
-    expect(res.headers.get('cache-control')).toBe('no-store');
     const user = await server.app
       .get(DataSource)
       .getRepository(User)
       .findOneByOrFail({ email: 'lea@example.org' });
+    expect(res.body).toEqual({
+      message: 'Your account has been created and you are signed in.',
+      token: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
+      user: { id: user.id, name: 'Lea', email: 'lea@example.org', user_type: 2, user_role_id: 2 },
+      device_token: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
+    });
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(user).toEqual(expect.objectContaining({ name: 'Lea', userType: 2, userRoleId: 2 }));
     expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+  });
+
+  it("answers a working session and this browser's device token", async () => {
+    const password = 'a good password';
+    const anonymous = new ApiClient(server);
+    const res = await anonymous.post<{ token: string; device_token: string; user: { id: number } }>(
+      'user/signup',
+      { name: 'Noa', email: 'noa@example.org', password, repeat_password: password },
+    );
+    expect(res.status).toBe(200);
+    const profile = await anonymous
+      .withToken(res.body.token)
+      .get<{ data: { id: number; email: string } }>('user/profile');
+    expect([profile.status, profile.body.data.id, profile.body.data.email]).toEqual([
+      200,
+      res.body.user.id,
+      'noa@example.org',
+    ]);
+    // The device token is not a session, and it is this account's: failed sign-ins of strangers do not
+    // lock out a browser that sends it.
+    expect((await anonymous.withToken(res.body.device_token).get('user/profile')).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      await new ApiClient(server).post('user/login', {
+        email: 'noa@example.org',
+        password: 'wrong password',
+      });
+    const locked = await new ApiClient(server).post('user/login', { email: 'noa@example.org', password });
+    expect(locked.status).toBe(429);
+    const trusted = await new ApiClient(server).post('user/login', {
+      email: 'noa@example.org',
+      password,
+      device_token: res.body.device_token,
+    });
+    expect(trusted.status).toBe(200);
   });
 
   it('lists the first problem of every field', async () => {
@@ -218,6 +257,8 @@ describe('Profile', () => {
           trial_ends_at: null,
           current_period_end: null,
           cancel_at_period_end: false,
+          trial_used: false,
+          offer: 'trial',
         },
       },
     });

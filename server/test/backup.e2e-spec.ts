@@ -18,6 +18,7 @@ import { createBackup } from '../backup/backup';
 import { restoreBackup } from '../backup/restore';
 import type { Manifest } from '../backup/archive-format';
 import { loadConfig, type AppConfig } from '../config';
+import { MIGRATIONS } from '../database/schema';
 import { PROJECT_ROOT } from '../paths';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
@@ -27,6 +28,9 @@ import { bookForm, fixture, form, mediaBytes, mediaFiles } from './fixtures';
 import { rawGet, startServer, tempStorage, type TestServer } from './harness';
 import { startS3, type TestS3 } from './s3';
 import { makeZip, renameEntry } from './zips';
+
+/** The schema this code migrates to: its last migration's name. */
+const LAST_MIGRATION = new MIGRATIONS[MIGRATIONS.length - 1]().name;
 
 const CLIP = readFileSync(join(__dirname, 'fixtures', 'clip.mp3'));
 const CLI = (name: string) => join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', `${name}.js`);
@@ -183,7 +187,7 @@ describe('npm run backup and npm run restore', () => {
     );
 
     expect(manifest.engine).toBe(onPostgres ? 'postgres' : 'sqlite');
-    expect(manifest.schema.migration).toBe('ChapterLength1763845200000');
+    expect(manifest.schema.migration).toBe('SubscriptionConfirmations1763848800000');
     expect(manifest.missingMedia).toEqual([]);
     expect(manifest.sessionSecret).toEqual(
       expect.objectContaining({ generatedInDatabase: true, jwtSecretConfigured: false }),
@@ -286,7 +290,7 @@ describe('npm run backup and npm run restore', () => {
     const run = await restoreCli(copy);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /^Restore failed: .*newer schema \(FromTheFuture1893456000000\) than this version of Lingonovel knows \(its last is ChapterLength1763845200000\)/,
+      /^Restore failed: .*newer schema \(FromTheFuture1893456000000\) than this version of Lingonovel knows \(its last is SubscriptionConfirmations1763848800000\)/,
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -343,7 +347,7 @@ describe('npm run backup and npm run restore', () => {
     expect(run.stderr).not.toContain('failed');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      /^Backed up the (SQLite|PostgreSQL) database \(schema ChapterLength1763845200000\) and \d+ media file\(s\)/,
+      /^Backed up the (SQLite|PostgreSQL) database \(schema SubscriptionConfirmations1763848800000\) and \d+ media file\(s\)/,
     );
     expect(run.stdout).toContain('app_meta');
     const again = spawnSync(process.execPath, [CLI('backup'), '--out', out], { env, encoding: 'utf8' });

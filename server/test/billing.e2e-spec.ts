@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
+import { SubscriptionConfirmations1763848800000 } from '../migrations/1763848800000-SubscriptionConfirmations';
 import { ApiClient, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
+import { TestSmtp } from './smtp';
 import { StripeStandIn } from './stripe-stand-in';
 
 import { PRICE, stripeEnv, webhooks } from './stripe-webhooks';
@@ -13,6 +15,8 @@ interface Profile {
       trial_ends_at: string | null;
       current_period_end: string | null;
       cancel_at_period_end: boolean;
+      trial_used: boolean;
+      offer: string;
     };
   };
 }
@@ -43,6 +47,8 @@ describe('Payments on a server without Stripe keys', () => {
       trial_ends_at: null,
       current_period_end: null,
       cancel_at_period_end: false,
+      trial_used: false,
+      offer: 'trial',
     });
   });
 });
@@ -159,6 +165,8 @@ describe('Payments through Stripe', () => {
       trial_ends_at: new Date(trialEnd * 1000).toISOString(),
       current_period_end: new Date(1_800_000_000 * 1000).toISOString(),
       cancel_at_period_end: false,
+      trial_used: true,
+      offer: 'manage',
     });
 
     const portal = await client.post<{ url: string }>('user/billing-portal');
@@ -178,6 +186,12 @@ describe('Payments through Stripe', () => {
         }),
       ),
     );
+    // The plan pages now offer the price, not the trial.
+    expect((await client.get<Profile>('user/profile')).body.data.subscription).toMatchObject({
+      status: 'canceled',
+      trial_used: true,
+      offer: 'subscribe',
+    });
     const again = await client.post('user/start-trial', {});
     expect(again.status).toBe(422);
     expect(again.body).toEqual({ message: 'You have already had your free trial.' });
@@ -200,6 +214,8 @@ describe('Payments through Stripe', () => {
       const { client, id } = await newMember(server);
       const customer = `cus_second_${id}`;
       await deliver(event('customer.subscription.updated', subscriptionObject(customer, id, { ...fields })));
+      // The plan pages offer the billing portal instead of a button that would be refused.
+      expect((await client.get<Profile>('user/profile')).body.data.subscription.offer).toBe('manage');
       const before = standIn.sessionCalls().length;
       for (const path of ['user/create-subscription', 'user/start-trial']) {
         const res = await client.post(path, { price_id: PRICE });
@@ -222,6 +238,7 @@ describe('Payments through Stripe', () => {
       const { client, id } = await newMember(server);
       const customer = `cus_${status}_${id}`;
       await deliver(event('customer.subscription.updated', subscriptionObject(customer, id, { status })));
+      expect((await client.get<Profile>('user/profile')).body.data.subscription.offer).toBe('manage');
       const before = standIn.sessionCalls().length;
       const res = await client.post('user/create-subscription', { price_id: PRICE });
       expect([res.status, res.body]).toEqual([
@@ -261,6 +278,7 @@ describe('Payments through Stripe', () => {
         }),
       ),
     );
+    expect((await client.get<Profile>('user/profile')).body.data.subscription.offer).toBe('trial');
     const res = await client.post<{ url: string }>('user/create-subscription', { price_id: PRICE });
     expect(res.status).toBe(200);
     expect(standIn.sessionCalls().at(-1)!.params).toEqual(
@@ -385,5 +403,134 @@ describe('Payments through Stripe', () => {
       [same.id],
     );
     expect(stored[0].n).toBe(1);
+  });
+});
+
+describe('The confirmation mail of a new subscription', () => {
+  let server: TestServer;
+  const standIn = new StripeStandIn();
+  const smtp = new TestSmtp();
+
+  beforeAll(async () => {
+    const [apiBase, smtpUrl] = await Promise.all([standIn.start(), smtp.start()]);
+    server = await startServer(undefined, { ...stripeEnv(apiBase), SMTP_URL: smtpUrl });
+  });
+  afterAll(async () => {
+    await server.close();
+    await Promise.all([standIn.stop(), smtp.stop()]);
+  });
+
+  const { deliver, event, subscriptionObject } = webhooks(() => server);
+  /** Lets mail that would be sent arrive, so that "no second mail" means something. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  it('goes out through the mail server when a trial starts, once, whatever Stripe repeats', async () => {
+    const { client, id, email } = await newMember(server, 'Tia Trial');
+    expect((await client.put('user/profile', { time_zone: 'Europe/Paris' })).status).toBe(200);
+    const customer = `cus_mail_${id}`;
+    // 23:30 UTC on 12 March is 00:30 on the 13th in Paris: the mail says the member's day.
+    const trialEnd = Date.UTC(2031, 2, 12, 23, 30) / 1000;
+    const created = event(
+      'customer.subscription.created',
+      subscriptionObject(customer, id, { status: 'trialing', trial_end: trialEnd }),
+    );
+    expect((await deliver(created)).status).toBe(200);
+    const mail = await smtp.waitFor(email);
+    expect(mail.subject).toBe('Your Premium Plus free trial has started');
+    expect(mail.text).toContain('Hello Tia Trial,');
+    expect(mail.text).toContain('Your 30-day free trial of Premium Plus has started');
+    expect(mail.text).toContain(
+      'The trial ends on March 13, 2031. Your first payment is due on that day, unless you cancel before then.',
+    );
+    expect(mail.text).toContain('https://books.example.org/profile');
+    expect(mail.html).toContain('<a href="https://books.example.org/profile">');
+
+    // The same event again, a later update of the same subscription, and the trial turning into a paid
+    // plan: the subscription was confirmed already.
+    await deliver(created);
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscriptionObject(customer, id, {
+          status: 'trialing',
+          trial_end: trialEnd,
+          cancel_at_period_end: true,
+        }),
+      ),
+    );
+    await deliver(
+      event('customer.subscription.updated', subscriptionObject(customer, id, { status: 'active' })),
+    );
+    await settle();
+    expect(smtp.to(email)).toHaveLength(1);
+  });
+
+  it('confirms a paid subscription when Stripe first says it is active, and a later new one again', async () => {
+    const { id, email } = await newMember(server, 'Pat Paid');
+    const customer = `cus_paid_${id}`;
+    // Checkout's first payment: the subscription is incomplete until the card goes through.
+    await deliver(
+      event('customer.subscription.created', subscriptionObject(customer, id, { status: 'incomplete' })),
+    );
+    await settle();
+    expect(smtp.to(email)).toHaveLength(0);
+    const concurrent = event(
+      'customer.subscription.updated',
+      subscriptionObject(customer, id, { status: 'active' }),
+    );
+    const other = event(
+      'customer.subscription.updated',
+      subscriptionObject(customer, id, { status: 'active' }),
+    );
+    expect((await Promise.all([deliver(concurrent), deliver(other)])).map((r) => r.status)).toEqual([
+      200, 200,
+    ]);
+    const mail = await smtp.waitFor(email);
+    expect(mail.subject).toBe('Your Premium Plus subscription has started');
+    expect(mail.text).toContain('It renews on January 15, 2027.');
+    await settle();
+    expect(smtp.to(email)).toHaveLength(1);
+
+    // Canceled, then a new subscription some day: a new confirmation.
+    await deliver(
+      event('customer.subscription.deleted', subscriptionObject(customer, id, { status: 'canceled' })),
+    );
+    await deliver(
+      event('customer.subscription.created', {
+        ...subscriptionObject(customer, id, { status: 'active' }),
+        id: `sub_again_${id}`,
+      }),
+    );
+    await smtp.waitFor(email, 2);
+  });
+
+  it('greets no subscription that started before the confirmations existed', async () => {
+    const { id, email } = await newMember(server, 'Old Timer');
+    const customer = `cus_old_${id}`;
+    await deliver(
+      event('customer.subscription.created', subscriptionObject(customer, id, { status: 'active' })),
+    );
+    await smtp.waitFor(email);
+    // The installation as it was before the migration, then migrated: the running subscription counts as
+    // confirmed, so its renewal sends nothing.
+    const runner = server.app.get(DataSource).createQueryRunner();
+    try {
+      const migration = new SubscriptionConfirmations1763848800000();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscriptionObject(customer, id, {
+          status: 'active',
+          items: { object: 'list', data: [{ id: 'si_1', current_period_end: 1_900_000_000 }] },
+        }),
+      ),
+    );
+    await settle();
+    expect(smtp.to(email)).toHaveLength(1);
   });
 });

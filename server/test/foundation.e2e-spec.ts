@@ -97,6 +97,7 @@ describe('Foundation API', () => {
       'stripe_events',
       'subscriptions',
       'users',
+      'word_trash',
     ]);
     const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id');
     expect(ran.map((m) => m.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));

@@ -48,6 +48,15 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     ).map((row) => row.key);
     expect(trashed).toHaveLength(2);
     const kept = (await mediaFiles(old)).filter((key) => !trashed.includes(key));
+    // A member's last saved word, deleted just before the move: it waits in word_trash for Undo.
+    const words = member.client;
+    const [first] = await phraseIdsOf(admin.client, chapterIds);
+    const word = await words.post<{ data: { id: number } }>('user/words', {
+      phrase_id: first[0],
+      term: 'bonjour',
+    });
+    expect(word.status).toBe(200);
+    expect((await words.delete(`user/words/${word.body.data.id}`)).status).toBe(200);
     await old.close(true);
 
     const targetUrl = (await databaseUrlFor(tempStorage()))!;
@@ -102,6 +111,15 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
       expect(added.body.data.id).toBeGreaterThan(6);
       expect(added.body.data.position).toBe(3);
       expect((await newMember(moved)).id).toBeGreaterThan(2);
+      // Undo still works after the move, and the word's id was not handed out again meanwhile.
+      const mover = new ApiClient(moved, login.body.token);
+      const fresh = await mover.post<{ data: { id: number } }>('user/words', {
+        phrase_id: first[1],
+        term: 'bonjour',
+      });
+      expect(fresh.body.data.id).toBeGreaterThan(word.body.data.id);
+      const restored = await mover.post<{ data: { id: number } }>(`user/words/${word.body.data.id}/restore`);
+      expect([restored.status, restored.body.data.id]).toEqual([200, word.body.data.id]);
     } finally {
       await moved.close();
     }

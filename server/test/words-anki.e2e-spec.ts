@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { MediaService } from '../media/media.service';
 import { Phrase } from '../phrases/phrase.entity';
 import { SavedWord } from '../words/saved-word.entity';
+import { ANKI_README } from '../words/anki-export';
 import { newCard } from '../words/scheduler';
 import { parseCsv } from './csv';
 import yauzl from 'yauzl';
@@ -99,9 +100,10 @@ describe('Anki export of saved words', () => {
     const csv = entries[0].data.toString('utf8');
     const lines = csv.split('\r\n');
     expect(lines.slice(0, 3)).toEqual(HEADER);
-    const files = new Map(entries.slice(1).map((entry) => [entry.name, entry.data]));
+    expect(entries[1].name).toBe('README.txt');
+    const files = new Map(entries.slice(2).map((entry) => [entry.name, entry.data]));
     // Each clip once.
-    expect(files.size).toBe(entries.length - 1);
+    expect(files.size).toBe(entries.length - 2);
     return { csv, rows: parseCsv(csv).slice(3), files };
   }
 
@@ -200,12 +202,21 @@ describe('Anki export of saved words', () => {
     expect([...files.keys()]).toEqual([sound(rows[0])]);
   });
 
-  it('gives a member without words a zip holding only the header lines', async () => {
+  it('explains in README.txt how to import the deck with its clips', () => {
+    expect(ANKI_README).toContain('collection.media');
+    expect(ANKI_README).toContain('File > Import');
+    expect(ANKI_README).toContain('lingonovel-words.csv');
+    // Windows' Notepad shows it line by line too.
+    expect(ANKI_README.split('\r\n').length).toBe(ANKI_README.split('\n').length);
+  });
+
+  it('gives a member without words a zip holding only the header lines and the README', async () => {
     const { client } = await newMember(server);
     const res = await client.raw('user/words/export?format=anki');
     const entries = await unzip(Buffer.from(await res.arrayBuffer()));
     expect(entries.map((e) => [e.name, e.data.toString('utf8')])).toEqual([
       ['lingonovel-words.csv', HEADER.join('\r\n') + '\r\n'],
+      ['README.txt', ANKI_README],
     ]);
   });
 
@@ -262,6 +273,7 @@ describe('Anki export of saved words', () => {
         const entries = await unzip(Buffer.from(await res.arrayBuffer()));
         expect(entries.map((entry) => entry.name)).toEqual([
           'lingonovel-words.csv',
+          'README.txt',
           expect.stringMatching(/^lingonovel-\d+-[0-9a-f]{12}\.mp3$/),
         ]);
       }
@@ -315,7 +327,7 @@ describe('Anki export of saved words', () => {
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="lingonovel-words.csv"');
       // text() would drop the BOM.
       expect(Buffer.from(await res.arrayBuffer()).toString('utf8')).toBe(
-        '\uFEFFterm,meaning,phrase,book,chapter,audio URL\r\n',
+        '\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires\r\n',
       );
     }
     for (const query of ['format=bogus', 'format=', 'format=anki&format=csv']) {

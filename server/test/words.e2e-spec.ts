@@ -5,6 +5,7 @@ import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { fixture, form } from './fixtures';
 import { controlClock } from './clock';
+import { UNDO_WINDOW_MS, WordTrash } from '../words/word-trash';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
@@ -174,14 +175,170 @@ describe('Saved words', () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(bytes.toString('utf8').slice(1));
-    expect(rows[0]).toEqual(['term', 'meaning', 'phrase', 'book', 'chapter', 'audio URL']);
+    expect(rows[0]).toEqual([
+      'term',
+      'meaning',
+      'phrase',
+      'book',
+      'chapter',
+      'audio URL',
+      'audio URL expires',
+    ]);
     expect(rows.slice(1).map((row) => row.slice(0, 5))).toEqual([
       ['bonjour', 'hello', 'Bonjour. (1)', 'Le Petit Voyage', '1'],
       ['au revoir', 'goodbye', 'Au revoir. (3)', 'Le Petit Voyage', '3'],
     ]);
     expect(rows[1][5]).toMatch(/^https:\/\/books\.example\.org\/media\/lines\/\w+\.mp3$/);
     expect(rows[2][5]).toMatch(/^https:\/\/books\.example\.org\/media\/lines\/\w+\.mp3\?exp=\d+&sig=[\w-]+$/);
+    // A free clip's link does not expire; a signed one says until when it works, in UTC.
+    expect(rows[1][6]).toBe('never');
+    const exp = Number(new URL(rows[2][5]).searchParams.get('exp'));
+    expect(rows[2][6]).toBe(`${new Date(exp * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    expect(exp * 1000 - Date.now()).toBeGreaterThan(5 * 3600_000 - 60_000);
     expect((await new ApiClient(server).get('user/words/export')).status).toBe(401);
+  });
+
+  describe('deleting a word, and Undo', () => {
+    type Stats = { data: { words_saved: number; reviews_done: number } };
+    type Deleted = { message: string; undo_until: string };
+    type Queue = { data: { cards: Array<{ id: number }> } };
+
+    /** A phrase of its own in chapter 1, so that deleting it touches no other test. */
+    const ownPhrase = async () =>
+      (
+        await admin.post<{ data: { id: number } }>(
+          'admin/phrase',
+          form({
+            chapter_id: chapterIds[0],
+            phrase: 'Le chat dort.',
+            dictionary: 'chat — cat',
+            line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+          }),
+        )
+      ).body.data.id;
+
+    /** Saves a word and answers it once in a review: a card with a history. */
+    const reviewedWord = async (client: ApiClient, phraseId = phraseIds[0][0]) => {
+      const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'bonjour' });
+      expect((await client.post(`user/review/${saved.body.data.id}`, { rating: 3, version: 0 })).status).toBe(
+        200,
+      );
+      return (await client.get<WordList>('user/words')).body.data[0];
+    };
+
+    it('deletes at once, leaves no trace meanwhile, and Undo brings back the same word, card and history', async () => {
+      const { client } = await newMember(server);
+      const word = await reviewedWord(client);
+      expect(word.reps).toBe(1);
+
+      const deleted = await client.delete<Deleted>(`user/words/${word.id}`);
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toEqual({ message: 'The word has been removed.', undo_until: expect.any(String) });
+      const window = Date.parse(deleted.body.undo_until) - Date.now();
+      expect(window).toBeGreaterThan(100_000);
+      expect(window).toBeLessThanOrEqual(120_000);
+      // Gone from the list, the books filter, the review, the exports and the stats.
+      expect((await client.get<WordList>('user/words')).body.meta.total).toBe(0);
+      expect((await client.get('user/words/books')).body).toEqual({ data: [] });
+      expect((await client.get<Queue>('user/review')).body.data.cards).toEqual([]);
+      const csv = await (await client.raw('user/words/export')).text();
+      expect(parseCsv(csv.replace(/^\uFEFF/, ''))).toHaveLength(1);
+      expect((await client.get<Stats>('user/stats')).body.data).toMatchObject({
+        words_saved: 0,
+        reviews_done: 0,
+      });
+      expect((await client.post('user/review/undo')).status).toBe(404);
+
+      const other = (await newMember(server)).client;
+      expect((await other.post(`user/words/${word.id}/restore`)).status).toBe(404);
+      const restored = await client.post<{ message: string; data: Word }>(`user/words/${word.id}/restore`);
+      expect(restored.status).toBe(200);
+      expect(restored.body).toEqual({ message: 'The word is back.', data: word });
+      expect((await client.get<WordList>('user/words')).body.data).toEqual([word]);
+      expect((await client.get<Stats>('user/stats')).body.data).toMatchObject({
+        words_saved: 1,
+        reviews_done: 1,
+      });
+      // Its history came back: the review's answer can still be taken back.
+      const undone = await client.post<{ data: { id: number; reps: number } }>('user/review/undo');
+      expect([undone.status, undone.body.data.id, undone.body.data.reps]).toEqual([200, word.id, 0]);
+      expect((await client.post(`user/words/${word.id}/restore`)).status).toBe(404);
+      expect((await new ApiClient(server).post(`user/words/${word.id}/restore`)).status).toBe(401);
+    });
+
+    it('deletes a word once when two deletes arrive together, and restores it once', async () => {
+      const { client } = await newMember(server);
+      const word = await reviewedWord(client);
+      const deletes = await Promise.all([1, 2].map(() => client.delete(`user/words/${word.id}`)));
+      expect(deletes.map((d) => d.status).sort()).toEqual([200, 404]);
+      const restores = await Promise.all([1, 2].map(() => client.post(`user/words/${word.id}/restore`)));
+      expect(restores.map((r) => r.status).sort()).toEqual([200, 404]);
+      expect((await client.get<WordList>('user/words')).body.data).toEqual([word]);
+    });
+
+    it('keeps a deleted word for the undo window only, then purges it', async () => {
+      const { client } = await newMember(server);
+      const word = await reviewedWord(client);
+      const db = server.app.get(DataSource);
+      const count = async (table: string, column: string) =>
+        Number(
+          (
+            await db.query<Array<{ n: number | string }>>(
+              `SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ${Number(word.id)}`,
+            )
+          )[0].n,
+        );
+      const clock = controlClock(server);
+      try {
+        expect((await client.delete(`user/words/${word.id}`)).status).toBe(200);
+        clock.advance(UNDO_WINDOW_MS - 1000);
+        // Other tests' words deleted earlier may go now; this one stays.
+        await server.app.get(WordTrash).purge();
+        expect(await count('word_trash', 'word_id')).toBe(1);
+        clock.advance(1001);
+        const late = await client.post(`user/words/${word.id}/restore`);
+        expect([late.status, late.body]).toEqual([
+          404,
+          { message: 'This word can no longer be brought back.' },
+        ]);
+        expect(await server.app.get(WordTrash).purge()).toBeGreaterThanOrEqual(1);
+        // The trash holds nothing older than the window, whoever deleted it.
+        expect(await server.app.get(WordTrash).purge()).toBe(0);
+        expect(await count('word_trash', 'word_id')).toBe(0);
+        expect(await count('review_logs', 'word_id')).toBe(0);
+      } finally {
+        clock.restore();
+      }
+    });
+
+    it('answers 409 when the word was saved again since, and 404 when its phrase is gone', async () => {
+      const { client } = await newMember(server);
+      const word = await reviewedWord(client);
+      await client.delete(`user/words/${word.id}`);
+      const again = await client.post<WordAnswer>('user/words', {
+        phrase_id: phraseIds[0][0],
+        term: 'bonjour',
+      });
+      expect(again.body.data.id).not.toBe(word.id);
+      const clash = await client.post(`user/words/${word.id}/restore`);
+      expect([clash.status, clash.body]).toEqual([
+        409,
+        { message: 'You have saved this word again since you deleted it.' },
+      ]);
+      // Nothing was taken out of the trash on the way: deleting the new one lets the old one back.
+      await client.delete(`user/words/${again.body.data.id}`);
+      expect((await client.post(`user/words/${word.id}/restore`)).status).toBe(200);
+
+      const phraseId = await ownPhrase();
+      const saved = await client.post<WordAnswer>('user/words', { phrase_id: phraseId, term: 'chat' });
+      await client.delete(`user/words/${saved.body.data.id}`);
+      expect((await admin.delete(`admin/phrase/${phraseId}`)).status).toBe(200);
+      const gone = await client.post(`user/words/${saved.body.data.id}/restore`);
+      expect([gone.status, gone.body]).toEqual([
+        404,
+        { message: 'The phrase this word came from has been deleted.' },
+      ]);
+    });
   });
 
   it('guards CSV cells against formulas', async () => {

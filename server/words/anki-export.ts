@@ -12,6 +12,32 @@ import { WordsService, type WordRow } from './words.service';
 
 export const ANKI_CSV_NAME = 'lingonovel-words.csv';
 export const ANKI_ZIP_NAME = 'lingonovel-words-anki.zip';
+export const ANKI_README_NAME = 'README.txt';
+
+/** How to import the deck with its audio: Anki's CSV import does not take the clips by itself. */
+export const ANKI_README = [
+  'Lingonovel words for Anki',
+  '=========================',
+  '',
+  `This zip holds ${ANKI_CSV_NAME} (one card per saved word) and the narrator's clips its cards play`,
+  '(the lingonovel-....mp3 and similar files). Anki imports them in two steps: the clips go into its media',
+  'folder, then the CSV is imported. You need Anki 2.1.55 or later.',
+  '',
+  '1. Unzip this file.',
+  `2. Copy every audio file (all the files but ${ANKI_CSV_NAME} and this README.txt) into the`,
+  '   "collection.media" folder of your Anki profile (close Anki first):',
+  '     Windows: %APPDATA%\\Anki2\\<your profile>\\collection.media',
+  '     macOS:   ~/Library/Application Support/Anki2/<your profile>/collection.media',
+  '     Linux:   ~/.local/share/Anki2/<your profile>/collection.media',
+  `3. Open Anki and choose File > Import, then pick ${ANKI_CSV_NAME}. Anki reads the separator and`,
+  '   the columns from the first lines of the file: Term, Meaning, Phrase, Book, Chapter, Audio.',
+  '   Pick a note type and a deck, and map the columns to its fields. Put the Audio column in a field',
+  '   shown on the back of the card: its [sound:...] tag plays the phrase the word came from.',
+  '4. Press Import. Tools > Check Media should then report no missing files.',
+  '',
+  'A card whose chapter your plan does not open comes without a clip.',
+  '',
+].join('\r\n');
 
 /** Anki's file header: it then imports without asking for the separator, HTML or the columns. */
 export const ANKI_HEADER = [
@@ -81,8 +107,8 @@ export async function* ankiCsv(words: AnkiWord[], sounds: Array<string | null>):
 }
 
 /**
- * A member's words for Anki, which cannot fetch URLs: a zip of a CSV for Anki's import and the clips for
- * its media folder. The zip is streamed, one clip read at a time, never held in memory.
+ * A member's words for Anki, which cannot fetch URLs: a zip of a CSV for Anki's import, the clips for
+ * its media folder, and a README.txt that says how to import both. The zip is streamed, one clip read at a time, never held in memory.
  */
 @Injectable()
 export class AnkiExport {
@@ -112,6 +138,7 @@ export class AnkiExport {
     // every chunk on the way through, so nothing is held whole.
     const zip = new ZipFile();
     zip.addReadStream(Readable.from(ankiCsv(words, sounds)), ANKI_CSV_NAME);
+    zip.addBuffer(Buffer.from(ANKI_README, 'utf8'), ANKI_README_NAME);
     this.addClips(zip, clips);
     zip.end();
     return new StreamableFile(zip.outputStream as PassThrough, {

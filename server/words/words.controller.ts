@@ -10,7 +10,6 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
-import { MessageAnswer } from '../common/answers';
 import { CurrentUser } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
@@ -21,11 +20,14 @@ import {
   SaveWordDto,
   WordAnswer,
   WordBooksAnswer,
+  WordDeletedAnswer,
   WordListAnswer,
   WordsExportQuery,
+  WordRestoredAnswer,
   WordsQuery,
 } from './words.dto';
 import { WordsService } from './words.service';
+import { WordTrash } from './word-trash';
 
 const csvFile = (csv: string) =>
   new StreamableFile(Buffer.from(csv, 'utf8'), {
@@ -39,6 +41,7 @@ export class WordsController {
   constructor(
     private readonly words: WordsService,
     private readonly anki: AnkiExport,
+    private readonly trash: WordTrash,
   ) {}
 
   @Post()
@@ -80,8 +83,16 @@ export class WordsController {
   }
 
   @Delete(':id')
-  @ApiOkResponse({ type: MessageAnswer })
+  @ApiOkResponse({ type: WordDeletedAnswer })
   remove(@CurrentUser() user: User, @IdParam() id: number) {
-    return this.words.remove(user, id);
+    return this.trash.remove(user, id);
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  @ApiOkResponse({ type: WordRestoredAnswer })
+  @ErrorAnswer(409, 'The member saved the same word again since deleting it.')
+  restore(@CurrentUser() user: User, @IdParam() id: number) {
+    return this.trash.restore(user, id);
   }
 }

@@ -98,6 +98,20 @@ export class WordAnswer {
   @ApiProperty({ type: WordResponse }) data: WordResponse;
 }
 
+export class WordDeletedAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until when `POST user/words/{id}/restore` brings the word back (its card and history too).',
+  })
+  undo_until: string;
+}
+
+export class WordRestoredAnswer {
+  @ApiProperty() message: string;
+  @ApiProperty({ type: WordResponse }) data: WordResponse;
+}
+
 export class WordsPage {
   @ApiProperty() total: number;
   @ApiProperty() page: number;

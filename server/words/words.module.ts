@@ -2,17 +2,19 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AnkiExport } from './anki-export';
 import { AnkiExportSlots } from './anki-export-slots';
+import { DeletedWord } from './deleted-word.entity';
 import { ReviewLog } from './review-log.entity';
 import { ReviewController } from './review.controller';
 import { ReviewService } from './review.service';
 import { SavedWord } from './saved-word.entity';
 import { WordsController } from './words.controller';
 import { WordsService } from './words.service';
+import { WordTrash } from './word-trash';
 
 /** Words: saved from the reader's glossaries, reviewed later with the narrator's voice. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog])],
+  imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, DeletedWord])],
   controllers: [WordsController, ReviewController],
-  providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots],
+  providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots, WordTrash],
 })
 export class WordsModule {}

@@ -19,7 +19,6 @@ import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { SavedWord } from './saved-word.entity';
 import { newCard } from './scheduler';
-import type { MessageAnswer } from '../common/answers';
 import type {
   SaveWordDto,
   WordAnswer,
@@ -49,6 +48,13 @@ export interface WordRow {
 }
 
 const iso = (value: Date | string) => dateFromDb(value).toISOString();
+
+/** When a clip's link stops working, as a spreadsheet shows it ("2026-03-12 18:00 UTC"), or "never". */
+function linkExpiry(url: string): string {
+  const exp = new URL(url, 'http://localhost').searchParams.get('exp');
+  if (!exp) return 'never';
+  return `${new Date(Number(exp) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
 
 /** A member's saved words: kept from a phrase's glossary, listed with the phrase and its clip. */
 @Injectable()
@@ -123,9 +129,10 @@ export class WordsService {
   }
 
   /**
-   * Every saved word as a CSV a spreadsheet opens: term, meaning, phrase, book, chapter and the clip's
-   * absolute URL (from PUBLIC_URL; signed ones last a few hours, and a clip the member may no longer
-   * hear is left empty).
+   * Every saved word as a CSV a spreadsheet opens: term, meaning, phrase, book, chapter, the clip's
+   * absolute URL (from PUBLIC_URL) and until when that URL works. A free chapter's clip has a plain link
+   * that does not expire ("never"); a locked chapter's is signed and works for CLIP_URL_HOURS at most,
+   * its expiry written out in UTC. A clip the member may no longer hear is left empty.
    */
   async exportCsv(user: User): Promise<string> {
     const rows = await this.query(user)
@@ -135,7 +142,7 @@ export class WordsService {
       .getRawMany<WordRow>();
     const words = await this.respond(user, rows);
     return toCsv([
-      ['term', 'meaning', 'phrase', 'book', 'chapter', 'audio URL'],
+      ['term', 'meaning', 'phrase', 'book', 'chapter', 'audio URL', 'audio URL expires'],
       ...words.map((w) => [
         w.term,
         w.meaning,
@@ -143,6 +150,7 @@ export class WordsService {
         w.book_title,
         w.chapter_no,
         w.audio ? this.config.publicUrl + w.audio : null,
+        w.audio ? linkExpiry(w.audio) : null,
       ]),
     ]);
   }
@@ -158,13 +166,6 @@ export class WordsService {
       .orderBy('b.title', 'ASC')
       .getRawMany<{ book_code: string; book_title: string; words: number | string }>();
     return { data: rows.map((row) => ({ ...row, words: Number(row.words) })) };
-  }
-
-  async remove(user: User, id: number): Promise<MessageAnswer> {
-    const { affected } = await this.words.delete({ id, userId: user.id });
-    // Another member's word is as unknown as a missing one.
-    if (!affected) throw new NotFoundException('Word not found.');
-    return { message: 'The word has been removed.' };
   }
 
   async one(user: User, id: number): Promise<WordResponse> {

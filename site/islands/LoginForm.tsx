@@ -2,10 +2,17 @@
  * Sign In (docs/product.md sections 2, 4, 5, 8). Only the email is required in the browser (section 5); the server
  * answers a missing or wrong password with the 422 message shown here.
  */
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { api, errorMessage } from '../lib/api';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
-import { getDeviceToken, homeFor, safeNextPath, setDeviceToken, setSession } from '../lib/session';
+import {
+  currentNextPath,
+  getDeviceToken,
+  homeFor,
+  setDeviceToken,
+  setSession,
+  withNext,
+} from '../lib/session';
 import { ErrorSummary, Field, SubmitButton, formValues } from './shared/Form';
 
 import type { LoginAnswer as LoginResponse } from '../../server/auth/auth-responses';
@@ -13,6 +20,9 @@ import type { LoginAnswer as LoginResponse } from '../../server/auth/auth-respon
 export default function LoginForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Read after hydration: the server renders the page without its query (it is the same for everyone).
+  const [next, setNext] = useState<string | null>(null);
+  useEffect(() => setNext(currentNextPath()), []);
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,7 +40,7 @@ export default function LoginForm() {
       setDeviceToken(answer.device_token);
       // Where a visitor got to in free chapters now belongs to the account.
       await carryOverPlaces().catch(() => undefined);
-      const next = safeNextPath(new URLSearchParams(window.location.search).get('next'));
+      const next = currentNextPath();
       // Stay busy: the button must not come back while the next page loads.
       window.location.assign(next ?? homeFor(user));
     } catch (failure) {
@@ -56,7 +66,7 @@ export default function LoginForm() {
         </div>
       </form>
       <p className="form-links">
-        <a href="/signup">Create an account</a>
+        <a href={withNext('/signup', next)}>Create an account</a>
         <a href="/forgot">Forgot your password?</a>
       </p>
     </div>

@@ -57,7 +57,11 @@ export default function MemberDashboard() {
       </ul>
       <ContinueReading books={books} />
       <ProgressStats stats={stats} />
-      {plan && <PlanSummary plan={plan} />}
+      {plan && (
+        <div className="dashboard-plan">
+          <PlanSummary plan={plan} />
+        </div>
+      )}
     </>
   );
 }

@@ -1,9 +1,11 @@
 /**
  * Checkout and Try for $0.00: sends a signed-in member to Stripe Checkout. A visitor who is not signed in
- * signs in first and comes back to this page. Card details are only ever typed on Stripe's page.
+ * signs in first and comes back to this page (its `next` kept). The page's `next` (the chapter that led
+ * here) is kept for the way back from Stripe. Card details are only ever typed on Stripe's page.
  */
 import { useState, type SubmitEvent } from 'react';
 import { api, ApiError, errorMessage } from '../lib/api';
+import { rememberCheckoutReturn } from '../lib/checkout-return';
 import { getToken } from '../lib/session';
 import { ErrorSummary, SubmitButton } from './shared/Form';
 
@@ -11,11 +13,9 @@ interface Props {
   endpoint: 'user/create-subscription' | 'user/start-trial';
   priceId: string;
   label: string;
-  /** The page to come back to after signing in. */
-  returnTo: string;
 }
 
-export default function PlanButton({ endpoint, priceId, label, returnTo }: Props) {
+export default function PlanButton({ endpoint, priceId, label }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [manage, setManage] = useState(false);
@@ -23,13 +23,15 @@ export default function PlanButton({ endpoint, priceId, label, returnTo }: Props
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!getToken()) {
-      window.location.assign(`/login?next=${encodeURIComponent(returnTo)}`);
+      const here = window.location.pathname + window.location.search;
+      window.location.assign(`/login?next=${encodeURIComponent(here)}`);
       return;
     }
     setBusy(true);
     setError(null);
     try {
       const { url } = await api<{ url: string }>(endpoint, { method: 'POST', body: { price_id: priceId } });
+      rememberCheckoutReturn();
       window.location.assign(url);
     } catch (failure) {
       // 409: the member's plan already gives access; the server's message says where to manage it.

@@ -5,6 +5,8 @@ const plan = (status: string, fields: Partial<Parameters<typeof describePlan>[0]
   trial_ends_at: null,
   current_period_end: null,
   cancel_at_period_end: false,
+  trial_used: false,
+  offer: 'trial' as const,
   ...fields,
 });
 

@@ -16,7 +16,8 @@ export const PLAN = {
 export type { SubscriptionSummary } from '../../server/billing/billing.dto';
 import type { SubscriptionSummary } from '../../server/billing/billing.dto';
 
-const day = (iso: string | null) =>
+/** A plan's date as the pages show it ("March 12, 2026" in English); "soon" when Stripe gave none. */
+export const day = (iso: string | null) =>
   iso ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(new Date(iso)) : 'soon';
 
 /** One sentence about a member's plan, for the dashboard and the profile. */

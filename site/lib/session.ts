@@ -115,3 +115,13 @@ export function safeNextPath(next: string | null, origin = window.location.origi
     return null;
   }
 }
+
+/** The `next` page of the current address, when it is one of ours (see safeNextPath). */
+export function currentNextPath(): string | null {
+  return safeNextPath(new URLSearchParams(window.location.search).get('next'));
+}
+
+/** A link to an account page (sign-in, sign-up) that carries `next` on, so the way back is not lost. */
+export function withNext(path: string, next: string | null): string {
+  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
+}

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewCard, ReviewQueue as Queue } from '../../../server/words/review.dto';
 import { api, ApiError, errorMessage } from '../../lib/api';
+import { dueIn } from '../../lib/due-time';
 import { signedIn } from '../../lib/guards';
 import { syncTimeZone } from '../../lib/time-zone';
 import { useGuard } from '../../lib/useGuard';
@@ -19,18 +20,6 @@ const RATINGS = [
 ] as const;
 
 const guard = signedIn('/review');
-
-/** "Tuesday 9:00" within the week, a date beyond it. */
-const when = (iso: string) => {
-  const date = new Date(iso);
-  const withinWeek = date.getTime() - Date.now() < 6 * 86_400_000;
-  return date.toLocaleString(
-    undefined,
-    withinWeek
-      ? { weekday: 'long', hour: 'numeric', minute: '2-digit' }
-      : { dateStyle: 'long', timeStyle: 'short' },
-  );
-};
 
 export default function ReviewSession() {
   const access = useGuard(guard);
@@ -199,7 +188,7 @@ export default function ReviewSession() {
       ) : (
         <p className="review-done">
           {queue.next_due_at
-            ? `All done for now. The next card is due ${when(queue.next_due_at)}.`
+            ? `All done for now. The next card is due ${dueIn(queue.next_due_at)}.`
             : 'You have no words to review yet. Save words from a book’s glossary while you read.'}{' '}
           <a href="/words">Your words</a>
         </p>

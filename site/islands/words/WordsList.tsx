@@ -1,27 +1,28 @@
 /**
  * /words: the member's saved words, newest first, with a search box, a book filter, each word's clip and
- * next due date, delete, and the two exports (a CSV for spreadsheets, a zip for Anki).
+ * when it is next due, delete, and the two exports (a CSV for spreadsheets, a zip for Anki).
+ *
+ * Delete asks nothing: the word goes at once, and Undo brings it back (its card and review history
+ * too) for a few seconds (UndoDelete). A mistaken tap costs one more tap, not a dialog every time.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type {
   WordBook as BookOption,
+  WordDeletedAnswer,
   WordListAnswer as Page,
   WordResponse,
 } from '../../../server/words/words.dto';
 import { api, apiDownload, errorMessage } from '../../lib/api';
+import { dueIn } from '../../lib/due-time';
 import { signedIn } from '../../lib/guards';
 import { useGuard } from '../../lib/useGuard';
 import { HighlightedPhrase } from './HighlightedPhrase';
+import { UndoDelete, type Deleted } from './UndoDelete';
 
 const PER_PAGE = 50;
 const guard = signedIn('/words');
 
-const dueLabel = (iso: string) => {
-  const due = new Date(iso);
-  return due.getTime() <= Date.now()
-    ? 'Due now'
-    : `Due ${due.toLocaleDateString(undefined, { dateStyle: 'medium' })}`;
-};
+const dueLabel = (iso: string) => `Due ${dueIn(iso)}`;
 
 export default function WordsList() {
   const access = useGuard(guard);
@@ -34,7 +35,9 @@ export default function WordsList() {
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [reload, setReload] = useState(0);
+  const [deleted, setDeleted] = useState<Deleted | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
+  const summary = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
     if (access.status !== 'allowed') return;
@@ -76,11 +79,34 @@ export default function WordsList() {
 
   const remove = async (word: WordResponse) => {
     try {
-      await api(`user/words/${word.id}`, { method: 'DELETE' });
-      setStatus(`“${word.term}” has been removed.`);
+      const { undo_until } = await api<WordDeletedAnswer>(`user/words/${word.id}`, { method: 'DELETE' });
+      setStatus('');
+      setDeleted({ word, until: Date.parse(undo_until) });
+      // Gone from the page at once; the reload then fills the page up again.
+      setWords(
+        (page) =>
+          page && {
+            data: page.data.filter((w) => w.id !== word.id),
+            meta: { ...page.meta, total: page.meta.total - 1 },
+          },
+      );
       setReload((n) => n + 1);
     } catch (failure) {
       setStatus(errorMessage(failure));
+    }
+  };
+
+  const restore = async (word: WordResponse) => {
+    try {
+      await api(`user/words/${word.id}/restore`, { method: 'POST' });
+      setStatus(`“${word.term}” is back.`);
+      // Undo goes: the focus goes back to the list rather than to the top of the page.
+      summary.current?.focus();
+    } catch (failure) {
+      setStatus(errorMessage(failure));
+    } finally {
+      setDeleted(null);
+      setReload((n) => n + 1);
     }
   };
 
@@ -98,6 +124,11 @@ export default function WordsList() {
     }
   };
 
+  const expire = useCallback((hadFocus: boolean) => {
+    setDeleted(null);
+    // Undo goes: the focus goes back to the list rather than to the top of the page.
+    if (hadFocus) summary.current?.focus();
+  }, []);
   if (access.status !== 'allowed') return <p role="status">Loading your words…</p>;
   const pages = words ? Math.max(1, Math.ceil(words.meta.total / PER_PAGE)) : 1;
   return (
@@ -142,22 +173,29 @@ export default function WordsList() {
           Export for Anki
         </button>
       </div>
+      <p className="words-export-note">
+        In the CSV, the clips of free chapters have links that do not expire; those of Premium Plus chapters
+        work for 5 to 6 hours, and the file says until when. The Anki zip holds the clips, with a README on
+        importing them.
+      </p>
       <p role="status" className="words-status">
         {status}
       </p>
+      <UndoDelete deleted={deleted} onUndo={(word) => void restore(word)} onExpire={expire} />
+
       <audio ref={audio} preload="none" />
       {error && <p role="alert">{error}</p>}
       {!words ? (
         <p>Loading…</p>
       ) : words.data.length === 0 ? (
-        <p>
+        <p ref={summary} tabIndex={-1} className="words-summary">
           {search || book
             ? 'No saved word matches.'
             : 'You have not saved any words yet. While you read, press “Save” beside a glossary entry.'}
         </p>
       ) : (
         <>
-          <p>
+          <p ref={summary} tabIndex={-1} className="words-summary">
             {words.meta.total} {words.meta.total === 1 ? 'word' : 'words'}
           </p>
           <ul className="word-list">
