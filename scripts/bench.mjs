@@ -1,8 +1,9 @@
 // `npm run bench`: measures the built server on generated data and writes docs/benchmarks.md.
 // Timings are compared as ratios taken in the same run, because absolute figures move with the machine.
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
@@ -12,13 +13,24 @@ import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { measureRecoveryTiming } from './bench/recovery-timing.mjs';
 import { measurePlayer, TAP_LIMIT_MS } from './bench/player-timing.mjs';
 import { measureImport } from './bench/import-timing.mjs';
+import { seedCopies, copyToPostgres, LANGUAGES } from './bench/catalogue-data.mjs';
+import { measureBrowse, QUERIES } from './bench/browse-timing.mjs';
+import { explainBrowse, plansMarkdown } from './bench/browse-plans.mjs';
+import { measureSitemap } from './bench/sitemap-memory.mjs';
+import { startPostgres } from './postgres.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const BOOKS = 1000;
+const BOOKS = Number(process.env.BENCH_BOOKS ?? 10_000);
 const PORT = Number(process.env.BENCH_PORT ?? 4455);
 const base = `http://127.0.0.1:${PORT}`;
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const LIGHTHOUSE_RUNS = 5;
+/** The bare node:http server of the ceiling row. */
+const BARE_PORT = PORT + 1;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const WARM_UP = 1;
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+/** The language and level of the filtered pages measured (the copies have every pair). */
+const LANG = 'es';
+const CEFR = 'A2';
 
 const chromePath = findChromium();
 if (!chromePath) {
@@ -30,10 +42,17 @@ if (!chromePath) {
  * Starts the built server with its log going to a file: read through a pipe, a log line per request
  * would cost this process (which also runs the load generator) more than the server's work.
  */
-async function startServer(storage, args = []) {
+async function startServer(storage, args = [], env = {}) {
   const log = openSync(join(storage, 'server.log'), 'a');
   const child = spawn(process.execPath, [join(root, 'dist/app/server/main.js'), ...args], {
-    env: { ...process.env, STORAGE_DIR: storage, PORT: String(PORT), HOST: '127.0.0.1', PUBLIC_URL: base },
+    env: {
+      ...process.env,
+      STORAGE_DIR: storage,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      ...env,
+    },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
@@ -56,32 +75,77 @@ async function startServer(storage, args = []) {
 
 const stop = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
 
-/** The demo catalogue, then copies of its books (sharing their media) up to 1,000. */
+/**
+ * The demo catalogue, then copies of its books (sharing their media, with their chapters' rows) up to
+ * BOOKS, in several languages and levels (bench/catalogue-data.mjs). Answers the demo books' codes.
+ */
 async function prepareData(storage) {
   await stop(await startServer(storage, ['--demo']));
-  const db = new Database(join(storage, 'lingonovel.sqlite'));
-  const demo = db.prepare('SELECT * FROM books').all();
-  const insert =
-    db.prepare(`INSERT INTO books (book_code, title, author, narrated_by, description, difficulty, hours,
-    minutes, cover_path, sample_audio_path, sample_audio_ms, sample_text) VALUES (@book_code, @title, @author,
-    @narrated_by, @description, @difficulty, @hours, @minutes, @cover_path, @sample_audio_path, @sample_audio_ms, @sample_text)`);
-  db.transaction(() => {
-    for (let n = demo.length; n < BOOKS; n++) {
-      const source = demo[n % demo.length];
-      insert.run({ ...source, book_code: `${source.book_code}-copy-${n}`, title: `${source.title} ${n}` });
-    }
-  })();
+  const db = new Database(join(storage, 'lingonovel.sqlite'), { readonly: true });
+  const demoCodes = db
+    .prepare('SELECT book_code FROM books ORDER BY id')
+    .all()
+    .map((book) => book.book_code);
   db.close();
+  const books = await seedCopies(root, storage, BOOKS);
+  return { demoCodes, books };
 }
 
 // Browsers ask for compressed answers; so does the benchmark, for every path alike.
 const HEADERS = { 'accept-encoding': 'br, gzip' };
 
 async function load(url) {
-  await autocannon({ url, connections: 10, duration: 2, headers: HEADERS }); // warm-up: the page cache and the JIT
+  // Warm-up: the page cache and the JIT.
+  await autocannon({ url, connections: 10, duration: WARM_UP, headers: HEADERS });
   const result = await autocannon({ url, connections: 10, duration: DURATION, headers: HEADERS });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
+
+/** An answer as the bench's client gets it: status, headers and the bytes on the wire (not decoded). */
+function rawAnswer(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/**
+ * The ceiling of the cache-hit rows: a bare node:http server in a process of its own (as the app server
+ * is) handing out the very answer the app gave for `url`, its headers included (bench/bare-server.mjs).
+ */
+async function startBareServer(url, dir) {
+  const answer = await rawAnswer(url, HEADERS);
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
+  );
+  const file = join(dir, 'bare-answer.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ status: answer.status, headers, body: answer.body.toString('base64') }),
+  );
+  const child = spawn(
+    process.execPath,
+    [join(root, 'scripts/bench/bare-server.mjs'), String(BARE_PORT), file],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
+  });
+  return { child, bytes: answer.body.length };
+}
+
+/** The public pages whose size and hits are measured; one that answers 404 is not built yet. */
+const SIZED_PAGES = ['/books', `/books?lang=${LANG}&cefr=${CEFR}`, `/learn/${LANG}`, '/lingostory'];
 
 /** Gzipped JavaScript a page makes the browser run: every script file it loads plus inline scripts. */
 async function javascriptBytes(browser, path) {
@@ -141,24 +205,88 @@ async function lighthouseMedian(url) {
 const fixed = (n, digits = 0) => Number(n).toFixed(digits);
 const verdict = (ok) => (ok ? 'met' : '**missed**');
 
-async function main() {
-  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+const ms = (n) => `${fixed(n, 1)} ms`;
+const count = (n) => n.toLocaleString('en-US');
+const mb = (bytes) => `${fixed(bytes / 2 ** 20, 1)} MB`;
+
+/** The PostgreSQL pass: the same rows (npm run migrate-to), the same searches, plans and sitemap. */
+async function measurePostgres(storage) {
+  const cluster = await startPostgres();
   let server;
   try {
-    console.log(`Preparing ${BOOKS} books…`);
-    await prepareData(storage);
-    server = await startServer(storage);
-    const code = (await (await fetch(`${base}/api/v1/guest/list-book`)).json()).data[0].book_code;
+    const url = await copyToPostgres(root, storage, cluster.url);
+    server = await startServer(storage, [], { DATABASE_URL: url });
+    const browse = await measureBrowse(base, join(storage, 'server.log'), 'pg');
+    const plans = await explainBrowse(root, { storageDir: storage, databaseUrl: url });
+    const sitemap = await measureSitemap(base, server.pid);
+    return { browse, plans, sitemap };
+  } finally {
+    if (server) await stop(server);
+    cluster.stop();
+  }
+}
 
-    console.log('Load tests (autocannon, 10 connections)…');
+async function main() {
+  const started = Date.now();
+  const loadBefore = loadavg()[0];
+  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+  let server;
+  let bare;
+  try {
+    console.log(`Preparing ${BOOKS} books…`);
+    const { demoCodes, books } = await prepareData(storage);
+    server = await startServer(storage);
+    const code = demoCodes[0];
+
+    console.log('Page sizes…');
+    const pages = [];
+    for (const path of SIZED_PAGES) {
+      const plain = await rawAnswer(base + path);
+      const br = await rawAnswer(base + path, HEADERS);
+      pages.push({ path, status: plain.status, bytes: plain.body.length, br: br.body.length });
+    }
+    const built = pages.filter((page) => page.status === 200);
+
+    console.log(`Load tests (autocannon, 10 connections, ${DURATION} s each)…`);
+    bare = await startBareServer(`${base}/book-detail/${code}`, storage);
+    const guestBooks = `/api/v1/guest/books?lang=${LANG}&cefr=${CEFR}`;
+    const bareUrl = `http://127.0.0.1:${BARE_PORT}/book-detail/${code}`;
+    // The ceiling is measured before and after each row compared with it, and each row's ratio is to the
+    // mean of the two runs beside it: a change in the machine's load moves both sides of the ratio alike.
+    const bareRuns = [await load(bareUrl)];
+    const besideBare = async (url) => {
+      const row = await load(url);
+      bareRuns.push(await load(bareUrl));
+      return { ...row, ceiling: (bareRuns.at(-2).rps + bareRuns.at(-1).rps) / 2 };
+    };
     const rows = {
+      detail: await besideBare(`${base}/book-detail/${code}`),
+      guestBooks: await besideBare(base + guestBooks),
+      guestList: await besideBare(`${base}/api/v1/guest/list-book`),
+      // The same cache entry, asked with its parameters in another order: the Express chain answers it.
+      guestBooksChain: await besideBare(`${base}/api/v1/guest/books?cefr=${CEFR}&lang=${LANG}`),
+    };
+    rows.bare = {
+      rps: bareRuns.reduce((sum, run) => sum + run.rps, 0) / bareRuns.length,
+      p99: Math.max(...bareRuns.map((run) => run.p99)),
+      errors: bareRuns.reduce((sum, run) => sum + run.errors, 0),
+    };
+    Object.assign(rows, {
       static: await load(`${base}/favicon.svg`),
-      detail: await load(`${base}/book-detail/${code}`),
-      listing: await load(`${base}/lingostory`),
       reader: await load(`${base}/read/${code}/1`),
       health: await load(`${base}/api/v1/health`),
-      guestList: await load(`${base}/api/v1/guest/list-book`),
-    };
+    });
+    for (const page of built) rows[page.path] = await load(base + page.path);
+    bare.child.kill();
+    bare = null;
+
+    console.log('Uncached filters and searches (SQLite)…');
+    const browse = { sqlite: await measureBrowse(base, join(storage, 'server.log'), 'sqlite') };
+    const plans = [
+      { name: 'SQLite', plans: await explainBrowse(root, { storageDir: storage, databaseUrl: null }) },
+    ];
+    console.log('Sitemap (SQLite)…');
+    const sitemap = { sqlite: await measureSitemap(base, server.pid) };
 
     console.log('Password recovery timing…');
     const recovery = await measureRecoveryTiming(base);
@@ -171,6 +299,7 @@ async function main() {
     });
     const jsPages = [
       '/',
+      ...built.map((page) => page.path).filter((path) => path !== '/lingostory'),
       '/lingostory',
       '/lingonovel-story',
       '/ling',
@@ -193,9 +322,6 @@ async function main() {
         '--autoplay-policy=no-user-gesture-required',
       ],
     });
-    const demoCodes = (await (await fetch(`${base}/api/v1/guest/list-book`)).json()).data
-      .map((book) => book.book_code)
-      .filter((bookCode) => !bookCode.includes('-copy-'));
     const player = await measurePlayer(playerBrowser, base, demoCodes);
     await playerBrowser.close();
 
@@ -203,32 +329,163 @@ async function main() {
     const imported = await measureImport(base, storage, server.pid);
 
     console.log(`Lighthouse (median of ${LIGHTHOUSE_RUNS})…`);
-    const lighthouse = {
-      '/lingostory': await lighthouseMedian(`${base}/lingostory`),
-      [`/book-detail/${code}`]: await lighthouseMedian(`${base}/book-detail/${code}`),
-      [`/read/${code}/1`]: await lighthouseMedian(`${base}/read/${code}/1`),
-    };
+    const lighthousePages = [
+      ...(built.some((page) => page.path === '/books') ? ['/books'] : []),
+      '/lingostory',
+      `/book-detail/${code}`,
+      `/read/${code}/1`,
+    ];
+    const lighthouse = {};
+    for (const path of lighthousePages) lighthouse[path] = await lighthouseMedian(base + path);
+    await stop(server);
+    server = null;
 
-    const ratio = (row) => row.rps / rows.static.rps;
+    console.log('PostgreSQL: the same rows, searches, plans and sitemap…');
+    const postgres = await measurePostgres(storage);
+    browse.pg = postgres.browse;
+    sitemap.pg = postgres.sitemap;
+    plans.push({ name: 'PostgreSQL', plans: postgres.plans });
+
+    const date = new Date().toISOString().slice(0, 10);
+    const minutes = (Date.now() - started) / 60_000;
+    const ratio = (row, to = rows.static) => row.rps / to.rps;
+    /** A row's ceiling: the mean of the bare runs just before and after it. */
+    const beside = (row) => ({ rps: row.ceiling });
+    const loadRow = (label, row, to, toLabel, target, ok) =>
+      `| ${label} | ${fixed(row.rps)} | ${row.p99} ms | ${to ? `${fixed(ratio(row, to), 2)}× ${toLabel}` : '1.00'} | ${target} | ${ok === undefined ? '' : verdict(ok)} |`;
+    const missing = pages.filter((page) => page.status !== 200);
+    const browseRow = (name, kind, result) =>
+      `| ${name} | ${kind} | ${result.server.count} | ${ms(result.server.p50)} | ${ms(result.server.p95)} | ${ms(result.server.max)} | ${ms(result.client.p95)} | ≤ 50 ms | ${verdict(result.server.p95 <= 50)} |`;
+    const sitemapRows = (name, result) =>
+      result.files.map(
+        (file) =>
+          `| ${name} | \`${file.path}\`${file.index ? ' (index)' : ''} | ${file.urls} | ${mb(file.bytes)} | ${fixed(file.ms)} ms | ${mb(result.growth)} | < 10 MB, ≤ 50 MB | ${verdict(file.bytes < 10 * 2 ** 20 && result.growth <= 50 * 2 ** 20)} |`,
+      );
+    const browseFailures = [...browse.sqlite.failures, ...browse.pg.failures];
     const lines = [
       '# Benchmarks',
       '',
-      `Run of \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fixed(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}.`,
-      `The built server ran on a temporary STORAGE_DIR holding ${BOOKS} books (the demo catalogue and copies of it).`,
-      'Timings are compared as ratios within this run: the machine is shared, so absolute figures move between runs.',
+      `Run of \`npm run bench\` on ${date}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fixed(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}; ${fixed(minutes, 1)} minutes in all.`,
+      `The built server ran on a temporary STORAGE_DIR holding ${count(books)} books (the demo catalogue and copies of it in ${LANGUAGES.length - 1} languages and without one, at six CEFR levels and without one), on SQLite, then on PostgreSQL with the same rows.`,
+      `Timings are compared as ratios within this run: the machine is shared, so absolute figures move between runs (the load average over a minute was ${fixed(loadBefore, 1)} at the start and ${fixed(loadavg()[0], 1)} at the end, on ${cpus().length} cores).`,
       '',
-      `## Throughput (autocannon, 10 connections, \`Accept-Encoding: br, gzip\`, ${DURATION} s each after a 2 s warm-up)`,
+      `## Cache hits (autocannon, 10 connections, \`Accept-Encoding: br, gzip\`, ${DURATION} s each after a ${WARM_UP} s warm-up)`,
+      '',
+      'Every row but the baselines is a page-cache hit, answered in front of Express (server/http/cached-hits.ts) except where said. A ratio to the bare server is to the mean of its runs just before and after the row.',
       '',
       '| path | requests/s | p99 latency | ratio | target | |',
       '| --- | ---: | ---: | ---: | --- | --- |',
-      `| static file \`/favicon.svg\` | ${fixed(rows.static.rps)} | ${rows.static.p99} ms | 1.00 | baseline | |`,
-      `| \`/book-detail/{code}\` | ${fixed(rows.detail.rps)} | ${rows.detail.p99} ms | ${fixed(ratio(rows.detail), 2)}× static | ≥ 0.9×, p99 < 30 ms | ${verdict(ratio(rows.detail) >= 0.9 && rows.detail.p99 < 30)} |`,
-      `| \`/lingostory\` | ${fixed(rows.listing.rps)} | ${rows.listing.p99} ms | ${fixed(ratio(rows.listing), 2)}× static | ≥ 0.9×, p99 < 30 ms | ${verdict(ratio(rows.listing) >= 0.9 && rows.listing.p99 < 30)} |`,
-      `| \`/read/{code}/1\` | ${fixed(rows.reader.rps)} | ${rows.reader.p99} ms | ${fixed(ratio(rows.reader), 2)}× static | ≥ 1.0× | ${verdict(ratio(rows.reader) >= 1)} |`,
-      `| \`/api/v1/health\` | ${fixed(rows.health.rps)} | ${rows.health.p99} ms | 1.00 | baseline for the API | |`,
-      `| \`/api/v1/guest/list-book\` | ${fixed(rows.guestList.rps)} | ${rows.guestList.p99} ms | ${fixed(rows.guestList.rps / rows.health.rps, 2)}× health | ≥ 0.5× | ${verdict(rows.guestList.rps / rows.health.rps >= 0.5)} |`,
+      loadRow(
+        `bare \`node:http\` server, the stored bytes of \`/book-detail/{code}\`: mean of ${bareRuns.length} runs, one before and after each row below (${bareRuns.map((run) => fixed(run.rps)).join(', ')})`,
+        rows.bare,
+        null,
+        '',
+        'ceiling',
+      ),
+      loadRow(
+        '`/book-detail/{code}`',
+        rows.detail,
+        beside(rows.detail),
+        'bare',
+        '≥ 0.5× bare',
+        ratio(rows.detail, beside(rows.detail)) >= 0.5,
+      ),
+      loadRow(
+        `\`${guestBooks}\``,
+        rows.guestBooks,
+        beside(rows.guestBooks),
+        'bare',
+        '≥ 0.5× bare',
+        ratio(rows.guestBooks, beside(rows.guestBooks)) >= 0.5,
+      ),
+      loadRow(
+        '`/api/v1/guest/list-book`',
+        rows.guestList,
+        beside(rows.guestList),
+        'bare',
+        '≥ 0.5× bare',
+        ratio(rows.guestList, beside(rows.guestList)) >= 0.5,
+      ),
+      loadRow(
+        `the same entry as \`${guestBooks}\`, asked as \`?cefr=${CEFR}&lang=${LANG}\`: a hit through the Express chain`,
+        rows.guestBooksChain,
+        beside(rows.guestBooksChain),
+        'bare',
+        '(the way every hit went before)',
+      ),
+      loadRow(
+        'static file `/favicon.svg` (express.static through the chain)',
+        rows.static,
+        null,
+        '',
+        'baseline',
+      ),
+      ...built.map((page) =>
+        loadRow(
+          `\`${page.path}\``,
+          rows[page.path],
+          rows.static,
+          'static',
+          '≥ 1.0× static',
+          ratio(rows[page.path]) >= 1,
+        ),
+      ),
+      loadRow(
+        '`/book-detail/{code}`',
+        rows.detail,
+        rows.static,
+        'static',
+        '≥ 0.9×, p99 < 30 ms',
+        ratio(rows.detail) >= 0.9 && rows.detail.p99 < 30,
+      ),
+      loadRow('`/read/{code}/1`', rows.reader, rows.static, 'static', '≥ 1.0×', ratio(rows.reader) >= 1),
+      loadRow('`/api/v1/health` (not cached, through Nest)', rows.health, null, '', 'baseline for the API'),
+      loadRow(
+        '`/api/v1/guest/list-book`',
+        rows.guestList,
+        rows.health,
+        'health',
+        '≥ 0.5×',
+        ratio(rows.guestList, rows.health) >= 0.5,
+      ),
       '',
       `Errors or non-2xx answers during the runs: ${Object.values(rows).reduce((sum, row) => sum + row.errors, 0)}.`,
+      '',
+      ...(missing.length
+        ? [
+            `Not measured, not built on this branch yet (they answer ${[...new Set(missing.map((page) => page.status))].join(', ')}): ${missing.map((page) => `\`${page.path}\``).join(', ')}. The bench measures them once they answer 200.`,
+            '',
+          ]
+        : []),
+      `## Page sizes at ${count(books)} books (uncompressed HTML, and brotli as sent)`,
+      '',
+      '| page | status | HTML | brotli | target | |',
+      '| --- | ---: | ---: | ---: | --- | --- |',
+      ...pages.map((page) =>
+        page.status === 200
+          ? `| \`${page.path}\` | 200 | ${fixed(page.bytes / 1024, 1)} KB | ${fixed(page.br / 1024, 1)} KB | ≤ 100 KB | ${verdict(page.bytes <= 100 * 1024)} |`
+          : `| \`${page.path}\` | ${page.status} | | | ≤ 100 KB | not built yet |`,
+      ),
+      '',
+      `## Uncached filters and searches at ${count(books)} books (\`GET /api/v1/guest/books\`, one at a time, ${QUERIES} queries of each kind never asked before)`,
+      '',
+      "Server time is the duration in the request's own log line (from its arrival to the end of its answer); the client column adds the loopback round trip.",
+      '',
+      '| database | kind | requests | server p50 | server p95 | server max | client p95 | target (server p95) | |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+      browseRow('SQLite', 'filter', browse.sqlite.filter),
+      browseRow('SQLite', 'search', browse.sqlite.search),
+      browseRow('PostgreSQL', 'filter', browse.pg.filter),
+      browseRow('PostgreSQL', 'search', browse.pg.search),
+      '',
+      `Filters combine a language, a level, a difficulty, a sort and a page (e.g. \`${browse.sqlite.examples.filter[0]}\`); searches a word, a word's start or two words, alone or with a language or level (e.g. \`${browse.sqlite.examples.search[0]}\`, \`${browse.sqlite.examples.search[1]}\`). Answers other than 200: ${browseFailures.length ? browseFailures.join('; ') : 'none'}. The query plans: [catalogue-plans.md](catalogue-plans.md).`,
+      '',
+      `## The sitemap at ${count(books)} books (three downloads in a row; RSS growth of the server, peak over the three)`,
+      '',
+      '| database | file | URLs | size | time | RSS growth | target | |',
+      '| --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+      ...sitemapRows('SQLite', sitemap.sqlite),
+      ...sitemapRows('PostgreSQL', sitemap.pg),
       '',
       `## Password recovery: known against unknown addresses (medians of ${recovery.samples} each, interleaved)`,
       '',
@@ -252,8 +509,9 @@ async function main() {
       '| page | performance | accessibility | SEO | best practices | LCP | CLS | TBT | |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
       ...Object.entries(lighthouse).map(([path, m]) => {
+        const floor = path.startsWith('/read/') || path === '/books' ? 0.95 : 0.98;
         const ok =
-          m.performance >= (path.startsWith('/read/') ? 0.95 : 0.98) &&
+          m.performance >= floor &&
           m.accessibility === 1 &&
           m.seo === 1 &&
           m.bestPractices === 1 &&
@@ -261,7 +519,7 @@ async function main() {
         return `| \`${path}\` | ${m.performance} | ${m.accessibility} | ${m.seo} | ${m.bestPractices} | ${fixed(m.lcp)} ms | ${fixed(m.cls, 3)} | ${fixed(m.tbt)} ms | ${verdict(ok)} |`;
       }),
       '',
-      'Targets: performance ≥ 0.98 (the reader: ≥ 0.95); accessibility, SEO and best practices 1.0; CLS 0.',
+      'Targets: performance ≥ 0.98 (the reader and `/books`: ≥ 0.95); accessibility, SEO and best practices 1.0; CLS 0.',
       '',
       `## The reader's player in Chromium (demo clips, ${demoCodes.length} books' chapter 1)`,
       '',
@@ -305,7 +563,14 @@ async function main() {
       notes = '';
     }
     writeFileSync(join(root, 'docs', 'benchmarks.md'), lines.join('\n') + (notes ? `\n${notes}` : ''));
+    writeFileSync(join(root, 'docs', 'catalogue-plans.md'), plansMarkdown(plans, books, date));
     console.log(lines.join('\n'));
+    if (browseFailures.length) {
+      console.error(
+        `\n✖ ${browseFailures.length} browse request(s) failed:\n  ${browseFailures.join('\n  ')}`,
+      );
+      process.exitCode = 1;
+    }
     // Timings move with the machine's load, so a missed target is reported, not fatal; a tap that never
     // plays, or a clip that never ends, is a broken player on any machine, and fails the run.
     const playerFailures = [
@@ -320,6 +585,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
+    bare?.child.kill();
     if (server) await stop(server);
     rmSync(storage, { recursive: true, force: true });
   }

@@ -33,6 +33,41 @@ function rawQuery(req: Request): string {
   return at === -1 ? '' : req.originalUrl.slice(at + 1);
 }
 
+/** Where a GET or HEAD of a canonical path stands with the cache. */
+export type CacheKey =
+  /** An invalid query: never a cache entry (the page's 404, the API's 422). */
+  | { kind: 'invalid' }
+  /** A page whose valid query is not written canonically: a redirect to `key`. */
+  | { kind: 'redirect'; key: string }
+  /**
+   * `key` is what the cache keeps the answer under (or, for a search, what is rendered and not kept);
+   * `exact` when the request's own query string is `key`'s (or the route ignores its query).
+   */
+  | { kind: 'render'; key: string; cacheable: boolean; exact: boolean };
+
+/**
+ * The cache key of a request, from its path, its raw query string and (only when the path's route has
+ * a rule) its parsed query: the one computation shared by cachedRoute below and the fast path in front of
+ * Express (cached-hits.ts). Only canonical paths come here (isCanonicalPath).
+ */
+export function cacheKey(
+  path: string,
+  raw: string,
+  parsed: () => Request['query'],
+  options: CachedRouteOptions,
+): CacheKey {
+  const rule = options.rules?.(path);
+  if (!rule) return { kind: 'render', key: path, cacheable: true, exact: true };
+  const query = rule(parsed());
+  if (!query) return { kind: 'invalid' };
+  const key = query.canonical ? `${path}?${query.canonical}` : path;
+  const exact = raw === query.canonical;
+  if (options.pages && !exact) return { kind: 'redirect', key };
+  return { kind: 'render', key, cacheable: query.cacheable, exact };
+}
+
+export const isCanonicalPath = (path: string) => CANONICAL_PATH.test(path);
+
 /**
  * Serves GET and HEAD requests from the cache, keyed by path and canonical query; on a miss, `render`
  * answers (once for concurrent misses) and a 200 is kept. `fallback` runs when `render` passes the request
@@ -45,24 +80,23 @@ export function cachedRoute(
   options: CachedRouteOptions = {},
 ): RequestHandler {
   return (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !CANONICAL_PATH.test(req.path)) {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !isCanonicalPath(req.path)) {
       return void render(req, res, () => fallback(req, res, next), next);
     }
-    const rule = options.rules?.(req.path);
-    const query = rule ? rule(req.query) : { canonical: '', cacheable: true };
-    if (!query) {
+    const found = cacheKey(req.path, rawQuery(req), () => req.query, options);
+    if (found.kind === 'invalid') {
       // Never a cache entry: the page's 404, or the API's own 422 naming the parameter.
       if (options.pages) return fallback(req, res, next);
       return void render(req, res, () => fallback(req, res, next), next);
     }
-    const key = query.canonical ? `${req.path}?${query.canonical}` : req.path;
-    if (rule && options.pages && rawQuery(req) !== query.canonical) {
+    const { key } = found;
+    if (found.kind === 'redirect') {
       res.setHeader('Cache-Control', 'public, max-age=3600');
       return res.redirect(301, key);
     }
     // What the cache keeps must not depend on anything but the key, so the render sees only the key.
     req.url = key;
-    if (!query.cacheable) {
+    if (!found.cacheable) {
       // The same freshness rule as a kept page's, which the render may still override.
       res.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
       return void render(req, res, () => fallback(req, res, next), next);

@@ -18,7 +18,15 @@ export function captureResponse(
     let headers: OutgoingHttpHeaders = {};
     // eslint-disable-next-line @typescript-eslint/unbound-method -- only put back on res (restore), never called
     const { writeHead, write, end } = res;
-    const restore = () => Object.assign(res, { writeHead, write, end });
+    // Headers set with setHeader are kept in the response too: put back as they were (the request id and
+    // security headers), so that what is sent next (a cached page, a 304) carries only its own.
+    const before = res.getHeaders();
+    const restore = () => {
+      Object.assign(res, { writeHead, write, end });
+      for (const name of res.getHeaderNames()) if (!(name in before)) res.removeHeader(name);
+      for (const [name, value] of Object.entries(before))
+        if (value !== undefined && res.getHeader(name) !== value) res.setHeader(name, value);
+    };
     const toBuffer = (chunk: unknown) =>
       Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string | Uint8Array);
     Object.assign(res, {
@@ -34,13 +42,14 @@ export function captureResponse(
       },
       end(chunk?: unknown) {
         if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk));
-        restore();
         // Express sets headers one by one (res.json), Astro passes them to writeHead: keep both.
-        resolve({
+        const captured = {
           status: status ?? res.statusCode,
           headers: { ...res.getHeaders(), ...headers },
           body: Buffer.concat(chunks),
-        });
+        };
+        restore();
+        resolve(captured);
         return res;
       },
     });

@@ -9,7 +9,7 @@ import { appLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
 import { methodOverride } from '../common/method-override';
 import { closeUnreadBodies } from './body/unread-body';
-import { noStore, securityHeaders } from './security-headers';
+import { noStore, securityHeaderLists, securityHeaders } from './security-headers';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { MEDIA_STORE } from '../media/store/create-stores';
@@ -23,7 +23,9 @@ import { ReadingService } from '../reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
-import { apiQueryRule } from './query-rules';
+import { API_ROUTES, PAGE_ROUTES } from './query-rules';
+import { cachedHits, GUEST_API, serveCachedHitsFirst } from './cached-hits';
+import type { TrustFn } from '../common/request-context';
 import { sitemapRoute } from './sitemap-route';
 import { Sitemaps } from '../catalogue/sitemap';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
@@ -83,7 +85,8 @@ async function assemble(
   app.use(requestContext(config.logFormat));
   app.use(methodOverride);
   app.use(compression());
-  app.use(securityHeaders(options.pages ? await inlineScriptHashes() : [], config.publicUrl));
+  const security = securityHeaderLists(options.pages ? await inlineScriptHashes() : [], config.publicUrl);
+  app.use(securityHeaders(security));
   // Account and admin answers are private to one user: no browser or proxy may keep them.
   app.use(['/api/v1/user', '/api/v1/admin'], noStore);
 
@@ -106,10 +109,10 @@ async function assemble(
     cache,
     (_req, _res, _pass, next) => next(),
     (_req, _res, next) => next(),
-    { rules: apiQueryRule },
+    API_ROUTES,
   );
   app.use((req: Request, res: Response, next: NextFunction) =>
-    req.path.startsWith('/api/v1/guest/') ? guestApi(req, res, next) : next(),
+    req.path.startsWith(GUEST_API) ? guestApi(req, res, next) : next(),
   );
   // The API's description (/api/v1/openapi.json) and its readable page (/api/docs).
   mountOpenApi(app, buildOpenApi(app));
@@ -127,5 +130,20 @@ async function assemble(
     );
   }
   await app.init();
+  // The cache's hits are answered before Express, with the same headers, id, log line and bodies.
+  const express = app.getHttpAdapter().getInstance();
+  const parseQuery = express.get('query parser fn') as ((query: string) => Request['query']) | undefined;
+  serveCachedHitsFirst(
+    app.getHttpServer(),
+    cachedHits({
+      cache,
+      api: API_ROUTES,
+      pages: options.pages ? PAGE_ROUTES : null,
+      security,
+      logFormat: config.logFormat,
+      trustProxy: express.get('trust proxy fn') as TrustFn,
+      parseQuery: (query) => parseQuery?.(query) ?? {},
+    }),
+  );
   return app;
 }

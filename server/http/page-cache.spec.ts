@@ -1,4 +1,4 @@
-import { PageCache, type CapturedResponse } from './page-cache';
+import { encodingFor, isFresh, PageCache, type CapturedResponse } from './page-cache';
 
 const html = (text: string): CapturedResponse => ({
   status: 200,
@@ -77,5 +77,41 @@ describe(PageCache.name, () => {
     const { page } = await cache.render('/small', () => Promise.resolve(html('a small answer')));
     for (const body of [page!.identity, page!.gzip, page!.br])
       expect([body.length, body.buffer.byteLength]).toEqual([body.length, body.length]);
+  });
+});
+
+describe(isFresh.name, () => {
+  const etag = '"abc"';
+  it.each([
+    [{}, false],
+    [{ 'if-none-match': etag }, true],
+    [{ 'if-none-match': `W/${etag}` }, true],
+    [{ 'if-none-match': `"x", ${etag} ,"y"` }, true],
+    [{ 'if-none-match': '*' }, true],
+    [{ 'if-none-match': '"x"' }, false],
+    [{ 'if-none-match': etag, 'cache-control': 'no-cache' }, false],
+    [{ 'if-none-match': etag, 'cache-control': 'max-age=0' }, true],
+    [{ 'if-none-match': etag, 'if-modified-since': 'Wed, 21 Oct 2015 07:28:00 GMT' }, true],
+    // Cached pages carry no Last-Modified, so a date alone never proves the copy current.
+    [{ 'if-modified-since': 'Wed, 21 Oct 2015 07:28:00 GMT' }, false],
+  ])('says %j is %s, as Express does', (headers, fresh) => {
+    expect(isFresh(headers, etag)).toBe(fresh);
+  });
+});
+
+describe(encodingFor.name, () => {
+  it.each([
+    [undefined, 'identity'],
+    ['', 'identity'],
+    ['br, gzip', 'br'],
+    ['gzip, deflate, br', 'gzip'],
+    ['gzip;q=0.5, br;q=0.8', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['deflate', 'identity'],
+    ['*', 'br'],
+    ['identity;q=0', 'identity'],
+  ])('picks for %j: %s', (accept, encoding) => {
+    expect(encodingFor(accept)).toBe(encoding);
   });
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { Request, Response } from 'express';
+import express from 'express';
 
 /** A rendered page, kept with its compressed forms so that a hit costs no rendering and no compression. */
 export interface CachedPage {
@@ -81,23 +81,69 @@ function isPrivate(captured: CapturedResponse): boolean {
   return /\b(private|no-store)\b/i.test(header(captured.headers, 'cache-control') ?? '');
 }
 
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** Express's own negotiation (req.acceptsEncodings), so that every answer picks an encoding alike. */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with .call() on a request-like object below
+const acceptsEncodings = express.request.acceptsEncodings as (
+  this: Pick<IncomingMessage, 'headers'>,
+  ...encodings: string[]
+) => string | false;
+
+/** Clients send few distinct Accept-Encoding values; each is negotiated once (a bounded memo). */
+const encodingMemo = new Map<string, Encoding>();
+const ENCODING_MEMO_SIZE = 256;
+
 /** Picks the best encoding the client accepts: brotli, then gzip, then none. */
-function encodingFor(req: Request): 'br' | 'gzip' | 'identity' {
-  const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
-  return accepted === 'br' || accepted === 'gzip' ? accepted : 'identity';
+export function encodingFor(acceptEncoding: string | undefined): Encoding {
+  const key = acceptEncoding ?? '';
+  let encoding = encodingMemo.get(key);
+  if (encoding) return encoding;
+  const headers = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
+  const accepted = acceptsEncodings.call({ headers }, 'br', 'gzip', 'identity');
+  encoding = accepted === 'br' || accepted === 'gzip' ? accepted : 'identity';
+  if (encodingMemo.size >= ENCODING_MEMO_SIZE) encodingMemo.clear();
+  encodingMemo.set(key, encoding);
+  return encoding;
 }
 
-export function sendCachedPage(req: Request, res: Response, page: CachedPage): void {
+/** `Cache-Control: no-cache` in a request asks for the whole answer (a reload), whatever it holds. */
+const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
+
+/**
+ * Whether the client's copy is still the current one, as Express's `req.fresh` (the `fresh` package)
+ * decides for an answer with this ETag and no Last-Modified: If-None-Match naming it (or `*`), unless the
+ * request says no-cache. An If-Modified-Since alone is never enough, since cached pages carry no date.
+ */
+export function isFresh(headers: IncomingHttpHeaders, etag: string): boolean {
+  const noneMatch = headers['if-none-match'];
+  if (!noneMatch) return false;
+  const cacheControl = headers['cache-control'];
+  if (cacheControl && NO_CACHE.test(cacheControl)) return false;
+  if (noneMatch === '*') return true;
+  return noneMatch
+    .split(',')
+    .map((token) => token.replace(/^ +| +$/g, ''))
+    .some((token) => token === etag || token === `W/${etag}` || `W/${token}` === etag);
+}
+
+/**
+ * Answers a GET or HEAD from a cached page: a 304 when the client's copy is current, else the body in the
+ * best encoding the client accepts. The one way a hit is sent, by the Express chain (cached-route.ts) and
+ * by the fast path in front of it (cached-hits.ts), so both send the same headers in the same order.
+ */
+export function sendCachedPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {
   res.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
   res.setHeader('ETag', page.etag);
   res.setHeader('Vary', 'Accept-Encoding');
-  if (req.fresh) {
-    res.status(304).end();
+  if (isFresh(req.headers, page.etag)) {
+    res.statusCode = 304;
+    res.end();
     return;
   }
-  const encoding = encodingFor(req);
+  const encoding = encodingFor(req.headers['accept-encoding']);
   const body = page[encoding];
-  res.status(page.status);
+  res.statusCode = page.status;
   res.setHeader('Content-Type', page.contentType);
   if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', String(body.length));

@@ -6,7 +6,7 @@ import { SITE_BUILD_DIR } from '../paths';
 import type { PageLocals } from './page-locals';
 import type { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
-import { pageQueryRule } from './query-rules';
+import { PAGE_ROUTES } from './query-rules';
 
 type AstroHandler = (
   req: Request,
@@ -65,7 +65,7 @@ export async function mountSite(server: Express, locals: PageLocals, cache: Page
     cache,
     (req, res, pass) => handler(req, res, pass, locals),
     (req, res) => notFound(req, res),
-    { rules: pageQueryRule, pages: true },
+    PAGE_ROUTES,
   );
   server.use((req, res, next) => {
     if (req.path === '/api' || req.path.startsWith('/api/')) return next();

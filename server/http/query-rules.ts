@@ -1,5 +1,5 @@
 import { parseBrowseQuery } from '../catalogue/browse-query';
-import type { QueryRule } from './cached-route';
+import type { CachedRouteOptions, QueryRule } from './cached-route';
 
 /**
  * The cached routes that read their query string, each with the rule that checks it and spells it one
@@ -18,3 +18,7 @@ const API_RULES = new Map<string, QueryRule>([['/api/v1/guest/books', browseRule
 
 export const pageQueryRule = (path: string) => PAGE_RULES.get(path);
 export const apiQueryRule = (path: string) => API_RULES.get(path);
+
+/** How the pages' cached route (pages.ts) and the guest API's (create-app.ts) read a query. */
+export const PAGE_ROUTES: CachedRouteOptions = { rules: pageQueryRule, pages: true };
+export const API_ROUTES: CachedRouteOptions = { rules: apiQueryRule };
