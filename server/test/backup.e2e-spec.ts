@@ -187,7 +187,7 @@ describe('npm run backup and npm run restore', () => {
     );
 
     expect(manifest.engine).toBe(onPostgres ? 'postgres' : 'sqlite');
-    expect(manifest.schema.migration).toBe('SubscriptionConfirmations1763848800000');
+    expect(manifest.schema.migration).toBe(LAST_MIGRATION);
     expect(manifest.missingMedia).toEqual([]);
     expect(manifest.sessionSecret).toEqual(
       expect.objectContaining({ generatedInDatabase: true, jwtSecretConfigured: false }),
@@ -290,7 +290,9 @@ describe('npm run backup and npm run restore', () => {
     const run = await restoreCli(copy);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(
-      /^Restore failed: .*newer schema \(FromTheFuture1893456000000\) than this version of Lingonovel knows \(its last is SubscriptionConfirmations1763848800000\)/,
+      new RegExp(
+        `^Restore failed: .*newer schema \\(FromTheFuture1893456000000\\) than this version of Lingonovel knows \\(its last is ${LAST_MIGRATION}\\)`,
+      ),
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
@@ -347,7 +349,9 @@ describe('npm run backup and npm run restore', () => {
     expect(run.stderr).not.toContain('failed');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      /^Backed up the (SQLite|PostgreSQL) database \(schema SubscriptionConfirmations1763848800000\) and \d+ media file\(s\)/,
+      new RegExp(
+        `^Backed up the (SQLite|PostgreSQL) database \\(schema ${LAST_MIGRATION}\\) and \\d+ media file\\(s\\)`,
+      ),
     );
     expect(run.stdout).toContain('app_meta');
     const again = spawnSync(process.execPath, [CLI('backup'), '--out', out], { env, encoding: 'utf8' });

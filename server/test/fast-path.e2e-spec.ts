@@ -226,7 +226,7 @@ describe('Cache hits before Express: the guest API', () => {
     expect([head.express, unchanged.express, unchanged.status]).toEqual([false, false, 304]);
     expect(unchanged.headers['x-request-id']).toMatch(UUID);
 
-    const line = (method: string, status: number, requestId: unknown) =>
+    const line = (method: string, status: number, requestId: unknown): unknown =>
       expect.objectContaining({
         msg: 'request completed',
         method,
