@@ -101,6 +101,23 @@ describe('Browsing the catalogue (GET guest/books)', () => {
     expect(titles((await browse('?q=gato%20pablo')).body)).toEqual(['100% Gato_Negro']);
   });
 
+  it('filters, counts, sorts and pages a search as it does the whole catalogue', async () => {
+    const easy = await browse('?q=gat&difficulty=Easy');
+    expect(titles(easy.body)).toEqual(['Gatos']);
+    expect(easy.body.meta).toEqual({
+      total: 1,
+      page: 1,
+      per_page: 24,
+      facets: { language: { es: 1 }, cefr: { A1: 1 }, difficulty: { Easy: 1, Medium: 1 } },
+    });
+    expect(titles((await browse('?q=gat&sort=title')).body)).toEqual(['100% Gato_Negro', 'Gatos']);
+    expect(titles((await browse('?q=gat&sort=shortest')).body)).toEqual(['Gatos', '100% Gato_Negro']);
+    expect(titles((await browse('?q=gat&per_page=1&page=2')).body)).toEqual(['Gatos']);
+    expect((await browse('?q=gat&lang=fr')).body.meta).toEqual(
+      expect.objectContaining({ total: 0, facets: { language: { es: 2 }, cefr: {}, difficulty: {} } }),
+    );
+  });
+
   it('ranks title matches before books that only mention the words elsewhere', async () => {
     // "Niño" is the title of one book and the author of the other, which is newer.
     expect(titles((await browse('?q=Ni%C3%B1o')).body)).toEqual(['El Niño y el Mar', 'Gatos']);

@@ -1,4 +1,5 @@
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { dateFromDb } from '../../database/db-dates';
 import { Book, bookClipsSql } from '../../books/book.entity';
 import type { BrowseFilter } from '../browse-query';
 import { NO_LEVEL } from '../browse-query';
@@ -17,21 +18,17 @@ export interface BrowsePage {
 }
 
 /**
- * One browse of the catalogue in five queries whatever its size: the page of books, their total, and one
+ * One browse of the catalogue in five queries whatever its size (a search: two, see searchBooks): the page of books, their total, and one
  * GROUP BY per facet. Each facet is counted with the other filters applied and not its own, so that its
  * values say what choosing them would give. Plain SQL through the query builder, the same on SQLite and
  * PostgreSQL; docs/catalogue.md shows the plans.
  */
 export async function browseBooks(db: EntityManager, filter: BrowseFilter): Promise<BrowsePage> {
   const terms = filter.q ? searchTerms(filter.q) : [];
+  if (terms.length) return searchBooks(db, filter, terms);
   const matching = (except?: Facet) => where(db.createQueryBuilder(Book, 'b'), filter, terms, except);
 
   const page = matching();
-  if (terms.length) {
-    // Title matches first: a book whose title holds every word, before one that only mentions them.
-    const inTitle = terms.map((_, i) => `b.title_key LIKE :term${i} ESCAPE '\\'`).join(' AND ');
-    page.addSelect(`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, 'title_rank').orderBy('title_rank', 'ASC');
-  }
   if (filter.sort === 'title') page.addOrderBy('b.title_key', 'ASC');
   else if (filter.sort === 'shortest') {
     // The length every page shows (books.dto.ts, bookLength): the clips' once there are any, else as typed.
@@ -62,6 +59,80 @@ export async function browseBooks(db: EntityManager, filter: BrowseFilter): Prom
       cefr: merge(cefr, (value) => value ?? NO_LEVEL),
       difficulty: merge(difficulty, (value) => value ?? 'none'),
     },
+  };
+}
+
+/** What a search needs of each book it finds, to filter, count and order them without another scan. */
+interface Found {
+  id: number;
+  language: string | null;
+  cefr: string | null;
+  difficulty: string;
+  title_rank: number | string;
+  sort_key: string | number | Date | null;
+}
+
+/**
+ * A search in two queries: `search_text LIKE` cannot use an index, so the books matching the words are
+ * found in one scan (their id, filters and sort key only), and the filters, the facets, the total and the
+ * order are worked out from those rows; then the page's books are read by id. The five-query way would scan
+ * five times. The rows kept are at most the catalogue's size, a few columns each.
+ */
+async function searchBooks(db: EntityManager, filter: BrowseFilter, terms: string[]): Promise<BrowsePage> {
+  const found = db.createQueryBuilder(Book, 'b').select('b.id', 'id');
+  where(found, { ...filter, lang: null, cefr: null, difficulty: null }, terms);
+  const inTitle = terms.map((_, i) => `b.title_key LIKE :term${i} ESCAPE '\\'`).join(' AND ');
+  found
+    .addSelect('b.language', 'language')
+    .addSelect('b.cefr', 'cefr')
+    .addSelect('b.difficulty', 'difficulty')
+    .addSelect(`CASE WHEN ${inTitle} THEN 0 ELSE 1 END`, 'title_rank')
+    .addSelect(
+      filter.sort === 'title'
+        ? 'b.title_key'
+        : filter.sort === 'shortest'
+          ? `COALESCE(NULLIF((${bookClipsSql('b')}), 0), (b.hours * 60 + b.minutes) * 60000)`
+          : 'b.created_at',
+      'sort_key',
+    );
+  const rows = await found.getRawMany<Found>();
+
+  const passes = (row: Found, except?: Facet) =>
+    (except === 'language' || !filter.lang || languageKey(row.language) === filter.lang) &&
+    (except === 'cefr' || !filter.cefr || (row.cefr ?? NO_LEVEL) === filter.cefr) &&
+    (except === 'difficulty' || !filter.difficulty || row.difficulty === filter.difficulty);
+  const facets: FacetCounts = { language: {}, cefr: {}, difficulty: {} };
+  const count = (facet: Facet, value: string) => (facets[facet][value] = (facets[facet][value] ?? 0) + 1);
+  for (const row of rows) {
+    if (passes(row, 'language')) count('language', languageKey(row.language));
+    if (passes(row, 'cefr')) count('cefr', row.cefr ?? NO_LEVEL);
+    if (passes(row, 'difficulty')) count('difficulty', row.difficulty ?? 'none');
+  }
+
+  // Title matches first (a book whose title holds every word, before one that only mentions them), then
+  // the sort and the id, as the five-query way orders.
+  const key = (row: Found) => {
+    const value = row.sort_key;
+    if (filter.sort === 'title') return String(value ?? '');
+    if (filter.sort === 'shortest') return Number(value ?? 0);
+    return value instanceof Date ? value.getTime() : dateFromDb(String(value)).getTime();
+  };
+  const direction = filter.sort === 'newest' ? -1 : 1;
+  const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+  const matched = rows
+    .filter((row) => passes(row))
+    .map((row) => ({ id: Number(row.id), rank: Number(row.title_rank), key: key(row) }))
+    .sort((a, b) => a.rank - b.rank || direction * compare(a.key, b.key) || direction * (a.id - b.id));
+
+  const ids = matched
+    .slice((filter.page - 1) * filter.perPage, filter.page * filter.perPage)
+    .map((m) => m.id);
+  const books = ids.length ? await db.find(Book, { where: { id: In(ids) } }) : [];
+  const byId = new Map(books.map((book) => [book.id, book]));
+  return {
+    books: ids.map((id) => byId.get(id)).filter((book): book is Book => book !== undefined),
+    total: matched.length,
+    facets,
   };
 }
 
