@@ -261,6 +261,41 @@ test.describe('on a phone', () => {
     await expectSilence(page, 1, 3500);
   });
 
+  test('a phrase tapped alone shows the button pressed, and one tap stops it and its loop', async ({ page }) => {
+    test.setTimeout(90_000);
+    await recordAudio(page);
+    await page.goto(`/read/${BOOK}/1`);
+    await inSettings(page, async () => {
+      await page.getByLabel('Speed').selectOption('1.5');
+      await page.getByRole('radio', { name: 'Always' }).tap();
+    });
+    await page.locator('li#p-2 .phrase').tap();
+    await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
+    // Phrase 2 plays, ends and plays again: the loop on a tapped phrase.
+    await expect
+      .poll(async () => (await audioEvents(page)).map((e) => e.type).join(' '), { timeout: 15_000 })
+      .toMatch(/^playing ended playing/);
+    await playAll(page).tap();
+    await expect.poll(async () => (await audioState(page)).paused).toBe(true);
+    await expectSilence(page, 2, 3500);
+  });
+
+  test('a phrase tapped alone, once over, leaves the button not pressed', async ({ page }) => {
+    await recordAudio(page);
+    await page.goto(`/read/${BOOK}/1`);
+    await inSettings(page, async () => page.getByLabel('Speed').selectOption('1.5'));
+    await page.locator('li#p-1 .phrase').tap();
+    await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
+    await expect
+      .poll(async () => (await audioEvents(page)).map((e) => e.type).join(' '), { timeout: 15_000 })
+      .toMatch(/ended/);
+    await expect(playAll(page)).toHaveAttribute('aria-pressed', 'false');
+    // Pressed now, it plays all from the tapped phrase.
+    await playAll(page).tap();
+    await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
+    await playing(page).toBe(true);
+  });
+
   test("a locked chapter's player is disabled, and nothing throws", async ({ page }) => {
     await page.goto(`/read/${BOOK}/2`);
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();

@@ -152,8 +152,15 @@ test('the whole reader works from the keyboard alone', async ({ page }) => {
   await page.keyboard.press('[');
   await page.keyboard.press('[');
   await expect(page.getByLabel('Speed')).toHaveValue('0.9');
+  // Phrase 1 sounds, so the one play/pause button shows it pressed: Space stops it, then plays all.
+  const playAll = page.getByRole('button', { name: 'Play all' });
+  await expect(playAll).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('Space');
-  await expect(page.getByRole('button', { name: 'Play all' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => (await audioState(page)).paused).toBe(true);
+  await expect(playAll).toHaveAttribute('aria-pressed', 'false');
+  await page.keyboard.press('Space');
+  await expect(playAll).toHaveAttribute('aria-pressed', 'true');
+  await playing(page).toBe(true);
   await page.keyboard.press('Space');
   await expect.poll(async () => (await audioState(page)).paused).toBe(true);
   await page.keyboard.press('r');
@@ -162,7 +169,7 @@ test('the whole reader works from the keyboard alone', async ({ page }) => {
   await page.getByRole('button', { name: 'Next phrase' }).focus();
   await page.keyboard.press('Space');
   await expect(page.locator('li#p-2')).toHaveClass(/current/);
-  await expect(page.getByRole('button', { name: 'Play all' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(playAll).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Previous phrase' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-live]')).toContainText('Phrase 1 of 4');

@@ -214,15 +214,21 @@ class ReaderApp extends HTMLElement {
     this.bar.showModes({ speed: this.speed, loop: this.loop, shadow: this.shadow });
   }
 
+  /** Anything under way: play all, a clip (tapped or not), a loop, a shadowing pause. */
+  private get sounding(): boolean {
+    return this.playingAll || this.player.playing || this.pauseTimer !== undefined;
+  }
+
   /**
-   * The one play/pause button, Play all. Pressed, it stops everything at once: a clip, a loop, a
-   * shadowing pause. Not pressed, it plays all from the current phrase; a phrase tapped alone and still
-   * sounding (or looping, or pausing for shadowing) carries on, and play all goes on from it.
+   * The one play/pause button, Play all. Pressed whenever anything sounds (play all, or a phrase tapped
+   * alone, its loop or its shadowing pause), and then one press stops it all. Not pressed, it plays all
+   * from the current phrase. The media keys' play, while a tapped phrase sounds, turns it into play all.
    */
-  private togglePlay(play = !this.playingAll): void {
+  private togglePlay(play = !this.sounding): void {
     if (!play) return this.stop();
     if (this.items.length === 0) return;
-    this.showPlayingAll(true);
+    this.playingAll = true;
+    this.showSounding();
     if (this.index < 0) return this.playAt(0);
     if (this.player.playing || this.pauseTimer !== undefined) return;
     this.playAt(this.index);
@@ -230,13 +236,13 @@ class ReaderApp extends HTMLElement {
 
   private stop(): void {
     this.clearPause();
-    this.showPlayingAll(false);
+    this.playingAll = false;
     this.player.pause();
+    this.showSounding();
   }
 
-  private showPlayingAll(playing: boolean): void {
-    this.playingAll = playing;
-    this.bar.showPlaying(playing);
+  private showSounding(): void {
+    this.bar.showPlaying(this.sounding);
   }
 
   private clearPause(): void {
@@ -275,7 +281,9 @@ class ReaderApp extends HTMLElement {
     this.clearPause();
     this.loopsLeft = this.loop;
     this.select(i, false);
-    void this.player.play(item.audio);
+    // Refused by the autoplay rule, the clip is silent: the button says so once the answer is in.
+    void this.player.play(item.audio).then(() => this.showSounding());
+    this.showSounding();
   }
 
   private select(i: number, scroll: boolean): void {
@@ -318,6 +326,7 @@ class ReaderApp extends HTMLElement {
     const next = () => {
       this.pauseTimer = undefined;
       if (this.playingAll) this.advance();
+      else this.showSounding();
     };
     if (this.shadow > 0) {
       // Time to say the phrase aloud: its own length (at this speed), times the chosen factor.
@@ -334,7 +343,7 @@ class ReaderApp extends HTMLElement {
   /** On to the next chapter inside this page: a navigation would lose the browser's leave to autoplay. */
   private async nextChapter(): Promise<void> {
     const next = Number(this.dataset.next);
-    if (!next) return this.togglePlay(false);
+    if (!next) return this.stop();
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(next))).data;
       this.render(chapter);
@@ -342,7 +351,7 @@ class ReaderApp extends HTMLElement {
       void this.marks?.show(this.book, chapter.chapter_no);
       this.playAt(0);
     } catch {
-      this.togglePlay(false);
+      this.stop();
       this.announce('The next chapter is part of Premium Plus.');
       location.assign(`/read/${this.book}/${next}`);
     }
@@ -363,6 +372,7 @@ class ReaderApp extends HTMLElement {
       this.player.reset();
       if (resume) void this.player.play(this.items[this.index].audio);
       else this.warmUp();
+      this.showSounding();
     } finally {
       setTimeout(() => (this.retried = false), 60_000);
     }
