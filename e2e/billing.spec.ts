@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
+import { SCREENS } from './helpers/screens';
 
 const stripeUrl = () => {
   const url = process.env.E2E_STRIPE_URL;
@@ -101,58 +102,82 @@ const sessionCalls = async (request: APIRequestContext) =>
     (call) => call.path === '/v1/checkout/sessions',
   );
 
-test("a trialing member's plan pages offer the billing portal, never a second subscription", async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(90_000);
-  await memberWithPlan(page, request, 'twice', 'trialing', {
-    trialEnd: Math.floor(Date.now() / 1000) + 20 * 86_400,
-  });
-  const before = (await sessionCalls(request)).length;
-  for (const path of PLAN_PAGES) {
-    await page.goto(path);
-    await expect(page.getByText('You already have Premium Plus.'), path).toBeVisible();
-    await expect(page.getByText(/You are on the Premium Plus free trial, which ends on/), path).toBeVisible();
-    await expect(
-      page.getByRole('link', { name: 'Manage your subscription in the billing portal' }),
-    ).toBeVisible();
-    for (const name of ['Try for $0.00', 'Checkout', /^Subscribe/])
-      await expect(page.getByRole('button', { name }), `${path}: ${String(name)}`).toHaveCount(0);
-    for (const name of ['Start your free trial', 'Subscribe now', 'See the plans'])
-      await expect(page.getByRole('link', { name }), `${path}: ${name}`).toHaveCount(0);
-  }
-  await page.getByRole('link', { name: 'Manage your subscription in the billing portal' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/portal/cus_e2e_\\d+$`));
-  expect((await sessionCalls(request)).length).toBe(before);
-});
+for (const [screen, layout] of SCREENS)
+  test.describe(`on a ${screen}`, () => {
+    test.use(layout);
 
-test('a member whose trial ended sees the price and subscribes without a trial', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(90_000);
-  const ended = Math.floor(Date.now() / 1000) - 86_400;
-  await memberWithPlan(page, request, 'lapsed', 'canceled', {
-    trialEnd: ended,
-    periodEnd: ended,
-    type: 'customer.subscription.deleted',
-  });
-  await page.goto('/subs');
-  await expect(page.getByText('You have had your free trial.')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Start your free trial' })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: 'Subscribe now' })).toHaveAttribute('href', '/checkout');
+    test("a trialing member's plan pages offer the billing portal, never a second subscription", async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(90_000);
+      await memberWithPlan(page, request, 'twice', 'trialing', {
+        trialEnd: Math.floor(Date.now() / 1000) + 20 * 86_400,
+      });
+      const before = (await sessionCalls(request)).length;
+      for (const path of PLAN_PAGES) {
+        await page.goto(path);
+        await expect(page.getByText('You already have Premium Plus.'), path).toBeVisible();
+        await expect(
+          page.getByText(/You are on the Premium Plus free trial, which ends on/),
+          path,
+        ).toBeVisible();
+        await expect(page.getByRole('heading', { level: 1 }), path).not.toContainText('free for 30 days');
+        await expect(
+          page.getByRole('link', { name: 'Manage your subscription in the billing portal' }),
+        ).toBeVisible();
+        for (const name of ['Try for $0.00', 'Checkout', /^Subscribe/])
+          await expect(page.getByRole('button', { name }), `${path}: ${String(name)}`).toHaveCount(0);
+        for (const name of ['Start your free trial', 'Subscribe now', 'See the plans'])
+          await expect(page.getByRole('link', { name }), `${path}: ${name}`).toHaveCount(0);
+      }
+      await page.getByRole('link', { name: 'Manage your subscription in the billing portal' }).click();
+      await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/portal/cus_e2e_\\d+$`));
+      expect((await sessionCalls(request)).length).toBe(before);
+    });
 
-  await page.goto('/check');
-  await expect(page.getByText('You have had your free trial.')).toBeVisible();
-  await expect(page.getByText('$0.00')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Try for $0.00' })).toHaveCount(0);
-  await page.getByRole('button', { name: 'Subscribe for $20.00 a month' }).click();
-  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
-  const sent = (await sessionCalls(request)).at(-1)!;
-  expect(sent.params['subscription_data[trial_period_days]']).toBeUndefined();
-  expect(sent.params.customer).toMatch(/^cus_e2e_\d+$/);
-});
+    test('a member whose trial ended sees the price and subscribes without a trial', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(90_000);
+      const ended = Math.floor(Date.now() / 1000) - 86_400;
+      await memberWithPlan(page, request, 'lapsed', 'canceled', {
+        trialEnd: ended,
+        periodEnd: ended,
+        type: 'customer.subscription.deleted',
+      });
+      await page.goto('/subs');
+      await expect(page.getByText('You have had your free trial.')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Start your free trial' })).toHaveCount(0);
+      await expect(page.getByRole('link', { name: 'Subscribe now' })).toHaveAttribute('href', '/checkout');
+
+      await page.goto('/purchase');
+      await expect(page.getByText('You have had your free trial.')).toBeVisible();
+      await expect(page.getByText('$0.00')).toHaveCount(0);
+      await expect(page.getByRole('link', { name: 'Subscribe now' })).toHaveAttribute('href', '/checkout');
+
+      // The lock on chapter 2 offers the plan at its price too, and the way back to the chapter.
+      const chapter2 = '/read/der-leuchtturmwarter/2';
+      await page.goto(chapter2);
+      await expect(page.getByRole('link', { name: 'subscribe for $20.00 a month' })).toHaveAttribute(
+        'href',
+        `/checkout?next=${encodeURIComponent(chapter2)}`,
+      );
+      await expect(page.getByRole('link', { name: 'Try for $0.00' })).toHaveCount(0);
+
+      await page.goto('/check');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Subscribe to Premium Plus');
+      await expect(page.getByText('You have had your free trial.')).toBeVisible();
+      await expect(page.getByText('$0.00')).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Try for $0.00' })).toHaveCount(0);
+      await page.getByRole('button', { name: 'Subscribe for $20.00 a month' }).click();
+      await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
+      const sent = (await sessionCalls(request)).at(-1)!;
+      expect(sent.params['subscription_data[trial_period_days]']).toBeUndefined();
+      expect(sent.params.customer).toMatch(/^cus_e2e_\d+$/);
+    });
+  });
 
 test('/check has no axe violations for a member whose trial ended', async ({ page, request }) => {
   const ended = Math.floor(Date.now() / 1000) - 86_400;
@@ -162,7 +187,7 @@ test('/check has no axe violations for a member whose trial ended', async ({ pag
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 
-for (const path of ['/subs', '/purchase']) {
+for (const path of ['/subs', '/purchase', '/checkout']) {
   test(`${path} has no axe violations for a member who has the plan`, async ({ page, request }) => {
     await memberWithPlan(page, request, 'axeplan', 'active');
     await page.goto(path);

@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/fixtures';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
 import { adminApi, adminSession, media, useSession, type Session } from './helpers/admin';
+import { SCREENS } from './helpers/screens';
 
 function zip(files: Record<string, Buffer>): Promise<Buffer> {
   const archive = new ZipFile();
@@ -121,109 +122,125 @@ function recordingOfThree(): Buffer {
   }
 }
 
-test('the waveform editor moves a cut by dragging, and the commit cuts the clips there', async ({ page }) => {
-  test.setTimeout(120_000);
-  const books = await adminApi<{ data: Array<{ id: number; book_code: string }> }>(
-    page.request,
-    session,
-    'GET',
-    'admin/book',
-  );
-  const book = books.body.data[3];
-  const chapterNo = 1000 + Math.floor(Math.random() * 8000);
-  const created = await page.request.post('/api/v1/admin/chapter', {
-    headers: { Authorization: `Bearer ${session.token}` },
-    data: { title: 'Recorded chapter', chapter_no: chapterNo, book_id: book.id },
+for (const [screen, layout] of SCREENS)
+  test.describe(`on a ${screen}`, () => {
+    test.use(layout);
+
+    test('the waveform editor moves a cut by dragging, and the commit cuts the clips there', async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      const books = await adminApi<{ data: Array<{ id: number; book_code: string }> }>(
+        page.request,
+        session,
+        'GET',
+        'admin/book',
+      );
+      const book = books.body.data[3];
+      const chapterNo = 1000 + Math.floor(Math.random() * 8000);
+      const created = await page.request.post('/api/v1/admin/chapter', {
+        headers: { Authorization: `Bearer ${session.token}` },
+        data: { title: 'Recorded chapter', chapter_no: chapterNo, book_id: book.id },
+      });
+      expect(created.status(), await created.text()).toBe(200);
+      const chapterId = ((await created.json()) as { data: { id: number } }).data.id;
+      await useSession(page, session);
+
+      await page.goto(`/admin/chapter/phrase/import/${chapterId}`);
+      await page.getByLabel('Text file (TSV, CSV or plain text)').setInputFiles({
+        name: 'chapter.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('Eins.\nZwei.\nDrei.\n'),
+      });
+      await page.getByLabel('Or one recording of the whole chapter (cut at its pauses)').setInputFiles({
+        name: 'chapter.wav',
+        mimeType: 'audio/wav',
+        buffer: recordingOfThree(),
+      });
+      const [staged] = await Promise.all([
+        page.waitForResponse((res) => /\/admin\/chapter\/\d+\/import$/.test(res.url())),
+        page.getByRole('button', { name: 'Preview' }).click(),
+      ]);
+      const importId = ((await staged.json()) as { data: { import_id: string } }).data.import_id;
+      await expect(page.getByRole('heading', { name: 'Preview: 3 phrases' })).toBeVisible();
+
+      // The waveform is drawn from the server's peaks, with a handle per cut.
+      const handle = page.getByRole('slider', { name: 'Start of segment 2' });
+      await expect(handle).toBeVisible();
+      await expect(page.getByRole('slider', { name: 'Start of segment 3' })).toBeVisible();
+      const before = Number(await handle.getAttribute('aria-valuenow'));
+      expect(before).toBeGreaterThan(1500);
+      expect(before).toBeLessThan(2500);
+      expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+      // Clicking the third segment plays it.
+      const wave = (await page.locator('.waveform').boundingBox())!;
+      await page.mouse.click(wave.x + wave.width * 0.9, wave.y + wave.height * 0.7);
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const audio = document.querySelector<HTMLAudioElement>('audio[data-import-audio]')!;
+            return !audio.paused && audio.currentTime > 4;
+          }),
+        )
+        .toBe(true);
+      await page.evaluate(() =>
+        document.querySelector<HTMLAudioElement>('audio[data-import-audio]')!.pause(),
+      );
+      // It plays the signed preview URL from this site (the CSP allows no blob: media).
+      const src = await page.evaluate(
+        () => document.querySelector<HTMLAudioElement>('audio[data-import-audio]')!.src,
+      );
+      expect(new URL(src).origin).toBe(new URL(page.url()).origin);
+      expect(new URL(src).pathname).toMatch(/^\/api\/v1\/import-preview\//);
+
+      // Drag the first cut about 70 px to the left; the move is saved through the boundaries API.
+      const box = (await handle.boundingBox())!;
+      const saved = page.waitForResponse(
+        (res) =>
+          res.url().endsWith(`/admin/import/${importId}/boundaries`) && res.request().method() === 'PUT',
+      );
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      for (let step = 1; step <= 7; step++)
+        await page.mouse.move(box.x + box.width / 2 - step * 10, box.y + box.height / 2);
+      await page.mouse.up();
+      expect((await saved).status()).toBe(200);
+      const after = Number(await handle.getAttribute('aria-valuenow'));
+      const msPerPx = 6500 / wave.width;
+      expect(Math.abs(before - after - 70 * msPerPx)).toBeLessThan(15 * msPerPx);
+      // The typed times follow the handle, and the server holds the new cut.
+      await expect(page.getByLabel('Start of segment 2, in seconds')).toHaveValue((after / 1000).toFixed(3));
+      const held = await adminApi<{ data: { recording: { cuts: number[] } } }>(
+        page.request,
+        session,
+        'GET',
+        `admin/import/${importId}`,
+      );
+      const cuts = held.body.data.recording.cuts;
+      expect(cuts[0]).toBe(after);
+
+      await page.getByRole('button', { name: 'Add 3 phrases' }).click();
+      await expect(page.getByText('3 phrases have been added to the chapter.')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Open in the reader' })).toHaveAttribute(
+        'href',
+        `/read/${book.book_code}/${chapterNo}`,
+      );
+      // The clips were cut where the handle was dropped.
+      const phrases = await adminApi<{ data: { phrases: Array<{ phrase: string; duration_ms: number }> } }>(
+        page.request,
+        session,
+        'GET',
+        `admin/phrase?chapter_id=${chapterId}`,
+      );
+      const lengths = phrases.body.data.phrases.map((phrase) => phrase.duration_ms);
+      expect(Math.abs(lengths[0] - after)).toBeLessThan(100);
+      expect(Math.abs(lengths[1] - (cuts[1] - after))).toBeLessThan(100);
+      await page.getByRole('link', { name: 'Open in the reader' }).click();
+      await expect(page).toHaveURL(new RegExp(`/read/${book.book_code}/${chapterNo}$`));
+      await expect(page.locator('li#p-1 .phrase')).toHaveText('Eins.');
+    });
   });
-  expect(created.status(), await created.text()).toBe(200);
-  const chapterId = ((await created.json()) as { data: { id: number } }).data.id;
-  await useSession(page, session);
-
-  await page.goto(`/admin/chapter/phrase/import/${chapterId}`);
-  await page.getByLabel('Text file (TSV, CSV or plain text)').setInputFiles({
-    name: 'chapter.txt',
-    mimeType: 'text/plain',
-    buffer: Buffer.from('Eins.\nZwei.\nDrei.\n'),
-  });
-  await page.getByLabel('Or one recording of the whole chapter (cut at its pauses)').setInputFiles({
-    name: 'chapter.wav',
-    mimeType: 'audio/wav',
-    buffer: recordingOfThree(),
-  });
-  const [staged] = await Promise.all([
-    page.waitForResponse((res) => /\/admin\/chapter\/\d+\/import$/.test(res.url())),
-    page.getByRole('button', { name: 'Preview' }).click(),
-  ]);
-  const importId = ((await staged.json()) as { data: { import_id: string } }).data.import_id;
-  await expect(page.getByRole('heading', { name: 'Preview: 3 phrases' })).toBeVisible();
-
-  // The waveform is drawn from the server's peaks, with a handle per cut.
-  const handle = page.getByRole('slider', { name: 'Start of segment 2' });
-  await expect(handle).toBeVisible();
-  await expect(page.getByRole('slider', { name: 'Start of segment 3' })).toBeVisible();
-  const before = Number(await handle.getAttribute('aria-valuenow'));
-  expect(before).toBeGreaterThan(1500);
-  expect(before).toBeLessThan(2500);
-  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-
-  // Clicking the third segment plays it.
-  const wave = (await page.locator('.waveform').boundingBox())!;
-  await page.mouse.click(wave.x + wave.width * 0.9, wave.y + wave.height * 0.7);
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const audio = document.querySelector<HTMLAudioElement>('audio[data-import-audio]')!;
-        return !audio.paused && audio.currentTime > 4;
-      }),
-    )
-    .toBe(true);
-  await page.evaluate(() => document.querySelector<HTMLAudioElement>('audio[data-import-audio]')!.pause());
-
-  // Drag the first cut about 70 px to the left; the move is saved through the boundaries API.
-  const box = (await handle.boundingBox())!;
-  const saved = page.waitForResponse(
-    (res) => res.url().endsWith(`/admin/import/${importId}/boundaries`) && res.request().method() === 'PUT',
-  );
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let step = 1; step <= 7; step++)
-    await page.mouse.move(box.x + box.width / 2 - step * 10, box.y + box.height / 2);
-  await page.mouse.up();
-  expect((await saved).status()).toBe(200);
-  const after = Number(await handle.getAttribute('aria-valuenow'));
-  const msPerPx = 6500 / wave.width;
-  expect(Math.abs(before - after - 70 * msPerPx)).toBeLessThan(15 * msPerPx);
-  // The typed times follow the handle, and the server holds the new cut.
-  await expect(page.getByLabel('Start of segment 2, in seconds')).toHaveValue((after / 1000).toFixed(3));
-  const held = await adminApi<{ data: { recording: { cuts: number[] } } }>(
-    page.request,
-    session,
-    'GET',
-    `admin/import/${importId}`,
-  );
-  const cuts = held.body.data.recording.cuts;
-  expect(cuts[0]).toBe(after);
-
-  await page.getByRole('button', { name: 'Add 3 phrases' }).click();
-  await expect(page.getByText('3 phrases have been added to the chapter.')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Open in the reader' })).toHaveAttribute(
-    'href',
-    `/read/${book.book_code}/${chapterNo}`,
-  );
-  // The clips were cut where the handle was dropped.
-  const phrases = await adminApi<{ data: { phrases: Array<{ phrase: string; duration_ms: number }> } }>(
-    page.request,
-    session,
-    'GET',
-    `admin/phrase?chapter_id=${chapterId}`,
-  );
-  const lengths = phrases.body.data.phrases.map((phrase) => phrase.duration_ms);
-  expect(Math.abs(lengths[0] - after)).toBeLessThan(100);
-  expect(Math.abs(lengths[1] - (cuts[1] - after))).toBeLessThan(100);
-  await page.getByRole('link', { name: 'Open in the reader' }).click();
-  await expect(page).toHaveURL(new RegExp(`/read/${book.book_code}/${chapterNo}$`));
-  await expect(page.locator('li#p-1 .phrase')).toHaveText('Eins.');
-});
 
 test('problems show on their rows and keep the commit closed; discard leaves nothing', async ({ page }) => {
   const books = await adminApi<{ data: Array<{ id: number }> }>(page.request, session, 'GET', 'admin/book');

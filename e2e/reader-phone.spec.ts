@@ -5,6 +5,7 @@ import { adminApi, adminSession, media, useSession, type Session } from './helpe
 import { newAccount, signUpByApi } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
+import { LAPTOP, PHONE, SCREENS } from './helpers/screens';
 import {
   audioElements,
   audioEvents,
@@ -20,8 +21,6 @@ import {
 // The fixtures' test fails any journey whose page throws or logs an error.
 
 const BOOK = 'der-leuchtturmwarter';
-const PHONE = { viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true };
-const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const LONG_CHAPTER_PHRASES = 24;
 
 const playAll = (page: Page) => page.getByRole('button', { name: 'Play all' });
@@ -108,10 +107,7 @@ test.afterAll(async ({ request }) => {
   if (chapter) await adminApi(request, admin, 'DELETE', `admin/chapter/${chapter.id}`);
 });
 
-for (const [screen, layout] of [
-  ['phone', PHONE],
-  ['laptop', LAPTOP],
-] as const) {
+for (const [screen, layout] of SCREENS) {
   test.describe(`on a ${screen}`, () => {
     test.use(layout);
     const touch = screen === 'phone';
@@ -261,7 +257,9 @@ test.describe('on a phone', () => {
     await expectSilence(page, 1, 3500);
   });
 
-  test('a phrase tapped alone shows the button pressed, and one tap stops it and its loop', async ({ page }) => {
+  test('a phrase tapped alone shows the button pressed, and one tap stops it and its loop', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await recordAudio(page);
     await page.goto(`/read/${BOOK}/1`);

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
+import { SCREENS } from './helpers/screens';
 
 const BOOK = 'der-leuchtturmwarter';
 
@@ -217,57 +218,71 @@ interface WordRow {
   reps: number;
 }
 
-test('delete a word, Undo: the same word, its card and its history are back', async ({ page, request }) => {
-  test.setTimeout(90_000);
-  const member = await memberWithWords(page, request, [
-    [1, 'Fähre'],
-    [2, 'Umschlag'],
-  ]);
-  // A card with a history: one answer in a review.
-  await page.goto('/review');
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText('Fähre');
-  await page.keyboard.press('Space');
-  await page.keyboard.press('3');
-  await expect(page.getByText('1 card left')).toBeVisible();
-  const before = (await member.get<{ data: WordRow[] }>('user/words')).data.find((w) => w.term === 'Fähre')!;
-  expect(before.reps).toBe(1);
+for (const [screen, layout] of SCREENS)
+  test.describe(`on a ${screen}`, () => {
+    test.use(layout);
 
-  await page.goto('/words');
-  // Due times read as a person says them.
-  const fahre = page.getByRole('listitem').filter({ hasText: 'ferry' });
-  await expect(fahre).toContainText(/Due in \d+ minutes/);
-  await expect(page.getByRole('listitem').filter({ hasText: 'envelope' })).toContainText('Due now');
+    test('delete a word, Undo: the same word, its card and its history are back', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(90_000);
+      const member = await memberWithWords(page, request, [
+        [1, 'Fähre'],
+        [2, 'Umschlag'],
+      ]);
+      // A card with a history: one answer in a review.
+      await page.goto('/review');
+      await expect(page.getByRole('heading', { level: 2 })).toHaveText('Fähre');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('3');
+      await expect(page.getByText('1 card left')).toBeVisible();
+      const before = (await member.get<{ data: WordRow[] }>('user/words')).data.find(
+        (w) => w.term === 'Fähre',
+      )!;
+      expect(before.reps).toBe(1);
 
-  // No confirmation: the word goes at once, and Undo is offered (and has the focus).
-  await fahre.getByRole('button', { name: 'Delete “Fähre”' }).click();
-  await expect(page.getByRole('status').filter({ hasText: '“Fähre” deleted.' })).toBeVisible();
-  await expect(page.getByText('1 word', { exact: true })).toBeVisible();
-  await expect(page.locator('.word-list strong')).toHaveText(['Umschlag']);
-  const undo = page.getByRole('button', { name: 'Undo' });
-  await expect(undo).toBeFocused();
-  expect((await member.get<{ data: WordRow[] }>('user/words')).data.map((w) => w.term)).toEqual(['Umschlag']);
-  expect((await member.get<{ data: { reviews_done: number } }>('user/stats')).data.reviews_done).toBe(0);
+      await page.goto('/words');
+      // Due times read as a person says them.
+      const fahre = page.getByRole('listitem').filter({ hasText: 'ferry' });
+      await expect(fahre).toContainText(/Due in \d+ minutes/);
+      await expect(page.getByRole('listitem').filter({ hasText: 'envelope' })).toContainText('Due now');
 
-  await undo.click();
-  await expect(page.getByText('“Fähre” is back.')).toBeVisible();
-  await expect(page.getByText('2 words', { exact: true })).toBeVisible();
-  await expect(undo).toHaveCount(0);
-  const after = (await member.get<{ data: WordRow[] }>('user/words')).data.find((w) => w.term === 'Fähre')!;
-  expect(after).toEqual(before);
-  expect((await member.get<{ data: { reviews_done: number } }>('user/stats')).data.reviews_done).toBe(1);
+      // No confirmation: the word goes at once, and Undo is offered (and has the focus).
+      await fahre.getByRole('button', { name: 'Delete “Fähre”' }).click();
+      await expect(page.getByRole('status').filter({ hasText: '“Fähre” deleted.' })).toBeVisible();
+      await expect(page.getByText('1 word', { exact: true })).toBeVisible();
+      await expect(page.locator('.word-list strong')).toHaveText(['Umschlag']);
+      const undo = page.getByRole('button', { name: 'Undo' });
+      await expect(undo).toBeFocused();
+      expect((await member.get<{ data: WordRow[] }>('user/words')).data.map((w) => w.term)).toEqual([
+        'Umschlag',
+      ]);
+      expect((await member.get<{ data: { reviews_done: number } }>('user/stats')).data.reviews_done).toBe(0);
 
-  // Its history came back with it: the review's answer can still be taken back.
-  await page.goto('/review');
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText('Umschlag');
-  const undone = await page.evaluate(async () => {
-    const res = await fetch('/api/v1/user/review/undo', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
+      await undo.click();
+      await expect(page.getByText('“Fähre” is back.')).toBeVisible();
+      await expect(page.getByText('2 words', { exact: true })).toBeVisible();
+      await expect(undo).toHaveCount(0);
+      const after = (await member.get<{ data: WordRow[] }>('user/words')).data.find(
+        (w) => w.term === 'Fähre',
+      )!;
+      expect(after).toEqual(before);
+      expect((await member.get<{ data: { reviews_done: number } }>('user/stats')).data.reviews_done).toBe(1);
+
+      // Its history came back with it: the review's answer can still be taken back.
+      await page.goto('/review');
+      await expect(page.getByRole('heading', { level: 2 })).toHaveText('Umschlag');
+      const undone = await page.evaluate(async () => {
+        const res = await fetch('/api/v1/user/review/undo', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
+        });
+        return { status: res.status, body: (await res.json()) as { data: { id: number; reps: number } } };
+      });
+      expect([undone.status, undone.body.data.id, undone.body.data.reps]).toEqual([200, before.id, 0]);
     });
-    return { status: res.status, body: (await res.json()) as { data: { id: number; reps: number } } };
   });
-  expect([undone.status, undone.body.data.id, undone.body.data.reps]).toEqual([200, before.id, 0]);
-});
 
 test('Undo goes after a few seconds, the focus back on the list; the keyboard holds it', async ({
   page,

@@ -352,6 +352,26 @@ describe('Catalogue pages (/books, /learn)', () => {
     }
   });
 
+  it('says its counts in words: "1 chapter", "3 chapters", "1 … book", "See the … book"', async () => {
+    expect((await page('/book-detail/der-leuchtturmwarter')).html).toMatch(/>3 chapters<\/p>/);
+    const code = await createBook({ title: 'Eitt kvöld', language: 'is', cefr: 'B1' });
+    expect((await page(`/book-detail/${code}`)).html).toContain('No chapters yet.');
+    const book = (await (await admin('GET', `book/${code}`)).json()) as { data: { id: number } };
+    const chapter = await fetch(`${url}/api/v1/admin/chapter`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Fyrsti kafli', chapter_no: 1, book_id: book.data.id }),
+    });
+    expect(chapter.status).toBe(200);
+    expect((await page(`/book-detail/${code}`)).html).toMatch(/>1 chapter<\/p>/);
+
+    const icelandic = (await page('/learn/is')).html;
+    expect(icelandic).toContain('content="1 Icelandic audio book for learners, at level B1.');
+    expect(icelandic).toMatch(/>The one Icelandic book<\/a>/);
+    expect(icelandic).toMatch(/>\s*See the Icelandic B1 book\s*<\/a>/);
+    expect((await admin('DELETE', `book/${code}`)).status).toBe(200);
+  });
+
   it("links the home page to each language's page and to /books", async () => {
     const { html } = await page('/');
     expect(html).toMatch(/<a class="button" href="\/books"[^>]*>Browse<\/a>/);

@@ -43,10 +43,17 @@ export default function PlanOffer({ page, priceId, children }: Props) {
     return () => abort.abort();
   }, []);
 
+  // /check's heading promises the trial: a member it is not for reads what the page offers instead.
+  useEffect(() => {
+    const heading = page === 'check' ? document.getElementById('plan-page-heading') : null;
+    if (!heading || !plan || plan.offer === 'trial') return;
+    heading.textContent = plan.offer === 'manage' ? PLAN.name : `Subscribe to ${PLAN.name}`;
+  }, [page, plan]);
+
   if (plan?.offer === 'manage') return <AlreadySubscribed plan={plan} />;
   if (plan?.offer === 'subscribe' && priceId) {
     if (page === 'check') return <TrialUsed priceId={priceId} />;
-    if (page === 'subs')
+    if (page === 'subs' || page === 'purchase')
       return (
         <div className="plan-offer" data-plan-offer="subscribe">
           <p className="plan-offer-price">

@@ -3,6 +3,8 @@
  * chapter's progress line and the button that opens the settings sheet. It shows the reader's state; the
  * reader (reader-element.ts) decides what each button does.
  */
+import { nounCount } from '../noun-count';
+
 export type BarAction = 'prev' | 'play' | 'next' | 'repeat' | 'settings';
 
 export interface ModesShown {
@@ -41,7 +43,7 @@ export class PlayerBar {
       ? ''
       : position
         ? `Phrase ${position} of ${count}`
-        : `${count} phrases`;
+        : nounCount(count, 'phrase');
     this.part('[data-progress]').style.setProperty(
       '--progress',
       String(count && position ? position / count : 0),

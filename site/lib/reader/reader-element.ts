@@ -4,6 +4,7 @@
  * clip, so "where does this phrase start" is never a guess: tapping plays exactly that phrase, and play
  * all moves clip to clip, the next one preloaded.
  */
+import type { SubscriptionSummary } from '../../../server/billing/billing.dto';
 import type { ReaderChapter } from '../../../server/reading/reading.dto';
 import { api, ApiError } from '../api';
 import { getToken } from '../session';
@@ -116,12 +117,22 @@ class ReaderApp extends HTMLElement {
       this.el<HTMLElement>('[data-locked]')?.remove();
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 403) {
-        this.el<HTMLElement>('[data-offer="visitor"]').hidden = true;
-        this.el<HTMLElement>('[data-offer="member"]').hidden = false;
-      }
+      if (error instanceof ApiError && error.status === 403) await this.showMemberOffer();
       return false;
     }
+  }
+
+  /**
+   * A member the chapter is locked for is offered what the plan pages offer them (the server's `offer`):
+   * the trial, the plan at its price once the trial was used, or the card to update for a subscription
+   * waiting for a payment.
+   */
+  private async showMemberOffer(): Promise<void> {
+    const offer = await api<{ data: { subscription?: Pick<SubscriptionSummary, 'offer'> } }>('user/profile')
+      .then(({ data }) => data.subscription?.offer ?? 'trial')
+      .catch(() => 'trial' as const);
+    this.el<HTMLElement>('[data-offer="visitor"]').hidden = true;
+    this.el<HTMLElement>(`[data-offer="${offer}"]`).hidden = false;
   }
 
   private chapterPath(chapterNo: number): string {
