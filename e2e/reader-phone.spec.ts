@@ -238,12 +238,7 @@ test.describe('on a phone', () => {
 
   test('one tap on Play all stops play all during a loop, which play all applies too', async ({ page }) => {
     test.setTimeout(90_000);
-    await recordAudio(page);
-    await page.goto(`/read/${BOOK}/1`);
-    await inSettings(page, async () => {
-      await page.getByLabel('Speed').selectOption('1.5');
-      await page.getByRole('radio', { name: 'Always' }).tap();
-    });
+    await openLoopingAlways(page);
     await playAll(page).tap();
     // The first phrase plays, ends and plays again: the loop, in play all.
     await expect
@@ -261,12 +256,7 @@ test.describe('on a phone', () => {
     page,
   }) => {
     test.setTimeout(90_000);
-    await recordAudio(page);
-    await page.goto(`/read/${BOOK}/1`);
-    await inSettings(page, async () => {
-      await page.getByLabel('Speed').selectOption('1.5');
-      await page.getByRole('radio', { name: 'Always' }).tap();
-    });
+    await openLoopingAlways(page);
     await page.locator('li#p-2 .phrase').tap();
     await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
     // Phrase 2 plays, ends and plays again: the loop on a tapped phrase.
@@ -343,6 +333,16 @@ test.describe('on a phone', () => {
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   });
 });
+
+/** Chapter 1 at 1.5×, every phrase looping until stopped; audio events recorded. */
+async function openLoopingAlways(page: Page) {
+  await recordAudio(page);
+  await page.goto(`/read/${BOOK}/1`);
+  await inSettings(page, async () => {
+    await page.getByLabel('Speed').selectOption('1.5');
+    await page.getByRole('radio', { name: 'Always' }).tap();
+  });
+}
 
 /** Nothing plays for `ms`, and phrase `position` is still the current one. */
 async function expectSilence(page: Page, position: number, ms: number) {
