@@ -10,7 +10,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/server', '<rootDir>/site/lib'],
+      roots: ['<rootDir>/server', '<rootDir>/site/lib', '<rootDir>/scripts'],
       testMatch: ['**/*.spec.ts'],
       transform,
     },

@@ -1,3 +1,4 @@
+import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
@@ -190,6 +191,12 @@ describe('The admin Book List (GET admin/book)', () => {
     expect(admin.parameters.find((p) => p.name === 'per_page')?.description).toBe('1 to 100; 50 by default.');
     expect(guest.parameters.find((p) => p.name === 'per_page')?.description).toBe('1 to 100; 24 by default.');
     expect(admin.summary).toMatch(/50 by default\), newest first/);
+    const listBook = document.paths['/api/v1/guest/list-book'].get as {
+      summary: string;
+      description: string;
+    };
+    expect(listBook.summary).toBe('The newest books, at most 100');
+    expect(listBook.description).toContain('bounded to the newest 100 books');
   });
 
   it('is bounded without parameters: the newest 50 of many, and at most 100 a page', async () => {
@@ -198,20 +205,9 @@ describe('The admin Book List (GET admin/book)', () => {
     const model = (await repository.byCode((await list('?per_page=1')).body.data[0].book_code))!;
     for (let n = 1; n <= 50; n++) {
       await repository.create({
-        author: model.author,
-        narratedBy: model.narratedBy,
-        description: model.description,
-        difficulty: model.difficulty,
-        hours: model.hours,
-        minutes: model.minutes,
-        coverPath: model.coverPath,
-        sampleAudioPath: model.sampleAudioPath,
-        sampleAudioMs: model.sampleAudioMs,
-        sampleText: model.sampleText,
+        ...copyOf(model),
         bookCode: `copy-${n}`,
         title: `Copy ${String(n).padStart(2, '0')}`,
-        language: 'en',
-        cefr: 'A1',
       });
     }
     const first = await list();
@@ -230,4 +226,34 @@ describe('The admin Book List (GET admin/book)', () => {
       'A1',
     ]);
   });
+
+  it('keeps guest/list-book, in its old shape, to the newest 100 of more', async () => {
+    const repository = server.app.get(BooksRepository);
+    const model = (await repository.byCode('copy-1'))!;
+    for (let n = 51; n <= 100; n++)
+      await repository.create({ ...copyOf(model), bookCode: `copy-${n}`, title: `Copy ${n}` });
+    expect((await list()).body.meta.total).toBe(107);
+    const res = await new ApiClient(server).get<{ data: Array<{ title: string }> }>('guest/list-book');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['data']);
+    expect(res.body.data).toHaveLength(100);
+    expect(res.body.data[0].title).toBe('Copy 100');
+    expect(res.body.data[99].title).toBe('Copy 01');
+  });
+});
+
+/** A book's fields but its code and title, for copies sharing its files. */
+const copyOf = (model: Book) => ({
+  author: model.author,
+  narratedBy: model.narratedBy,
+  description: model.description,
+  difficulty: model.difficulty,
+  hours: model.hours,
+  minutes: model.minutes,
+  coverPath: model.coverPath,
+  sampleAudioPath: model.sampleAudioPath,
+  sampleAudioMs: model.sampleAudioMs,
+  sampleText: model.sampleText,
+  language: 'en',
+  cefr: 'A1' as const,
 });
