@@ -10,6 +10,7 @@ import {
   CopyRefused,
   COPIED_TABLES,
 } from '../database/copy-installation';
+import { fillBookWords } from '../catalogue/repository/book-words';
 import { openDatabase } from '../database/data-source';
 import { sharedJwtSecret } from '../database/prepare';
 import { createStores } from '../media/store/create-stores';
@@ -42,6 +43,9 @@ async function main(): Promise<void> {
     // version still has its secret in STORAGE_DIR/jwt-secret, which is offered instead.
     await sharedJwtSecret(to, source.storageDir);
     for (const table of COPIED_TABLES) console.log(`${table}: ${rows[table]} row(s)`);
+    // The search's words are not copied but written again from the copied books, as the server's boot
+    // would (it finishes the job should this step be interrupted): the target is searchable at once.
+    console.log(`book_words: ${await fillBookWords(to)} row(s), rebuilt from the books`);
     if (target.mediaStore.kind === 'local') {
       console.log('Media stays in STORAGE_DIR/media (no --media-store s3).');
     } else {

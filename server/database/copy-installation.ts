@@ -9,8 +9,10 @@ import { sql } from './sql';
 /**
  * The tables an installation's data lives in, parents before children (foreign keys). Left out on
  * purpose: `migrations` (the target runs its own), `rate_hits` (minutes-long counters), `imports`
- * (staged imports live a day; their files stay behind in STORAGE_DIR/imports) and `media_trash` (files let
- * go of within the hour: copyMedia leaves them behind, see abandonedMedia).
+ * (staged imports live a day; their files stay behind in STORAGE_DIR/imports), `media_trash` (files let
+ * go of within the hour: copyMedia leaves them behind, see abandonedMedia) and `book_words` (the search's
+ * words, derived from the books: the catalogue's owner rebuilds them, fillBookWords, rather than this
+ * copy paging through the largest table, docs/catalogue.md "Search").
  */
 export const COPIED_TABLES = [
   'users',
@@ -27,7 +29,7 @@ export const COPIED_TABLES = [
   'word_trash',
   'listening_events',
 ] as const;
-const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports', 'media_trash']);
+const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports', 'media_trash', 'book_words']);
 /** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
 const NUMBERED = new Set(
   COPIED_TABLES.filter(

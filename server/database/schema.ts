@@ -27,6 +27,7 @@ import { BookSearch1763834400000 } from '../migrations/1763834400000-BookSearch'
 import { WordTrash1763841600000 } from '../migrations/1763841600000-WordTrash';
 import { ChapterLength1763845200000 } from '../migrations/1763845200000-ChapterLength';
 import { SubscriptionConfirmations1763848800000 } from '../migrations/1763848800000-SubscriptionConfirmations';
+import { BookWords1763852400000 } from '../migrations/1763852400000-BookWords';
 import { DeletedWord } from '../words/deleted-word.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   WordTrash1763841600000,
   ChapterLength1763845200000,
   SubscriptionConfirmations1763848800000,
+  BookWords1763852400000,
 ];

@@ -4,7 +4,7 @@ import { Book, bookClipsSql } from '../../books/book.entity';
 import type { BrowseFilter } from '../browse-query';
 import { NO_LEVEL } from '../browse-query';
 import { canonicalTag, languageKey, NO_LANGUAGE } from '../languages';
-import { searchTerms, wordPrefixPattern } from '../search-key';
+import { searchTerms, wordPrefixPattern, wordRange } from '../search-key';
 
 export type Facet = 'language' | 'cefr' | 'difficulty';
 
@@ -18,10 +18,10 @@ export interface BrowsePage {
 }
 
 /**
- * One browse of the catalogue in five queries whatever its size (a search: two, see searchBooks): the page of books, their total, and one
- * GROUP BY per facet. Each facet is counted with the other filters applied and not its own, so that its
- * values say what choosing them would give. Plain SQL through the query builder, the same on SQLite and
- * PostgreSQL; docs/catalogue.md shows the plans.
+ * One browse of the catalogue in five queries whatever its size (a search: two, see searchBooks): the page
+ * of books, their total, and one GROUP BY per facet. Each facet is counted with the other filters applied
+ * and not its own, so that its values say what choosing them would give. Plain SQL through the query
+ * builder, the same on SQLite and PostgreSQL; docs/catalogue-plans.md shows the plans.
  */
 export async function browseBooks(db: EntityManager, filter: BrowseFilter): Promise<BrowsePage> {
   const terms = filter.q ? searchTerms(filter.q) : [];
@@ -73,15 +73,17 @@ interface Found {
 }
 
 /**
- * A search in two queries: `search_text LIKE` cannot use an index, so the books matching the words are
- * found in one scan (their id, filters and sort key only), and the filters, the facets, the total and the
- * order are worked out from those rows; then the page's books are read by id. The five-query way would scan
- * five times. The rows kept are at most the catalogue's size, a few columns each.
+ * A search in two queries: the books holding every word are found through book_words' index, one range of
+ * it per word (matchingWords), with their id, filters and sort key only; the filters, the facets, the total
+ * and the order are worked out from those rows; then the page's books are read by id. The five-query way
+ * would find the matches five times. The rows kept are at most the matches, a few columns each.
  */
 async function searchBooks(db: EntityManager, filter: BrowseFilter, terms: string[]): Promise<BrowsePage> {
   const found = db.createQueryBuilder(Book, 'b').select('b.id', 'id');
   where(found, { ...filter, lang: null, cefr: null, difficulty: null }, terms);
-  const inTitle = terms.map((_, i) => `b.title_key LIKE :term${i} ESCAPE '\\'`).join(' AND ');
+  matchingWords(found, terms);
+  // Only the rows found are compared: a LIKE on title_key costs nothing per book of the catalogue.
+  const inTitle = terms.map((_, i) => `b.title_key LIKE :title${i} ESCAPE '\\'`).join(' AND ');
   found
     .addSelect('b.language', 'language')
     .addSelect('b.cefr', 'cefr')
@@ -155,10 +157,23 @@ function where(
     qb.andWhere('b.difficulty = :difficulty', { difficulty: filter.difficulty });
   // A search with no letter or digit in it (only "%", say) finds nothing, rather than everything.
   if (filter.q && !terms.length) qb.andWhere('1 = 0');
-  terms.forEach((term, i) =>
-    qb.andWhere(`b.search_text LIKE :term${i} ESCAPE '\\'`, { [`term${i}`]: wordPrefixPattern(term) }),
-  );
   return qb;
+}
+
+/**
+ * Books holding a word that starts with each term: per term, the ids in one range of book_words' primary
+ * key (word, book_id), `lo <= word < hi` (search-key.ts, wordRange), which both databases read as an index
+ * range, byte by byte. Also sets `title<i>`, the term as a LIKE pattern for the title-first order.
+ */
+function matchingWords(qb: SelectQueryBuilder<Book>, terms: string[]): void {
+  terms.forEach((term, i) => {
+    const { lo, hi } = wordRange(term);
+    qb.andWhere(`b.id IN (SELECT w.book_id FROM book_words w WHERE w.word >= :lo${i} AND w.word < :hi${i})`, {
+      [`lo${i}`]: lo,
+      [`hi${i}`]: hi,
+      [`title${i}`]: wordPrefixPattern(lo),
+    });
+  });
 }
 
 async function counts(qb: SelectQueryBuilder<Book>, column: string) {

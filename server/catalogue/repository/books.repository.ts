@@ -8,6 +8,7 @@ import { canonicalLanguage } from '../languages';
 import { searchKey } from '../search-key';
 import type { BrowseFilter } from '../browse-query';
 import { browseBooks, type BrowsePage } from './book-browse';
+import { fillBookWords, writeBookWords, type SearchedFields } from './book-words';
 import { ChaptersRepository } from './chapters.repository';
 import { PhrasesRepository, type NewPhrase } from './phrases.repository';
 
@@ -19,8 +20,6 @@ export type NewBook = Omit<
   language?: string | null;
   cefr?: CefrLevel | null;
 };
-
-type SearchedFields = Pick<Book, 'title' | 'author' | 'narratedBy' | 'description'>;
 
 /** What the search compares, computed from the book's own fields on every write (catalogue/search-key.ts). */
 function searchColumns(book: SearchedFields): Pick<Book, 'titleKey' | 'searchText'> {
@@ -73,8 +72,8 @@ export class BooksRepository implements OnApplicationBootstrap {
   ) {}
 
   /**
-   * Books kept before the search columns existed (or written by an older version) get them here, at boot:
-   * the migration cannot call the application's normaliser.
+   * Books kept before the search columns and words existed (or written by an older version, or copied by
+   * `npm run migrate-to`) get them here, at boot: the migrations cannot call the application's normaliser.
    */
   async onApplicationBootstrap(): Promise<void> {
     for (;;) {
@@ -102,8 +101,9 @@ export class BooksRepository implements OnApplicationBootstrap {
             updatedAt: book.updatedAt,
           },
         );
-      if (books.length < FILL_PAGE) return;
+      if (books.length < FILL_PAGE) break;
     }
+    await fillBookWords(this.db);
   }
 
   /** A page of the catalogue, filtered, searched and sorted, with its facet counts (book-browse.ts). */
@@ -235,8 +235,17 @@ export class BooksRepository implements OnApplicationBootstrap {
     return { books: Number(row.books), chapters: Number(row.chapters), phrases: Number(row.phrases) };
   }
 
-  create(book: NewBook, tx: EntityManager = this.db.manager): Promise<Book> {
-    return tx.save(Book, tx.create(Book, { ...withCanonicalLanguage(book), ...searchColumns(book) }));
+  /** A new book and its search words: within `tx` (with the caller's other rows), else in a transaction. */
+  create(book: NewBook, tx?: EntityManager): Promise<Book> {
+    const write = async (db: EntityManager) => {
+      const saved = await db.save(
+        Book,
+        db.create(Book, { ...withCanonicalLanguage(book), ...searchColumns(book) }),
+      );
+      await writeBookWords(db, saved.id, book);
+      return saved;
+    };
+    return tx ? write(tx) : this.db.transaction(write);
   }
 
   /** A book with its chapters and their phrases, within `tx` (with the caller's other rows, or none). */
@@ -255,26 +264,32 @@ export class BooksRepository implements OnApplicationBootstrap {
   /**
    * Changes a book's fields, re-reading it in the same transaction: answers the row as it was (whose
    * replaced files the caller lets go of), or null when it is gone. An update, never a save, so a book
-   * deleted meanwhile stays deleted.
+   * deleted meanwhile stays deleted. The search columns and words are written from the fields as they
+   * end up, read under the book's row lock on PostgreSQL: two edits at once cannot mix their words.
    */
   update(bookCode: string, changes: Partial<NewBook>): Promise<Book | null> {
     return this.db.transaction(async (tx) => {
+      if (tx.connection.options.type === 'postgres')
+        await tx.query('SELECT id FROM books WHERE book_code = $1 FOR UPDATE', [bookCode]);
       const current = await tx.findOneBy(Book, { bookCode });
-      if (current)
+      if (current) {
+        const fields = { ...current, ...changes };
         await tx.update(
           Book,
           { id: current.id },
-          { ...withCanonicalLanguage(changes), ...searchColumns({ ...current, ...changes }) },
+          { ...withCanonicalLanguage(changes), ...searchColumns(fields) },
         );
+        await writeBookWords(tx, current.id, fields);
+      }
       return current;
     });
   }
 
   /**
-   * Deletes the book, its chapters and phrases (foreign keys cascade); answers every file they named (the
-   * cover, the sample, the clips), read in the same transaction as the delete, with the book and its
-   * chapters locked on PostgreSQL: an edit replacing a file or a phrase appended at that moment is either
-   * seen here or refused after, never left pointing nowhere.
+   * Deletes the book, its chapters, phrases and search words (foreign keys cascade); answers every file
+   * they named (the cover, the sample, the clips), read in the same transaction as the delete, with the
+   * book and its chapters locked on PostgreSQL: an edit replacing a file or a phrase appended at that
+   * moment is either seen here or refused after, never left pointing nowhere.
    */
   remove(id: number): Promise<string[]> {
     return this.db.transaction(async (tx) => {
