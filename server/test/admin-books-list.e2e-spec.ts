@@ -173,7 +173,10 @@ describe('The admin Book List (GET admin/book)', () => {
   it('describes its parameters and its bounded default in the OpenAPI document', async () => {
     type Parameter = { name: string; in: string; required: boolean; description?: string };
     const document = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { summary: string; parameters: Parameter[] }>>;
+      paths: Record<
+        string,
+        Record<string, { summary: string; description?: string; parameters: Parameter[] }>
+      >;
     };
     const admin = document.paths['/api/v1/admin/book'].get;
     const guest = document.paths['/api/v1/guest/books'].get;
