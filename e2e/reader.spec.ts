@@ -128,7 +128,12 @@ test('play all goes on to the next chapter inside the page for a member who may 
   await inSettings(page, () => page.getByLabel('Speed').selectOption('1.5'));
   const last = await page.locator('li[data-audio]').count();
   await page.locator(`li#p-${last}`).getByRole('button').click();
-  await page.getByRole('button', { name: 'Play all' }).click();
+  // The tapped phrase sounds, so the one play/pause button stops it; pressed again, it plays all from it.
+  const playAll = page.getByRole('button', { name: 'Play all' });
+  await expect(playAll).toHaveAttribute('aria-pressed', 'true');
+  await playAll.click();
+  await expect(playAll).toHaveAttribute('aria-pressed', 'false');
+  await playAll.click();
   await expect(page).toHaveURL(new RegExp(`/read/${BOOK}/2$`), { timeout: 20_000 });
   await expect(page.locator('li#p-1')).toHaveClass(/current/);
   await playing(page).toBe(true);
