@@ -26,6 +26,15 @@ for (const [screen, layout] of SCREENS)
     }) => {
       test.setTimeout(120_000);
       await page.goto(CHAPTER_2);
+      // The header's Login and Signup come back here too.
+      for (const [name, path] of [
+        ['Login', 'login'],
+        ['Signup', 'signup'],
+      ])
+        await expect(mainMenu(page).getByRole('link', { name, exact: true })).toHaveAttribute(
+          'href',
+          `/${path}?next=${encodeURIComponent(CHAPTER_2)}`,
+        );
       await page.getByRole('link', { name: 'create an account' }).click();
       await expect(page).toHaveURL(`/signup?next=${encodeURIComponent(CHAPTER_2)}`);
       // Sign In, one click away, keeps the way back too.
