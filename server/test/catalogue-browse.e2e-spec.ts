@@ -1,8 +1,10 @@
 import { DataSource } from 'typeorm';
 import { BooksRepository } from '../catalogue/repository/books.repository';
+import { WORD_LENGTH } from '../catalogue/search-key';
+import { sql } from '../database/sql';
 import { PageCache } from '../http/page-cache';
 import { ApiClient, newAdmin } from './api-client';
-import { bookForm } from './fixtures';
+import { BOOK_FIELDS, bookForm, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
 interface BrowseBody {
@@ -33,6 +35,23 @@ describe('Browsing the catalogue (GET guest/books)', () => {
 
   const browse = (query: string) => guest.get<BrowseBody>(`guest/books${query}`);
   const titles = (body: BrowseBody) => body.data.map((book) => book.title);
+
+  /** Saves a book with the given fields (the rest as in BOOK_FIELDS); answers its code and id. */
+  const addBook = async (fields: Record<string, string>) => {
+    const res = await admin.post<{ data: { id: number; book_code: string } }>('admin/book', bookForm(fields));
+    if (res.status !== 200) throw new Error(res.text);
+    return res.body.data;
+  };
+
+  /** The search words kept for one book, or for every book. */
+  const wordCount = async (bookId?: number) => {
+    const [row] = await sql<Array<{ n: number | string }>>(
+      server.app.get(DataSource),
+      `SELECT COUNT(*) AS n FROM book_words${bookId === undefined ? '' : ' WHERE book_id = ?'}`,
+      bookId === undefined ? [] : [bookId],
+    );
+    return Number(row.n);
+  };
 
   beforeAll(async () => {
     server = await startServer();
@@ -243,16 +262,24 @@ describe('Browsing the catalogue (GET guest/books)', () => {
     );
   });
 
-  it('fills the search columns of books kept before them at boot, leaving their updated_at', async () => {
+  it('fills the search columns and words of books kept before them at boot, leaving their updated_at', async () => {
     const db = server.app.get(DataSource);
     const before = (await browse('?lang=de')).body.data[0] as unknown as { updated_at: string };
+    const words = await wordCount();
+    expect(words).toBeGreaterThan(0);
     await db.query(`UPDATE books SET title_key = '', search_text = ''`);
+    await db.query(`DELETE FROM book_words`);
     expect((await browse('?q=strasse')).body.meta.total).toBe(0);
     await server.app.get(BooksRepository).onApplicationBootstrap();
     server.app.get(PageCache).clear();
     expect(titles((await browse('?q=strasse')).body)).toEqual(['Die Straße']);
+    expect(titles((await browse('?q=nino')).body)).toEqual(['El Niño y el Mar', 'Gatos']);
+    expect(await wordCount()).toBe(words);
     const after = (await browse('?lang=de')).body.data[0] as unknown as { updated_at: string };
     expect(after.updated_at).toBe(before.updated_at);
+    // A second boot finds nothing left to fill.
+    await server.app.get(BooksRepository).onApplicationBootstrap();
+    expect(await wordCount()).toBe(words);
   });
 
   it('keeps guest/list-book to the newest books, in its old shape', async () => {
@@ -260,5 +287,44 @@ describe('Browsing the catalogue (GET guest/books)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data[0].title).toBe('Una Estate');
     expect(res.body.data.length).toBeLessThanOrEqual(100);
+  });
+
+  it('searches the narrator too', async () => {
+    await addBook({ title: 'La Voz', narrated_by: 'Zoë Quintanilla' });
+    expect(titles((await browse('?q=quintan')).body)).toEqual(['La Voz']);
+    expect(titles((await browse('?q=zoe%20quintanilla')).body)).toEqual(['La Voz']);
+  });
+
+  it('finds an edited book by its new words, and no longer by its old ones', async () => {
+    const { book_code: code } = await addBook({ title: 'Libro Viejo', description: 'Un cuento marinero.' });
+    expect(titles((await browse('?q=marinero')).body)).toEqual(['Libro Viejo']);
+    const res = await admin.put(
+      `admin/book/${code}`,
+      form({ ...BOOK_FIELDS, title: 'Libro Nuevo', description: 'Una historia montañesa.' }),
+    );
+    expect(res.status).toBe(200);
+    expect((await browse('?q=marinero')).body.meta.total).toBe(0);
+    expect((await browse('?q=viejo')).body.meta.total).toBe(0);
+    expect(titles((await browse('?q=montanes')).body)).toEqual(['Libro Nuevo']);
+    expect(titles((await browse('?q=libro%20nuevo')).body)).toEqual(['Libro Nuevo']);
+  });
+
+  it('keeps no words of a deleted book', async () => {
+    const { id, book_code: code } = await addBook({ title: 'Libro Efímero' });
+    expect(await wordCount(id)).toBeGreaterThan(0);
+    expect((await admin.delete(`admin/book/${code}`)).status).toBe(200);
+    expect(await wordCount(id)).toBe(0);
+    expect((await browse('?q=efimero')).body.meta.total).toBe(0);
+  });
+
+  it('finds a word longer than the words kept by its start, however long the term', async () => {
+    const long = `Pneumono${'ultramicroscopicsilicovolcano'.repeat(3)}coniosis`;
+    expect(long.length).toBeGreaterThan(WORD_LENGTH + 20);
+    await addBook({ title: `El ${long}` });
+    for (const term of [long, long.slice(0, WORD_LENGTH + 10), long.slice(0, WORD_LENGTH), 'pneumonoultra'])
+      expect(titles((await browse(`?q=${term}`)).body)).toEqual([`El ${long}`]);
+    // Beyond the first characters kept, a term is compared on those only.
+    expect(titles((await browse(`?q=${long.slice(0, WORD_LENGTH)}zzz`)).body)).toEqual([`El ${long}`]);
+    expect((await browse(`?q=${long.slice(0, WORD_LENGTH - 1)}z`)).body.meta.total).toBe(0);
   });
 });

@@ -82,6 +82,7 @@ describe('Foundation API', () => {
     const db = server.app.get(DataSource);
     expect(await tableNames(db)).toEqual([
       'app_meta',
+      'book_words',
       'books',
       'chapters',
       'imports',

@@ -70,6 +70,8 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     expect(run.stderr).not.toContain('Migration failed');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('phrases: 5 row(s)');
+    // The search's words are written again from the copied book (its 12 distinct words), not copied.
+    expect(run.stdout).toContain('book_words: 12 row(s), rebuilt from the books');
     expect(run.stdout).toContain(`media: ${kept.length} file(s) copied to bucket`);
     expect(run.stdout).toContain(
       'media: 2 replaced or deleted file(s) left behind: nothing refers to them any more',
@@ -89,6 +91,8 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
       expect(Buffer.from(await clip.arrayBuffer())).toEqual(
         Buffer.from(await fixture('clip.mp3').arrayBuffer()),
       );
+      const found = await guest.get<{ data: Array<{ book_code: string }> }>('guest/books?q=lefevre%20lyon');
+      expect(found.body.data.map((book) => book.book_code)).toEqual([code]);
       // The member's session from before the move still works: the secret moved with the rows.
       expect((await new ApiClient(moved, login.body.token).get('user/profile')).status).toBe(200);
       // New rows get new ids: the sequences were moved past the copied ones.
