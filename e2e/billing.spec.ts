@@ -168,6 +168,7 @@ for (const [screen, layout] of SCREENS)
 
       await page.goto('/check');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Subscribe to Premium Plus');
+      await expect(page).toHaveTitle('Subscribe to Premium Plus · Lingonovel');
       await expect(page.getByText('You have had your free trial.')).toBeVisible();
       await expect(page.getByText('$0.00')).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Try for $0.00' })).toHaveCount(0);

@@ -48,6 +48,7 @@ export default function PlanOffer({ page, priceId, children }: Props) {
     const heading = page === 'check' ? document.getElementById('plan-page-heading') : null;
     if (!heading || !plan || plan.offer === 'trial') return;
     heading.textContent = plan.offer === 'manage' ? PLAN.name : `Subscribe to ${PLAN.name}`;
+    document.title = document.title.replace(/^Free trial/, heading.textContent);
   }, [page, plan]);
 
   if (plan?.offer === 'manage') return <AlreadySubscribed plan={plan} />;

@@ -12,8 +12,11 @@ export class ClipPlayer {
   private wanted = false;
   onEnded: () => void = () => undefined;
   onPlaying: () => void = () => undefined;
-  /** A clip the server refused (an expired signed URL, say): the page fetches fresh URLs. */
-  onFailed: () => void = () => undefined;
+  /**
+   * A clip the server refused (an expired signed URL, say): the page fetches fresh URLs. `wanted` says
+   * whether it was to sound; the player itself is silent from then on.
+   */
+  onFailed: (wanted: boolean) => void = () => undefined;
 
   private makeAudio(): HTMLAudioElement {
     const audio = new Audio();
@@ -25,7 +28,7 @@ export class ClipPlayer {
       this.onEnded();
     });
     audio.addEventListener('playing', () => audio === this.current && this.onPlaying());
-    audio.addEventListener('error', () => audio === this.current && this.onFailed());
+    audio.addEventListener('error', () => audio === this.current && this.failed());
     return audio;
   }
 
@@ -58,8 +61,14 @@ export class ClipPlayer {
       // Refused by the autoplay rule: silence, as if stopped. Interrupted by a pause or another phrase:
       // nothing to do. Anything else: the clip could not load.
       if (error instanceof DOMException && error.name === 'NotAllowedError') this.wanted = false;
-      else if (!(error instanceof DOMException && error.name === 'AbortError')) this.onFailed();
+      else if (!(error instanceof DOMException && error.name === 'AbortError')) this.failed();
     });
+  }
+
+  private failed(): void {
+    const wanted = this.wanted;
+    this.wanted = false;
+    this.onFailed(wanted);
   }
 
   preload(src: string | undefined): void {

@@ -29,6 +29,8 @@ class ReaderApp extends HTMLElement {
   private speed = 1;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private retried = false;
+  /** Counts the learner's stops: a clip refused and fetched again plays only if none came meanwhile. */
+  private stops = 0;
   private marks: GlossaryMarks | undefined;
   private bar!: PlayerBar;
   private sheet!: SettingsSheet;
@@ -65,7 +67,7 @@ class ReaderApp extends HTMLElement {
     });
     this.classList.add('ready');
     this.player.onEnded = () => this.ended();
-    this.player.onFailed = () => void this.refreshClips();
+    this.player.onFailed = (wanted) => void this.refreshClips(wanted);
     this.wire();
     this.setSpeed(rememberedSpeed(this.book)?.speed ?? 1, false);
     this.marks = new GlossaryMarks(this.el('[data-phrases]'), (message) => this.announce(message));
@@ -112,6 +114,8 @@ class ReaderApp extends HTMLElement {
   /** A locked chapter's phrases come with the member's token; a refusal shows the way on. */
   private async loadLocked(): Promise<boolean> {
     if (!getToken()) return false;
+    // A member is never asked to sign in, even while the chapter's answer is on its way.
+    this.el<HTMLElement>('[data-offer="visitor"]').hidden = true;
     try {
       this.render((await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data);
       this.el<HTMLElement>('[data-locked]')?.remove();
@@ -131,8 +135,9 @@ class ReaderApp extends HTMLElement {
     const offer = await api<{ data: { subscription?: Pick<SubscriptionSummary, 'offer'> } }>('user/profile')
       .then(({ data }) => data.subscription?.offer ?? 'trial')
       .catch(() => 'trial' as const);
-    this.el<HTMLElement>('[data-offer="visitor"]').hidden = true;
-    this.el<HTMLElement>(`[data-offer="${offer}"]`).hidden = false;
+    const shown =
+      this.querySelector<HTMLElement>(`[data-offer="${offer}"]`) ?? this.el('[data-offer="trial"]');
+    shown.hidden = false;
   }
 
   private chapterPath(chapterNo: number): string {
@@ -246,6 +251,7 @@ class ReaderApp extends HTMLElement {
   }
 
   private stop(): void {
+    this.stops++;
     this.clearPause();
     this.playingAll = false;
     this.player.pause();
@@ -360,8 +366,10 @@ class ReaderApp extends HTMLElement {
       this.render(chapter);
       showChapter(this, chapter);
       void this.marks?.show(this.book, chapter.chapter_no);
-      this.playAt(0);
+      // Stopped while the chapter was on its way: it is shown, and stays silent.
+      if (this.playingAll) this.playAt(0);
     } catch {
+      if (!this.playingAll) return;
       this.stop();
       this.announce('The next chapter is part of Premium Plus.');
       location.assign(`/read/${this.book}/${next}`);
@@ -372,21 +380,23 @@ class ReaderApp extends HTMLElement {
    * A refused clip: signed URLs expire after a few hours, and a free chapter's plain URL is refused while
    * the server cannot vouch for it (its API then hands out signed ones). Fetch fresh ones once, carry on.
    */
-  private async refreshClips(): Promise<void> {
-    if (this.retried) return;
+  private async refreshClips(wanted: boolean): Promise<void> {
+    if (this.retried) return this.showSounding();
     this.retried = true;
+    setTimeout(() => (this.retried = false), 60_000);
+    const stops = this.stops;
     try {
       const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data;
       chapter.phrases.forEach((phrase, i) => this.items[i] && (this.items[i].audio = phrase.audio));
       // Play again only what was playing: a clip loaded ahead and refused is loaded again, silently.
-      const resume = this.player.playing && this.index >= 0;
+      const resume = wanted && this.index >= 0 && stops === this.stops;
       this.player.reset();
-      if (resume) void this.player.play(this.items[this.index].audio);
+      if (resume) void this.player.play(this.items[this.index].audio).then(() => this.showSounding());
       else this.warmUp();
-      this.showSounding();
-    } finally {
-      setTimeout(() => (this.retried = false), 60_000);
+    } catch {
+      // Offline, or the session ended: the clip stays silent, and the button says so.
     }
+    this.showSounding();
   }
 
   private announce(message: string): void {
