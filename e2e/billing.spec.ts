@@ -206,6 +206,11 @@ test('a member waiting on a failed payment is sent to update the card, not to a 
   await expect(page.getByText('Your Premium Plus subscription is waiting for a payment.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Update your card in the billing portal' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Checkout' })).toHaveCount(0);
+  // The lock on chapter 2 says so too.
+  await page.goto('/read/der-leuchtturmwarter/2');
+  await expect(page.getByText('your subscription is waiting for a payment')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Update your card' })).toHaveAttribute('href', '/profile');
+  await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
 });
 
 test('a signed-out visitor who presses Checkout signs in first and comes back', async ({ page, request }) => {

@@ -91,6 +91,8 @@ export async function measurePlayer(browser, base, bookCodes) {
     // Play all from the start at full speed, until the chapter's last clip plays (a visitor's page then
     // moves on to the locked chapter 2, so the run stops there). The page opens on phrase 1 (#p-1: the
     // place the taps saved is not resumed), and the speed is in the player's settings sheet.
+    // (From another page: a change of the hash alone would keep this page, its last tap still sounding.)
+    await page.goto('about:blank');
     await page.goto(`${base}/read/${code}/1#p-1`, { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: /^Player settings/ }).click();
     await page.getByLabel('Speed').selectOption('1.5');

@@ -305,6 +305,11 @@ describe('Moving a whole book', () => {
     // The public catalogue shows it at once.
     const guest = await new ApiClient(server).get(`guest/book-detail/${original.book_code}-2`);
     expect(guest.status).toBe(200);
+    // And its search finds it by the words of its title, accents folded, as a book made by hand.
+    const found = await new ApiClient(server).get<{ data: Array<{ book_code: string }> }>(
+      'guest/books?q=ete%20zoe',
+    );
+    expect(found.body.data.map((book) => book.book_code)).toContain(`${original.book_code}-2`);
   });
 
   it('downloads through a short-lived signed link without the token; an altered or expired one is refused', async () => {

@@ -74,7 +74,7 @@ export async function fillBookWords(db: DataSource): Promise<number> {
     after = ids[ids.length - 1];
     written += await db.transaction(async (tx) => {
       const list = ids.map(() => '?').join(', ');
-      const lock = tx.connection.options.type === 'postgres' ? ' FOR UPDATE' : '';
+      const lock = tx.connection.options.type === 'postgres' ? ' FOR NO KEY UPDATE' : '';
       const books = await sql<BookText[]>(
         tx,
         `SELECT id, title, author, narrated_by, description FROM books WHERE id IN (${list}) ORDER BY id${lock}`,

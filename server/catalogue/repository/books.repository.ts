@@ -265,12 +265,13 @@ export class BooksRepository implements OnApplicationBootstrap {
    * Changes a book's fields, re-reading it in the same transaction: answers the row as it was (whose
    * replaced files the caller lets go of), or null when it is gone. An update, never a save, so a book
    * deleted meanwhile stays deleted. The search columns and words are written from the fields as they
-   * end up, read under the book's row lock on PostgreSQL: two edits at once cannot mix their words.
+   * end up, read under the book's row lock on PostgreSQL: two edits at once cannot mix their words. (NO KEY
+   * UPDATE: it waits for other edits and the boot's fill, not for members' rows that refer to the book.)
    */
   update(bookCode: string, changes: Partial<NewBook>): Promise<Book | null> {
     return this.db.transaction(async (tx) => {
       if (tx.connection.options.type === 'postgres')
-        await tx.query('SELECT id FROM books WHERE book_code = $1 FOR UPDATE', [bookCode]);
+        await tx.query('SELECT id FROM books WHERE book_code = $1 FOR NO KEY UPDATE', [bookCode]);
       const current = await tx.findOneBy(Book, { bookCode });
       if (current) {
         const fields = { ...current, ...changes };
