@@ -118,18 +118,20 @@ function rawAnswer(url, headers = {}) {
 
 /**
  * The ceiling of the cache-hit rows: a bare node:http server in a process of its own (as the app server
- * is) handing out the very answer the app gave for `url`, its headers included (bench/bare-server.mjs).
+ * is) handing out, for each path, the very answer the app gave for it, headers included
+ * (bench/bare-server.mjs). Each row is compared with the bare server on its own bytes.
  */
-async function startBareServer(url, dir) {
-  const answer = await rawAnswer(url, HEADERS);
-  const headers = Object.fromEntries(
-    Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
-  );
-  const file = join(dir, 'bare-answer.json');
-  writeFileSync(
-    file,
-    JSON.stringify({ status: answer.status, headers, body: answer.body.toString('base64') }),
-  );
+async function startBareServer(paths, dir) {
+  const answers = {};
+  for (const path of paths) {
+    const answer = await rawAnswer(base + path, HEADERS);
+    const headers = Object.fromEntries(
+      Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
+    );
+    answers[path] = { status: answer.status, headers, body: answer.body.toString('base64') };
+  }
+  const file = join(dir, 'bare-answers.json');
+  writeFileSync(file, JSON.stringify(answers));
   const child = spawn(
     process.execPath,
     [join(root, 'scripts/bench/bare-server.mjs'), String(BARE_PORT), file],
@@ -141,7 +143,7 @@ async function startBareServer(url, dir) {
     child.stdout.once('data', resolve);
     child.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
   });
-  return { child, bytes: answer.body.length };
+  return { child };
 }
 
 /** The public pages whose size and hits are measured; one that answers 404 is not built yet. */
@@ -248,23 +250,27 @@ async function main() {
     const built = pages.filter((page) => page.status === 200);
 
     console.log(`Load tests (autocannon, 10 connections, ${DURATION} s each)…`);
-    bare = await startBareServer(`${base}/book-detail/${code}`, storage);
     const guestBooks = `/api/v1/guest/books?lang=${LANG}&cefr=${CEFR}`;
-    const bareUrl = `http://127.0.0.1:${BARE_PORT}/book-detail/${code}`;
-    // The ceiling is measured before and after each row compared with it, and each row's ratio is to the
-    // mean of the two runs beside it: a change in the machine's load moves both sides of the ratio alike.
-    const bareRuns = [await load(bareUrl)];
-    const besideBare = async (url) => {
-      const row = await load(url);
-      bareRuns.push(await load(bareUrl));
-      return { ...row, ceiling: (bareRuns.at(-2).rps + bareRuns.at(-1).rps) / 2 };
+    const detail = `/book-detail/${code}`;
+    const guestList = '/api/v1/guest/list-book';
+    bare = await startBareServer([detail, guestBooks, guestList], storage);
+    // Each row is compared with the bare server handing out the same bytes, measured just before and just
+    // after it; its ratio is to the mean of those two runs, so a change in the machine's load moves both
+    // sides of the ratio alike.
+    const bareRuns = [];
+    const besideBare = async (path, barePath = path) => {
+      const before = await load(`http://127.0.0.1:${BARE_PORT}${barePath}`);
+      const row = await load(base + path);
+      const after = await load(`http://127.0.0.1:${BARE_PORT}${barePath}`);
+      bareRuns.push(before, after);
+      return { ...row, ceiling: (before.rps + after.rps) / 2 };
     };
     const rows = {
-      detail: await besideBare(`${base}/book-detail/${code}`),
-      guestBooks: await besideBare(base + guestBooks),
-      guestList: await besideBare(`${base}/api/v1/guest/list-book`),
+      detail: await besideBare(detail),
+      guestBooks: await besideBare(guestBooks),
+      guestList: await besideBare(guestList),
       // The same cache entry, asked with its parameters in another order: the Express chain answers it.
-      guestBooksChain: await besideBare(`${base}/api/v1/guest/books?cefr=${CEFR}&lang=${LANG}`),
+      guestBooksChain: await besideBare(`/api/v1/guest/books?cefr=${CEFR}&lang=${LANG}`, guestBooks),
     };
     rows.bare = {
       rps: bareRuns.reduce((sum, run) => sum + run.rps, 0) / bareRuns.length,
@@ -371,12 +377,12 @@ async function main() {
       '',
       `## Cache hits (autocannon, 10 connections, \`Accept-Encoding: br, gzip\`, ${DURATION} s each after a ${WARM_UP} s warm-up)`,
       '',
-      'Every row but the baselines is a page-cache hit, answered in front of Express (server/http/cached-hits.ts) except where said. A ratio to the bare server is to the mean of its runs just before and after the row.',
+      'Every row but the baselines is a page-cache hit, answered in front of Express (server/http/cached-hits.ts) except where said. A ratio to the bare server is to the mean of its runs, on the same answer (its bytes and headers), just before and just after the row.',
       '',
       '| path | requests/s | p99 latency | ratio | target | |',
       '| --- | ---: | ---: | ---: | --- | --- |',
       loadRow(
-        `bare \`node:http\` server, the stored bytes of \`/book-detail/{code}\`: mean of ${bareRuns.length} runs, one before and after each row below (${bareRuns.map((run) => fixed(run.rps)).join(', ')})`,
+        `bare \`node:http\` server handing out each row's own stored answer: mean of ${bareRuns.length} runs, one before and one after each row below (${bareRuns.map((run) => fixed(run.rps)).join(', ')})`,
         rows.bare,
         null,
         '',

@@ -63,6 +63,9 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
+      // 32 MB of pages kept in the process (SQLite's default is 2 MB): the catalogue's browse and the
+      // search words of 10,000 books stay in memory instead of being read again on every request.
+      db.pragma('cache_size = -32000');
     },
   };
 }

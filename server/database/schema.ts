@@ -28,6 +28,7 @@ import { WordTrash1763841600000 } from '../migrations/1763841600000-WordTrash';
 import { ChapterLength1763845200000 } from '../migrations/1763845200000-ChapterLength';
 import { SubscriptionConfirmations1763848800000 } from '../migrations/1763848800000-SubscriptionConfirmations';
 import { BookWords1763852400000 } from '../migrations/1763852400000-BookWords';
+import { BookFacets1763856000000 } from '../migrations/1763856000000-BookFacets';
 import { DeletedWord } from '../words/deleted-word.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   ChapterLength1763845200000,
   SubscriptionConfirmations1763848800000,
   BookWords1763852400000,
+  BookFacets1763856000000,
 ];
