@@ -12,9 +12,25 @@ const QUIET_CONTEXTS = new Set([
 ]);
 
 export class AppLogger extends ConsoleLogger {
+  private stampSecond = -1;
+  private stamp = '';
+
   log(message: unknown, context?: string): void {
     if (context && QUIET_CONTEXTS.has(context)) return;
     super.log(message, context);
+  }
+
+  /**
+   * The line's time, which shows whole seconds: formatted once a second rather than for every line (a
+   * page-cache hit's own work is a few microseconds; Intl's formatting of the time cost as much again).
+   */
+  protected getTimestamp(): string {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== this.stampSecond) {
+      this.stampSecond = second;
+      this.stamp = super.getTimestamp();
+    }
+    return this.stamp;
   }
 }
 

@@ -136,7 +136,8 @@ class ReaderApp extends HTMLElement {
       .then(({ data }) => data.subscription?.offer ?? 'trial')
       .catch(() => 'trial' as const);
     const shown =
-      this.querySelector<HTMLElement>(`[data-offer="${offer}"]`) ?? this.el('[data-offer="trial"]');
+      this.querySelector<HTMLElement>(`[data-offer="${offer}"]`) ??
+      this.el<HTMLElement>('[data-offer="trial"]');
     shown.hidden = false;
   }
 
