@@ -21,6 +21,18 @@ import { UploadProgress } from './ui/UploadProgress';
 import { useLoad } from './ui/hooks';
 import { WaveformEditor } from './WaveformEditor';
 
+/**
+ * Starts the player. A play interrupted by a pause or another segment (AbortError), or refused by the
+ * autoplay rule (NotAllowedError), is the learner's own doing, not a failure: only other errors surface.
+ */
+function playQuietly(element: HTMLAudioElement): void {
+  element.play().catch((error: unknown) => {
+    if (error instanceof DOMException && (error.name === 'AbortError' || error.name === 'NotAllowedError'))
+      return;
+    throw error;
+  });
+}
+
 const TEXT_NAME = /\.(tsv|csv|txt|text)$/i;
 /** What a folder holds beside its clips: system files, images, documents. */
 const JUNK_NAME = /^(\.|thumbs\.db$|desktop\.ini$)|\.(jpe?g|png|gif|webp|pdf|docx?|md|json)$/i;
@@ -330,7 +342,7 @@ function PreviewTable(props: {
     if (!element.getAttribute('src')) element.src = recording.url;
     element.currentTime = startMs / 1000;
     stopAt.current = endMs / 1000;
-    void element.play();
+    playQuietly(element);
   };
   const play = (row: ImportRowResponse, i: number) => {
     const element = audio.current;
@@ -340,7 +352,7 @@ function PreviewTable(props: {
       element.src = row.audio;
       stopAt.current = null;
     }
-    void element.play();
+    playQuietly(element);
   };
   const setCut = (i: number, ms: number) => onCuts(cuts.map((cut, j) => (j === i ? Math.round(ms) : cut)));
 
