@@ -11,6 +11,8 @@ test('a visitor opens a book, starts chapter 1, taps a phrase and hears it', asy
   await expect(page.getByRole('heading', { name: 'Contents' })).toBeVisible();
   await page.getByRole('link', { name: 'Start reading' }).click();
   await expect(page).toHaveURL(new RegExp(`/read/${BOOK}/1$`));
+  // The URL changes before the page has loaded: the tap waits for the player's script, as a goto does.
+  await page.waitForLoadState();
   const second = page.locator('li#p-2');
   await second.getByRole('button').click();
   await playing(page).toBe(true);
