@@ -77,3 +77,34 @@ describe(JsonLogger.name, () => {
     expect(entries()).toEqual([{ level: 'info', context: 'Lingonovel', msg: 'Listening' }]);
   });
 });
+
+describe(AppLogger.name, () => {
+  it('writes plain lines (no colours off a terminal), and an error only after the lines before it', async () => {
+    const order: string[] = [];
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((text) => {
+      order.push(`out:${String(text)}`);
+      return true;
+    });
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((text) => {
+      order.push(`err:${String(text)}`);
+      return true;
+    });
+    try {
+      const logger = new AppLogger({ colors: false });
+      logger.log('GET /books 200 0.4ms', 'HTTP');
+      expect(order).toEqual([]);
+      logger.error('Failed', 'Error');
+      logger.log('after', 'HTTP');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+    expect(order).toEqual([
+      expect.stringMatching(/^out:\[Nest\] \d+ {2}- .* {5}LOG \[HTTP\] GET \/books 200 0\.4ms\n$/),
+      expect.stringMatching(/^err:\[Nest\] \d+ {2}- .* {3}ERROR \[Error\] Failed\n$/),
+      expect.stringMatching(/^out:.*\[HTTP\] after\n$/),
+    ]);
+    expect(order.join('')).not.toContain('\u001b[');
+  });
+});

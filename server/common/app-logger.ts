@@ -1,6 +1,7 @@
-import { ConsoleLogger, type LoggerService } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
 import pino, { type DestinationStream, type Level, type Logger as Pino } from 'pino';
 import type { LogFormat } from '../config';
+import { stdoutLines } from './log-output';
 
 /** Nest's start-up chatter (one line per module and route) hides the lines an operator needs. */
 const QUIET_CONTEXTS = new Set([
@@ -32,6 +33,32 @@ export class AppLogger extends ConsoleLogger {
     }
     return this.stamp;
   }
+
+  /**
+   * Nest's own formatting of each line, written through the batched standard output (log-output.ts). What
+   * Nest sends to standard error (errors and their stacks) goes straight out, after what is held.
+   */
+  protected printMessages(
+    messages: unknown[],
+    context = '',
+    logLevel: LogLevel = 'log',
+    writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
+    const out = stdoutLines();
+    if (writeStreamType === 'stderr') {
+      out.flush();
+      super.printMessages(messages, context, logLevel, writeStreamType, errorStack);
+      return;
+    }
+    const pid = this.formatPid(process.pid);
+    const contextMessage = this.formatContext(context);
+    const level = logLevel.toUpperCase().padStart(7, ' ');
+    for (const message of messages)
+      out.write(
+        this.formatMessage(logLevel, message, pid, level, contextMessage, this.updateAndGetTimestampDiff()),
+      );
+  }
 }
 
 /** How Nest's ConsoleLogger tells a stack trace from a context name among the optional arguments. */
@@ -46,7 +73,7 @@ const STACK = /^(.)+\n\s+at .+:\d+:\d+/;
 export class JsonLogger implements LoggerService {
   private readonly pino: Pino;
 
-  constructor(destination: DestinationStream = process.stdout) {
+  constructor(destination: DestinationStream = stdoutLines()) {
     this.pino = pino(
       {
         // Everything Nest's own logger prints (it has no level threshold by default).
@@ -105,6 +132,14 @@ export class JsonLogger implements LoggerService {
   }
 }
 
+/**
+ * Colours only on a terminal (and never with NO_COLOR): escape codes are noise in a log file or a
+ * collector, and deciding once spares Nest a look at the environment for every piece of every line.
+ */
+function colours(): boolean {
+  return process.stdout.isTTY === true && !process.env.NO_COLOR;
+}
+
 export function appLogger(format: LogFormat): LoggerService {
-  return format === 'json' ? new JsonLogger() : new AppLogger();
+  return format === 'json' ? new JsonLogger() : new AppLogger({ colors: colours() });
 }

@@ -9,6 +9,9 @@ const logger = new Logger('HTTP');
 /** A proxy's id is reused only if it cannot smuggle anything into a log line or a header. */
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Every answer names its request's id, first among its headers. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
 /** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): TRUST_PROXY. */
 export type TrustFn = (address: string | undefined, hop: number) => boolean;
 
@@ -24,7 +27,7 @@ function requestId(req: IncomingMessage, trusts: TrustFn): string {
 }
 
 /**
- * Gives a request its id (echoed in X-Request-Id, which the error filter puts in 500 bodies) and logs
+ * Gives a request its id, for its caller to echo in X-Request-Id (the error filter puts it in 500 bodies), and logs
  * one line when its answer is finished: method, path without the query string, status, duration and the
  * id. Never bodies, queries or headers, which can hold passwords and tokens. LOG_FORMAT=json writes the
  * same fields as one JSON object (through the app's logger, server/common/app-logger.ts). Called before
@@ -36,12 +39,11 @@ export function trackRequest(
   req: IncomingMessage,
   res: ServerResponse,
   trusts: TrustFn,
-): void {
+): string {
   const started = process.hrtime.bigint();
   // The URL as the client sent it: routing rewrites req.url later (mount points, the page cache's key).
   const url = req.url ?? '';
   const id = requestId(req, trusts);
-  res.setHeader('X-Request-Id', id);
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const path = url.split('?')[0];
@@ -56,12 +58,16 @@ export function trackRequest(
       });
     else logger.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms id=${id}`);
   });
+  return id;
 }
 
 /** trackRequest as the Express chain's middleware, with Express's own `trust proxy` setting. */
 export function requestContext(format: LogFormat) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    trackRequest(format, req, res, req.app.get('trust proxy fn') as TrustFn);
+    res.setHeader(
+      REQUEST_ID_HEADER,
+      trackRequest(format, req, res, req.app.get('trust proxy fn') as TrustFn),
+    );
     next();
   };
 }

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import type { LogFormat } from '../config';
-import { trackRequest, type TrustFn } from '../common/request-context';
+import { REQUEST_ID_HEADER, trackRequest, type TrustFn } from '../common/request-context';
 import { cacheKey, isCanonicalPath, type CachedRouteOptions } from './cached-route';
-import { encodingFor, sendCachedPage, type PageCache } from './page-cache';
-import { kindOf, setHeaders, type SecurityHeaderLists } from './security-headers';
+import { encodingFor, writeCachedPage, type PageCache } from './page-cache';
+import { kindOf, type HeaderKind, type SecurityHeaderLists } from './security-headers';
 
 export interface CachedHitsOptions {
   cache: PageCache;
@@ -41,7 +41,8 @@ const MAY_DEFLATE = /deflate|\*/i;
  * bytes does; here it is a URL split, a map lookup and the same writes. Exactly what the chain would
  * answer, from the same pieces: the request id and log line (trackRequest), the security headers of the
  * path's kind (one list per kind, security-headers.ts), the cache key (cacheKey, the same rules and the
- * same canonical-path check) and the answer itself with its ETag, 304, HEAD and encoding (sendCachedPage).
+ * same canonical-path check) and the answer itself with its ETag, 304, HEAD and encoding (page-cache.ts's
+ * cachedAnswer), all written in one writeHead.
  * It is as fresh as the chain's hits, since both read the one cache that catalogue changes clear.
  *
  * Anything else falls through to Express untouched: other methods, a body on the way, non-canonical
@@ -52,7 +53,11 @@ const MAY_DEFLATE = /deflate|\*/i;
 export function cachedHits(
   options: CachedHitsOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { cache, security } = options;
+  const { cache } = options;
+  // Each kind's security headers as writeHead takes them (names and values in turn), made once.
+  const security = Object.fromEntries(
+    Object.entries(options.security).map(([kind, list]) => [kind, list.flat()]),
+  ) as Record<HeaderKind, string[]>;
   const lookup = (req: IncomingMessage) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || cache.size === 0) return null;
     const url = req.url ?? '';
@@ -85,9 +90,8 @@ export function cachedHits(
       return false;
     }
     if (!hit) return false;
-    trackRequest(options.logFormat, req, res, options.trustProxy);
-    setHeaders(res, security[hit.kind]);
-    sendCachedPage(req, res, hit.page);
+    const id = trackRequest(options.logFormat, req, res, options.trustProxy);
+    writeCachedPage(req, res, hit.page, [REQUEST_ID_HEADER, id, ...security[hit.kind]]);
     return true;
   };
 }
