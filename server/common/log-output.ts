@@ -4,8 +4,8 @@
  * with a line per request, cost a page-cache hit more than its own work (docs/benchmarks-notes.md). Lines
  * written in one turn go out together right after it (setImmediate), in order; past BATCH_BYTES they go
  * at once, so a burst cannot hold much memory. What is held when the process exits (process.exit, an
- * uncaught exception, a signal the server handles) is written on the way out; only a SIGKILL can lose
- * the last turn's lines.
+ * uncaught exception) is written on the way out, and the server's shutdown writes it before Nest raises
+ * the stopping signal again (http/boot-log.ts); only a SIGKILL can lose the last turn's lines.
  */
 const BATCH_BYTES = 64 * 1024;
 

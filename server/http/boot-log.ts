@@ -1,3 +1,4 @@
+import { stdoutLines } from '../common/log-output';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,5 +39,8 @@ export function bootLine(config: AppConfig): string {
 export class ShutdownLog implements OnApplicationShutdown {
   onApplicationShutdown(signal?: string): void {
     new Logger('Lingonovel').log(`Stopped${signal ? ` on ${signal}` : ''}`);
+    // Nest ends a signalled process by raising the signal again, which skips the 'exit' event that writes
+    // what the log still holds (common/log-output.ts): written here, the last line included.
+    stdoutLines().flush();
   }
 }
