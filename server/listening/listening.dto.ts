@@ -4,22 +4,19 @@ import {
   ArrayMaxSize,
   IsArray,
   IsInt,
-  IsISO8601,
   IsNotEmpty,
   IsObject,
-  IsString,
-  Matches,
   IsUUID,
   Max,
   Min,
   ValidateNested,
 } from 'class-validator';
 import { Field } from '../common/field';
+import { dateTimeRules, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 
 /** At most this many events a call: a player sends a few at a time, and a backlog in several calls. */
 export const MAX_EVENTS = 200;
 const AT_MESSAGE = 'The time heard must be a date and time such as 2026-11-22T09:30:00Z.';
-const RFC_3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/i;
 /**
  * Listening reports a member may send a minute. The player sends one after five phrases or 15 s, so a
  * reader sends a few a minute; several tabs at once stay well under it.
@@ -56,13 +53,7 @@ export class ListeningEventDto {
   )
   ms: number;
 
-  @Field(
-    IsNotEmpty({ message: 'Each event needs the time it was heard.' }),
-    IsString({ message: AT_MESSAGE }),
-    // RFC 3339, which Date reads the same everywhere (ISO 8601's week dates and the like it does not).
-    Matches(RFC_3339, { message: AT_MESSAGE }),
-    IsISO8601({ strict: true }, { message: AT_MESSAGE }),
-  )
+  @Field(IsNotEmpty({ message: 'Each event needs the time it was heard.' }), ...dateTimeRules(AT_MESSAGE))
   at: string;
 }
 
@@ -82,8 +73,7 @@ export class ListeningCounts {
   @ApiProperty({ description: 'Events recorded now.' }) accepted: number;
   @ApiProperty({ description: 'Events received before (a retried batch): ignored.' }) duplicates: number;
   @ApiProperty({
-    description:
-      'Events about a phrase that is gone or locked, too old, or shorter than a second (or than the clip, when shorter): ignored.',
+    description: `Events about a phrase that is gone or locked, heard more than ${SENT_LATER_MAX_AGE_DAYS} days ago, or shorter than a second (or than the clip, when shorter): ignored.`,
   })
   skipped: number;
 }

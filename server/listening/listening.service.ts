@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { PhrasesRepository, type PhrasePlace } from '../catalogue/repository/phrases.repository';
 import { Clock } from '../common/clock';
+import { olderThanWindow } from '../common/sent-later';
 import { quarterOf } from '../common/time-zone';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
@@ -11,13 +12,11 @@ import { ListeningEvent } from './listening-event.entity';
 import type { ListeningAnswer, ListeningEventDto } from './listening.dto';
 import { receivedMinuteOf } from './received-minute';
 
-/** How far a client's clock may run ahead before its times are taken as now. */
-const CLOCK_SKEW_MS = 5 * 60_000;
 /**
- * Older reports are skipped: the player sends within seconds, and keeps nothing across visits, so an old
- * date is a wrong clock or a made-up streak.
+ * How far a client's clock may run ahead before its times are taken as now. Reports are never refused for
+ * their time, so this is looser than the 60 s after which a review's `reviewed_at` is refused.
  */
-const MAX_AGE_MS = 2 * 86_400_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
 /**
  * A phrase heard to its end lasts as long as its clip: an event shorter than a second, or than the clip
  * when the clip is shorter, was not a listen (a made-up report, a skipped clip). A clip whose length is
@@ -40,8 +39,9 @@ export class ListeningService {
 
   /**
    * Records a batch. An id already received (a retried batch) is ignored, so nothing counts twice; a
-   * phrase that does not exist or that the member may not read, a report more than two days old, or one
-   * shorter than heardFloor, is skipped. The answer says how many of each.
+   * phrase that does not exist or that the member may not read, a report older than the window of actions
+   * sent later (30 days, common/sent-later.ts), or one shorter than heardFloor, is skipped. The answer says
+   * how many of each.
    */
   async record(user: User, batch: ListeningEventDto[]): Promise<ListeningAnswer> {
     const now = this.clock.now();
@@ -62,7 +62,8 @@ export class ListeningService {
       const reported = new Date(event.at);
       if (
         !phrase ||
-        reported.getTime() < now.getTime() - MAX_AGE_MS ||
+        // Reports queued offline come days later; older than the window is a wrong clock or a made-up streak.
+        olderThanWindow(reported, now) ||
         event.ms < heardFloor(phrase.audio_ms)
       ) {
         skipped++;

@@ -3,7 +3,7 @@ import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import type { User } from '../users/user.entity';
-import { ProgressAnswer, ProgressDto, ProgressListAnswer } from './progress.dto';
+import { ProgressAnswer, ProgressDto, ProgressListAnswer, ProgressSaveAnswer } from './progress.dto';
 import { ProgressService } from './progress.service';
 
 /** A member's place in their books. */
@@ -13,7 +13,7 @@ export class ProgressController {
 
   @ErrorAnswer(403, 'A locked chapter this member may not read.')
   @Put()
-  @ApiOkResponse({ type: ProgressAnswer })
+  @ApiOkResponse({ type: ProgressSaveAnswer })
   save(@CurrentUser() user: User, @Body() dto: ProgressDto) {
     return this.progress.save(user, dto);
   }

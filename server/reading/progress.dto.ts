@@ -4,6 +4,7 @@ import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min 
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
 import { ChapterNumber } from '../chapters/chapters.dto';
+import { OptionalDateTime, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 1.5;
@@ -42,6 +43,12 @@ export class ProgressDto {
     Max(MAX_SPEED, { message: SPEED_MESSAGE }),
   )
   speed?: number;
+
+  @OptionalDateTime(
+    'The time at that place must be a date and time such as 2026-11-22T09:30:00Z.',
+    `When the learner was at that place, for places saved offline and sent later. Without it, now; a time ahead of the server's clock is taken as now; more than ${SENT_LATER_MAX_AGE_DAYS} days ago is refused (422). If the server already holds a place in this book saved after \`at\`, it keeps that place and answers it, with \`kept: true\`.`,
+  )
+  at?: string;
 }
 
 export class ProgressResponse {
@@ -58,6 +65,19 @@ export class ProgressResponse {
 
 export class ProgressAnswer {
   @ApiProperty({ type: ProgressResponse }) data: ProgressResponse;
+}
+
+/** PUT user/progress: the member's place in the book after the save, and whether the server kept its own. */
+export class ProgressSaveAnswer extends ProgressAnswer {
+  @ApiProperty({
+    required: false,
+    type: Boolean,
+    description:
+      'Always true when present. Only when `at` was sent and the server already held a place in this book saved after it: that place was kept, and `data` is it (its `updated_at` is later than `at`).',
+  })
+  kept?: true;
+
+  @ApiProperty({ required: false, description: 'With `kept`: the same, for people.' }) message?: string;
 }
 
 export class ProgressListAnswer {

@@ -1,17 +1,24 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { dateFromDb } from '../database/db-dates';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { LessThanOrEqual, type Repository } from 'typeorm';
 import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { joinCatalogue, phraseCountOf } from '../catalogue/repository/catalogue-joins';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
+import { olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 import { coverUrl } from '../media/media-urls';
 import type { User } from '../users/user.entity';
 import { PREMIUM_CHAPTER } from './access';
-import type { ProgressAnswer, ProgressDto, ProgressListAnswer, ProgressResponse } from './progress.dto';
+import type {
+  ProgressAnswer,
+  ProgressDto,
+  ProgressListAnswer,
+  ProgressResponse,
+  ProgressSaveAnswer,
+} from './progress.dto';
 import { ReadingProgress } from './reading-progress.entity';
 import { ReadingService } from './reading.service';
 
@@ -27,6 +34,21 @@ interface ProgressRow {
   updated_at: Date | string;
 }
 
+const KEPT = 'A later place in this book was saved on another device: it is kept.';
+
+/**
+ * The time of a place sent later: ahead of the server's clock is taken as now (a place is never refused
+ * for a fast clock), older than the window is refused.
+ */
+function placeTime(at: Date, now: Date): Date {
+  if (olderThanWindow(at, now))
+    throw ValidationFailed.field(
+      'at',
+      `The time at that place must be within the last ${SENT_LATER_MAX_AGE_DAYS} days.`,
+    );
+  return at > now ? now : at;
+}
+
 /** Where members are in their books, saved as they listen and restored on any device. */
 @Injectable()
 export class ProgressService {
@@ -38,7 +60,14 @@ export class ProgressService {
     private readonly clock: Clock,
   ) {}
 
-  async save(user: User, dto: ProgressDto): Promise<ProgressAnswer> {
+  /**
+   * Saves the member's place in a book. Without `at`, the place is now's and always replaces the one held.
+   * With `at` (a place saved offline and sent later), it replaces only a place saved at or before `at`: a
+   * place saved later on another device is kept and answered, with `kept`, so the client moves there.
+   */
+  async save(user: User, dto: ProgressDto): Promise<ProgressSaveAnswer> {
+    const now = this.clock.now();
+    const at = dto.at === undefined ? null : placeTime(new Date(dto.at), now);
     const { book, chapters, index, access } = await this.reading.locate(
       dto.book_code,
       String(dto.chapter_no),
@@ -54,20 +83,52 @@ export class ProgressService {
         `The position must be from 1 to ${count}: the chapter has ${count} phrases.`,
       );
     }
+    const place = { chapterId: chapter.id, phraseId: phrase.id };
+    if (at) {
+      await this.saveIfLater(user, book, { ...place, speed: dto.speed }, at);
+      const data = await this.getOne(user, book);
+      // Whatever the order of racing saves, the row ends with the latest place: later than `at`, it was kept.
+      return Date.parse(data.updated_at) > at.getTime() ? { data, kept: true, message: KEPT } : { data };
+    }
     const existing = await this.progress.findOneBy({ userId: user.id, bookId: book.id });
     // One row per member and book: the unique index makes the insert-or-update safe under a pool too.
     await this.progress.upsert(
       {
         userId: user.id,
         bookId: book.id,
-        chapterId: chapter.id,
-        phraseId: phrase.id,
+        ...place,
         speed: dto.speed ?? existing?.speed ?? 1,
-        updatedAt: this.clock.now(),
+        updatedAt: now,
       },
       ['userId', 'bookId'],
     );
     return { data: await this.getOne(user, book) };
+  }
+
+  /**
+   * Writes a place as of `at` unless the row holds a later one. The condition is in the UPDATE, and the
+   * unique index decides a first save, so two devices' saves racing on a pool leave the later place: an
+   * UPDATE that matches nothing is followed by an insert (ignored when a row appeared meanwhile) and the
+   * same UPDATE again, which then finds the row either way.
+   */
+  private async saveIfLater(
+    user: User,
+    book: Book,
+    place: { chapterId: number; phraseId: number; speed?: number },
+    at: Date,
+  ): Promise<void> {
+    const { speed, ...rest } = place;
+    const values = { ...rest, ...(speed !== undefined && { speed }), updatedAt: at };
+    const update = () =>
+      this.progress.update({ userId: user.id, bookId: book.id, updatedAt: LessThanOrEqual(at) }, values);
+    if ((await update()).affected) return;
+    await this.progress
+      .createQueryBuilder()
+      .insert()
+      .values({ userId: user.id, bookId: book.id, speed: 1, ...values })
+      .orIgnore()
+      .execute();
+    await update();
   }
 
   async list(user: User): Promise<ProgressListAnswer> {

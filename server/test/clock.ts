@@ -7,6 +7,10 @@ export function controlClock(server: TestServer) {
   let now = Date.now();
   const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(now));
   return {
+    /** The server's time now. */
+    now() {
+      return new Date(now);
+    },
     advance(ms: number) {
       now += ms;
     },

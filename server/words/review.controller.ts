@@ -32,9 +32,9 @@ export class ReviewController {
   @ApiOkResponse({ type: ReviewResultAnswer })
   @ErrorAnswer(
     409,
-    'Already answered: the card is no longer at the `version` sent, or, without one, it was answered under 2 s ago.',
+    'Already answered: the card is no longer at the `version` sent, or, without one, it was answered under 2 s before this answer (now, or `reviewed_at`).',
   )
   answer(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ReviewAnswerDto) {
-    return this.review.answer(user, id, dto.rating, dto.version);
+    return this.review.answer(user, id, dto);
   }
 }

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
+import { CLOCK_SKEW_MS, OptionalDateTime, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 import { WordResponse } from './words.dto';
 
 const RATING_MESSAGE = 'The rating must be 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy).';
@@ -22,6 +23,12 @@ export class ReviewAnswerDto {
    */
   @Field(IsOptional(), ToInteger(), IsInt({ message: 'The version must be a whole number.' }), Min(0))
   version?: number;
+
+  @OptionalDateTime(
+    'The review time must be a date and time such as 2026-11-22T09:30:00Z.',
+    `When the answer was really given, for answers made offline and sent later: the card is scheduled from it, and the review counts on its day. Without it, now. Refused (422) more than ${CLOCK_SKEW_MS / 1000} s ahead of the server's clock (up to that, it is taken as now), more than ${SENT_LATER_MAX_AGE_DAYS} days ago, before the word was saved, or before the card's last answer.`,
+  )
+  reviewed_at?: string;
 }
 
 /** When the card would be due after each answer, and how that reads on its button. */

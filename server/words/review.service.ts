@@ -2,12 +2,15 @@ import { ConflictException, Inject, Injectable, NotFoundException } from '@nestj
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, LessThanOrEqual, Or, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
+import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
+import { CLOCK_SKEW_MS, olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 import { dateFromDb } from '../database/db-dates';
 import type { User } from '../users/user.entity';
 import { ReviewLog } from './review-log.entity';
 import type {
   NextDue,
+  ReviewAnswerDto,
   ReviewCard,
   ReviewQueueAnswer,
   ReviewResultAnswer,
@@ -31,6 +34,26 @@ const JUST_ANSWERED = 'This card was answered a moment ago. Reload to go on.';
  * Again brings it back a minute later, and undo puts the card's last review back to the one before.
  */
 export const DUPLICATE_WINDOW_MS = 2000;
+
+/**
+ * The time of an answer sent later, checked against the server's clock and the card. Up to CLOCK_SKEW_MS
+ * ahead is a client clock running fast, taken as now (so no card's last review is ever in the server's
+ * future); further ahead, or older than the window, is refused. So is a time before the card existed or
+ * before an answer already applied to it: FSRS schedules forward from the last review, and undo takes a
+ * card's answers back latest first.
+ */
+function sentAt(reviewedAt: Date, now: Date, word: SavedWord): Date {
+  const refuse = (message: string) => ValidationFailed.field('reviewed_at', message);
+  if (reviewedAt.getTime() > now.getTime() + CLOCK_SKEW_MS)
+    throw refuse('The review time must not be in the future.');
+  if (olderThanWindow(reviewedAt, now))
+    throw refuse(`The review time must be within the last ${SENT_LATER_MAX_AGE_DAYS} days.`);
+  const at = reviewedAt > now ? now : reviewedAt;
+  if (at < word.createdAt) throw refuse('The review time must not be before the word was saved.');
+  if (word.lastReview && at < word.lastReview)
+    throw refuse("The review time must not be before the card's last answer.");
+  return at;
+}
 
 /** Reviews of saved words, scheduled with FSRS: what is due, and one answer at a time. */
 @Injectable()
@@ -125,23 +148,23 @@ export class ReviewService {
   /**
    * Applies one answer, once. With `version` (the version the card was shown at), an answer to any other
    * version is a 409: exact, however the requests are timed. Without it, an answer to a card answered
-   * under DUPLICATE_WINDOW_MS ago is a 409. Both conditions are in the UPDATE itself, with the version the
-   * card was read at, so answers racing on PostgreSQL's pool apply once: the losers match no row.
+   * under DUPLICATE_WINDOW_MS before this answer's time is a 409. Both conditions are in the UPDATE itself,
+   * with the version the card was read at, so answers racing on PostgreSQL's pool apply once: the losers
+   * match no row. With `reviewed_at` (an answer made offline), FSRS schedules from that time, and the log
+   * and the stats count it then.
    */
-  async answer(
-    user: User,
-    wordId: number,
-    rating: 1 | 2 | 3 | 4,
-    shownVersion?: number,
-  ): Promise<ReviewResultAnswer> {
+  async answer(user: User, wordId: number, dto: ReviewAnswerDto): Promise<ReviewResultAnswer> {
+    const { rating, version: shownVersion, reviewed_at: reviewedAt } = dto;
     const word = await this.words.findOneBy({ id: wordId, userId: user.id });
     if (!word) throw new NotFoundException('Word not found.');
     if (shownVersion !== undefined && shownVersion !== word.version) throw new ConflictException(ANSWERED);
     const now = this.clock.now();
-    const settled = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
+    // The moment the answer was given: now, or the time an answer made offline says it was given.
+    const at = reviewedAt === undefined ? now : sentAt(new Date(reviewedAt), now, word);
+    const settled = new Date(at.getTime() - DUPLICATE_WINDOW_MS);
     const byTime = shownVersion === undefined;
     if (byTime && word.lastReview && word.lastReview > settled) throw new ConflictException(JUST_ANSWERED);
-    const { card } = this.scheduler.answer(word, rating, now);
+    const { card } = this.scheduler.answer(word, rating, at);
     await this.db.transaction(async (tx) => {
       const { affected } = await tx.getRepository(SavedWord).update(
         {
@@ -158,15 +181,15 @@ export class ReviewService {
         rating,
         ...cardOf(word),
         version: word.version,
-        reviewedAt: now,
-        reviewedQuarter: quarterOf(now),
+        reviewedAt: at,
+        reviewedQuarter: quarterOf(at),
       });
     });
     return {
       data: {
         id: word.id,
         due_at: card.due.toISOString(),
-        interval: formatInterval(now, card.due),
+        interval: formatInterval(at, card.due),
         state: card.state,
         reps: card.reps,
         lapses: card.lapses,
