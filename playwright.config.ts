@@ -31,6 +31,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
+    // The service worker (docs/offline.md) only where a journey is about it (e2e/offline.spec.ts): it keeps
+    // files and pages, and answers some requests itself, which page.route would then not see.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

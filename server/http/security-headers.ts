@@ -18,6 +18,8 @@ function pagePolicy(scriptHashes: string[]): Directives {
     'img-src': ["'self'", 'data:'],
     'media-src': ["'self'"],
     'connect-src': ["'self'"],
+    // The service worker (/sw.js, docs/offline.md); nothing else runs as a worker.
+    'worker-src': ["'self'"],
     'font-src': ["'self'"],
     'form-action': ["'self'"],
     'frame-ancestors': ["'none'"],

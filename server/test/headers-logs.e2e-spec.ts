@@ -45,7 +45,7 @@ const EVERYWHERE = {
 const PAGE_CSP = (scriptSrc: string) =>
   "default-src 'self';" +
   `script-src ${scriptSrc};` +
-  "style-src 'self' 'unsafe-inline';img-src 'self' data:;media-src 'self';connect-src 'self';" +
+  "style-src 'self' 'unsafe-inline';img-src 'self' data:;media-src 'self';connect-src 'self';worker-src 'self';" +
   "font-src 'self';form-action 'self';frame-ancestors 'none';base-uri 'self';object-src 'none'";
 const API_CSP = "default-src 'none';frame-ancestors 'none'";
 const DOCS_CSP =

@@ -17,6 +17,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors: FieldErrors = {},
+    /** A 429's Retry-After, in seconds. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -67,7 +69,7 @@ export async function api<T>(
   // A 401 on a call that carried a token means the session is dead (expired, or a password changed
   // elsewhere). A 401 without a token has no session to end, so the page keeps what the user typed.
   if (response.status === 401 && token) signOut();
-  throw toApiError(response.status, payload);
+  throw toApiError(response.status, payload, response.headers.get('retry-after'));
 }
 
 /** Ends the session and goes to the sign-in page, coming back here afterwards. */
@@ -113,6 +115,33 @@ export async function apiDownload(path: string, fallbackName: string): Promise<v
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * A GET of our own origin whose answer is kept on the device as it came (a download, docs/offline.md):
+ * the raw Response, with the token when `withToken`. Fails as api() does: an ApiError, status 0 when the
+ * server cannot be reached, and a 401 with a token ends the session.
+ */
+export async function fetchForDevice(
+  url: string,
+  { signal, withToken = false }: { signal?: AbortSignal; withToken?: boolean } = {},
+): Promise<Response> {
+  const token = withToken ? getToken() : null;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, GENERIC_ERROR);
+  }
+  if (response.ok) return response;
+  if (response.status === 401 && token) signOut();
+  throw toApiError(response.status, await readJson(response));
 }
 
 /**
@@ -205,7 +234,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function toApiError(status: number, payload: unknown): ApiError {
+function toApiError(status: number, payload: unknown, retryAfter?: string | null): ApiError {
   const body = (payload && typeof payload === 'object' ? payload : {}) as {
     message?: unknown;
     errors?: unknown;
@@ -220,5 +249,6 @@ function toApiError(status: number, payload: unknown): ApiError {
       if (messages.length) fieldErrors[field] = messages;
     }
   }
-  return new ApiError(status, message, fieldErrors);
+  const seconds = Number(retryAfter);
+  return new ApiError(status, message, fieldErrors, retryAfter && seconds >= 0 ? seconds : undefined);
 }

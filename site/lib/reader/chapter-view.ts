@@ -69,6 +69,7 @@ export function showChapter(reader: HTMLElement, chapter: ReaderChapter): void {
       lang: reader.dataset.lang ?? '',
     }),
   );
+  reader.querySelector('offline-download')?.setAttribute('data-chapter', String(chapter.chapter_no));
   const crumb = document.querySelector('.breadcrumb [aria-current="page"]');
   if (crumb) crumb.textContent = `Chapter ${chapter.chapter_no}`;
   const link = (no: number, rel: string, text: string) =>

@@ -5,9 +5,12 @@
  */
 import type { WordResponse } from '../../../server/words/words.dto';
 import { api, ApiError } from '../api';
+import { sendOrQueue } from '../offline/queue';
 import { getToken } from '../session';
 
 /** The largest page the words call gives; a chapter's saved words rarely need a second one. */
+/** The id of a word saved offline, until the server gives it one. */
+const QUEUED = -1;
 const PAGE = 200;
 
 const key = (phraseId: number, term: string) => `${phraseId}\n${term}`;
@@ -77,17 +80,24 @@ export class GlossaryMarks {
     const id = this.saved.get(key(phraseId, term));
     button.disabled = true;
     try {
-      if (id) {
+      if (id === QUEUED) {
+        this.announce(`“${term}” waits to be saved: it can be removed once you are back online.`);
+      } else if (id) {
         await api(`user/words/${id}`, { method: 'DELETE' });
         this.saved.delete(key(phraseId, term));
         this.announce(`“${term}” removed from your words.`);
       } else {
-        const { data } = await api<{ data: WordResponse }>('user/words', {
-          method: 'POST',
-          body: { phrase_id: phraseId, term },
+        const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', {
+          phrase_id: phraseId,
+          term,
         });
-        this.saved.set(key(phraseId, term), data.id);
-        this.announce(`“${term}” saved to your words.`);
+        // Offline: kept on the device and saved once back online (queue.ts); no id to remove it by yet.
+        this.saved.set(key(phraseId, term), answer?.data.id ?? QUEUED);
+        this.announce(
+          answer
+            ? `“${term}” saved to your words.`
+            : `“${term}” will be saved to your words when you are back online.`,
+        );
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && id) this.saved.delete(key(phraseId, term));

@@ -6,6 +6,7 @@
  * is simply sent again with the next one.
  */
 import { api, ApiError } from '../api';
+import { queueAction } from '../offline/queue';
 import { getToken, getUser } from '../session';
 
 interface ListeningEvent {
@@ -61,10 +62,15 @@ async function flush(): Promise<void> {
     await api('user/listening', { method: 'POST', body: { events: batch }, keepalive: true });
     queue.splice(0, batch.length);
   } catch (error) {
-    // The server refused these events for good (a 4xx other than a rate limit): drop them. Otherwise
-    // they stay queued and go with the next batch; their ids keep them from counting twice.
+    // The server refused these events for good (a 4xx other than a rate limit): drop them. Unreachable
+    // (offline): they move to the device's queue, which outlives the page (offline/queue.ts). Otherwise
+    // they stay here and go with the next batch; their ids keep them from counting twice.
     if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429)
       queue.splice(0, batch.length);
+    else if (error instanceof ApiError && error.status === 0 && owner !== undefined) {
+      queue.splice(0, batch.length);
+      await queueAction(owner, 'listening', 'user/listening', 'POST', { events: batch }).catch(() => undefined);
+    }
   } finally {
     sending = false;
     // Events heard while this batch was on its way wait for the next one.

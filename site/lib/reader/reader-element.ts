@@ -369,9 +369,12 @@ class ReaderApp extends HTMLElement {
       void this.marks?.show(this.book, chapter.chapter_no);
       // Stopped while the chapter was on its way: it is shown, and stays silent.
       if (this.playingAll) this.playAt(0);
-    } catch {
+    } catch (error) {
       if (!this.playingAll) return;
       this.stop();
+      // Offline, with the next chapter not on the device: the chapter ends here (docs/offline.md).
+      if (error instanceof ApiError && error.status === 0)
+        return this.announce('You are offline, and the next chapter is not on this device.');
       this.announce('The next chapter is part of Premium Plus.');
       location.assign(`/read/${this.book}/${next}`);
     }

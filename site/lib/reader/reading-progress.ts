@@ -3,6 +3,7 @@
  * visitor's, in chapter 1 only, stays in this browser until they sign in, when it is carried over.
  */
 import { api } from '../api';
+import { sendOrQueue } from '../offline/queue';
 import { getToken } from '../session';
 
 export interface Place {
@@ -50,9 +51,12 @@ export function savePlace(bookCode: string, place: Place): void {
   }
   clearTimeout(pending);
   pending = setTimeout(() => {
-    void api('user/progress', { method: 'PUT', body: { book_code: bookCode, ...place } }).catch(
-      () => undefined,
-    );
+    // With the time it was reached: sent later from the queue, an older place never overwrites a newer one.
+    void sendOrQueue('progress', 'user/progress', 'PUT', {
+      book_code: bookCode,
+      ...place,
+      at: new Date().toISOString(),
+    }).catch(() => undefined);
   }, 800);
 }
 

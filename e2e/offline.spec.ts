@@ -1,0 +1,240 @@
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type APIRequestContext, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
+import { expect, test } from './helpers/fixtures';
+import { setPlan } from './helpers/plans';
+import { audioEvents, recordAudio } from './helpers/reader';
+
+// The offline journeys run with the service worker (the others block it, playwright.config.ts). Each has a
+// browser context of its own, so its caches and IndexedDB start empty.
+test.use({ serviceWorkers: 'allow' });
+test.describe.configure({ timeout: 120_000 });
+
+interface Chapters {
+  book: string;
+  free: number;
+  locked: number;
+}
+
+/** A demo book with a free chapter and a locked one. */
+async function demoChapters(request: APIRequestContext): Promise<Chapters> {
+  const books = (await (await request.get('/api/v1/guest/list-book')).json()) as {
+    data: Array<{ book_code: string }>;
+  };
+  for (const { book_code } of books.data) {
+    const toc = (await (await request.get(`/api/v1/guest/book/${book_code}/chapters`)).json()) as {
+      data: { chapters: Array<{ chapter_no: number; free: boolean; phrase_count: number }> };
+    };
+    const free = toc.data.chapters.find((c) => c.free && c.phrase_count > 0);
+    const locked = toc.data.chapters.find((c) => !c.free && c.phrase_count > 0);
+    if (free && locked) return { book: book_code, free: free.chapter_no, locked: locked.chapter_no };
+  }
+  throw new Error('no demo book has a free and a locked chapter');
+}
+
+async function trialMember(request: APIRequestContext): Promise<Account & { id: number }> {
+  const account = newAccount('offline');
+  const id = await signUpByApi(request, account);
+  await setPlan(request, id, 'trialing');
+  return { ...account, id };
+}
+
+/** Waits until the service worker controls the page (the first one claims open pages). */
+async function controlled(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+async function downloadHere(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await controlled(page);
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
+}
+
+/**
+ * Plays the whole chapter on the page: answers its phrases' clips and the clips that sounded (play all
+ * goes on into the next chapter when that one is on the device too).
+ */
+async function playAll(page: Page): Promise<{ clips: string[]; played: string[] }> {
+  const clips = await page
+    .locator('[data-phrases] li')
+    .evaluateAll((items) =>
+      items.map((li) => new URL((li as HTMLElement).dataset.audio ?? '', location.href).pathname),
+    );
+  await page.getByRole('button', { name: 'Play all' }).click();
+  await expect
+    .poll(async () => (await audioEvents(page)).filter((e) => e.type === 'ended').length, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(clips.length);
+  const played = (await audioEvents(page))
+    .filter((e) => e.type === 'playing')
+    .map((e) => new URL(e.src).pathname);
+  return { clips, played };
+}
+
+/** A member in a trial, signed in, with a free chapter and a locked one of a demo book on the device. */
+async function downloadBoth(page: Page, request: APIRequestContext) {
+  const chapters = await demoChapters(request);
+  const member = await trialMember(request);
+  await signIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+  await downloadHere(page, `/read/${chapters.book}/${chapters.locked}`);
+  return { chapters, member };
+}
+
+const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
+
+test('the app installs: a valid manifest, its icons, and a service worker that controls the page', async ({
+  request,
+}) => {
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    scope: string;
+    display: string;
+    theme_color: string;
+    background_color: string;
+    icons: Array<{ src: string; sizes: string; purpose: string; type: string }>;
+  };
+  expect(manifest).toMatchObject({
+    name: 'Lingonovel',
+    short_name: 'Lingonovel',
+    start_url: '/dashboard',
+    scope: '/',
+    display: 'standalone',
+  });
+  expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual([
+    '192x192 any',
+    '512x512 any',
+    '512x512 maskable',
+  ]);
+  for (const icon of manifest.icons) {
+    const png = await request.get(icon.src);
+    expect(png.headers()['content-type']).toBe('image/png');
+    const body = await png.body();
+    // The PNG's own width, from its header: the size the manifest says.
+    expect(`${body.readUInt32BE(16)}x${body.readUInt32BE(20)}`).toBe(icon.sizes);
+  }
+  // Chromium's own installability check. Playwright's contexts are incognito, where nothing installs: a
+  // browser profile on disk, as a person's would be.
+  const profile = mkdtempSync(join(tmpdir(), 'lingonovel-install-'));
+  const { baseURL, launchOptions } = test.info().project.use;
+  const browser = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL });
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto('/');
+    await controlled(page);
+    const cdp = await browser.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: unknown[];
+    };
+    expect(installabilityErrors).toEqual([]);
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a member downloads a free and a locked chapter and reads both offline, every clip from the device', async ({
+  page,
+  request,
+  context,
+}) => {
+  await recordAudio(page);
+  const { chapters } = await downloadBoth(page, request);
+  await page.goto(`/book-detail/${chapters.book}`);
+  await expect(page.locator('ol.contents li', { hasText: '✓ On this device' })).toHaveCount(2);
+
+  await context.setOffline(true);
+  for (const no of [chapters.locked, chapters.free]) {
+    await page.goto(`/read/${chapters.book}/${no}`);
+    await expect(page.getByText('You are offline: this page is the copy kept on this device.')).toBeVisible();
+    const { clips, played } = await playAll(page);
+    expect(clips.length).toBeGreaterThan(0);
+    expect(played.slice(0, clips.length)).toEqual(clips);
+  }
+
+  // A chapter that was not downloaded: the offline page, with the way to the downloads.
+  await page.goto(`/book-detail/${chapters.book}`);
+  await page.goto(`/read/${chapters.book}/${chapters.locked + 1}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'see your downloads' })).toHaveAttribute('href', '/downloads');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await context.setOffline(false);
+});
+
+test('/downloads lists what is kept and deletes it, the storage figure going down', async ({
+  page,
+  request,
+}) => {
+  const chapters = await demoChapters(request);
+  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+  await page.goto('/downloads');
+  const usage = () => page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  const before = await usage();
+  await expect(page.getByRole('heading', { level: 2 })).toHaveCount(1);
+  await expect(page.getByText(/^Using [\d.]+ MB on this device/)).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.getByRole('button', { name: /^Delete chapter/ }).click();
+  await expect(page.getByText('Nothing is downloaded yet.')).toBeVisible();
+  await expect.poll(usage).toBeLessThan(before);
+  const kept = await page.evaluate(async () => {
+    const cache = await caches.open('lingonovel-free-v1');
+    return (await cache.keys()).length;
+  });
+  expect(kept).toBe(0);
+});
+
+test('signing out removes the paid downloads; a second member on the browser cannot play them', async ({
+  page,
+  request,
+  context,
+}) => {
+  const { chapters, member: first } = await downloadBoth(page, request);
+  expect(await cacheNames(page)).toContain(`lingonovel-member-${first.id}-v1`);
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await expect.poll(() => cacheNames(page)).not.toContain(`lingonovel-member-${first.id}-v1`);
+  await page.goto('/downloads');
+  await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.free}:`) })).toBeVisible();
+  await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.locked}:`) })).toHaveCount(0);
+
+  // A second member without a plan, offline: the locked chapter is neither on the device nor served.
+  const second = newAccount('second');
+  await signUpByApi(request, second);
+  await signIn(page, second.email, second.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${chapters.book}/${chapters.locked}`);
+  await expect(page.getByRole('link', { name: 'Try for $0.00' })).toBeVisible();
+  await expect(page.locator('[data-phrases] li')).toHaveCount(0);
+  await context.setOffline(true);
+  await page.goto(`/read/${chapters.book}/${chapters.locked}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
+  await context.setOffline(false);
+});
+
+test('a plan that ends while offline: back online, the paid downloads go and the free chapter stays', async ({
+  page,
+  request,
+  context,
+}) => {
+  const { chapters, member } = await downloadBoth(page, request);
+  await context.setOffline(true);
+  await setPlan(request, member.id, 'canceled', {
+    type: 'customer.subscription.deleted',
+    periodEnd: Math.floor(Date.now() / 1000) - 60,
+  });
+  await page.goto(`/read/${chapters.book}/${chapters.locked}`);
+  await expect(page.locator('[data-phrases] li').first()).toBeVisible();
+  await context.setOffline(false);
+  await page.goto('/downloads');
+  await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.free}:`) })).toBeVisible();
+  await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.locked}:`) })).toHaveCount(0);
+  expect(await cacheNames(page)).not.toContain(`lingonovel-member-${member.id}-v1`);
+});

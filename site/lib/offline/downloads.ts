@@ -1,0 +1,184 @@
+/**
+ * Chapters kept on the device (docs/offline.md, "Downloads"): a chapter's reader page, its data and every
+ * clip go into Cache Storage (the free cache, or the member's own for a chapter a plan opens), and a
+ * record into IndexedDB (store.ts) for /downloads and the table of contents. A download stores each clip
+ * as it arrives, so one cut short (a lost connection, Cancel) resumes where it stopped: clips already on
+ * the device are not fetched again.
+ */
+import type { ReaderChapter, TableOfContents } from '../../../server/reading/reading.dto';
+import { ApiError, fetchForDevice } from '../api';
+import { getToken, getUser } from '../session';
+import { chapterDataPath, clipKey, FREE_CACHE, memberCache, readerPath } from './names';
+import { entries, get, put, remove } from './store';
+
+export interface DownloadRecord {
+  book: string;
+  bookTitle: string;
+  chapter: number;
+  title: string;
+  /** The member whose cache holds it (a chapter a plan opens), or null for a free chapter. */
+  member: number | null;
+  /** The keys of its clips in the cache (their paths), to delete what no other chapter uses. */
+  clipKeys: string[];
+  bytes: number;
+  /** When it was finished (milliseconds since 1970), or null while it is not complete. */
+  at: number | null;
+}
+
+export interface DownloadProgress {
+  clipsDone: number;
+  clipsTotal: number;
+  bytes: number;
+}
+
+/** Clips fetched at once: enough to fill a connection, few enough to leave the page its own requests. */
+const PARALLEL = 4;
+
+/** Whether this browser can keep chapters: a secure context (HTTPS or localhost) with a service worker. */
+export function canDownload(): boolean {
+  return (
+    window.isSecureContext && 'serviceWorker' in navigator && 'caches' in window && 'indexedDB' in window
+  );
+}
+
+function recordKey(member: number | null, book: string, chapter: number): string {
+  return `${member ?? 'free'}:${book}:${chapter}`;
+}
+
+function cacheOf(record: Pick<DownloadRecord, 'member'>): string {
+  return record.member === null ? FREE_CACHE : memberCache(record.member);
+}
+
+/** A chapter's data as the server answered it, and what it is. */
+async function chapterData(book: string, chapterNo: number, signal: AbortSignal) {
+  const response = await fetchForDevice(chapterDataPath(book, chapterNo), { signal, withToken: true });
+  const body = await response.text();
+  return { chapter: (JSON.parse(body) as { data: ReaderChapter }).data, body };
+}
+
+/**
+ * Downloads one chapter the learner may read. A chapter they may not read is the server's 403, thrown
+ * as an ApiError like any other failure.
+ */
+export async function downloadChapter(
+  book: string,
+  chapterNo: number,
+  { signal, onProgress }: { signal: AbortSignal; onProgress?: (progress: DownloadProgress) => void },
+): Promise<DownloadRecord> {
+  // The first download asks the browser not to evict what is kept (it may ask the learner, or decide).
+  void navigator.storage?.persist?.().catch(() => false);
+  let { chapter, body } = await chapterData(book, chapterNo, signal);
+  const user = getUser();
+  const member = chapter.free ? null : getToken() && user ? user.id : null;
+  if (!chapter.free && member === null) throw new ApiError(403, 'Sign in to download this chapter.');
+  const key = recordKey(member, book, chapterNo);
+  const cache = await caches.open(cacheOf({ member }));
+  const origin = location.origin;
+  const clips = [...new Map(chapter.phrases.map((p) => [clipKey(p.audio, origin), p.audio])).entries()];
+  const record: DownloadRecord = {
+    book,
+    bookTitle: chapter.book_title,
+    chapter: chapterNo,
+    title: chapter.title,
+    member,
+    clipKeys: clips.map(([path]) => path),
+    bytes: (await get<DownloadRecord>('downloads', key))?.bytes ?? 0,
+    at: null,
+  };
+  await put('downloads', record, key);
+
+  const progress: DownloadProgress = { clipsDone: 0, clipsTotal: clips.length, bytes: 0 };
+  const report = () => onProgress?.({ ...progress });
+  report();
+  const pending: Array<[string, string]> = [];
+  for (const [path, url] of clips) {
+    const kept = await cache.match(path);
+    if (kept) {
+      progress.clipsDone++;
+      progress.bytes += Number(kept.headers.get('content-length')) || 0;
+    } else pending.push([path, url]);
+  }
+  report();
+
+  // A locked chapter's links expire: a refused clip gets fresh links once, from a new copy of the data.
+  let refreshed = false;
+  const links = () => new Map(chapter.phrases.map((p) => [clipKey(p.audio, origin), p.audio]));
+  let current = links();
+  const fetchClip = async (path: string): Promise<void> => {
+    let response: Response;
+    try {
+      response = await fetchForDevice(current.get(path) ?? path, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 403) || refreshed || chapter.free) throw error;
+      refreshed = true;
+      ({ chapter, body } = await chapterData(book, chapterNo, signal));
+      current = links();
+      response = await fetchForDevice(current.get(path) ?? path, { signal });
+    }
+    const bytes = await response.arrayBuffer();
+    await cache.put(
+      path,
+      new Response(bytes, {
+        headers: {
+          'Content-Type': response.headers.get('content-type') ?? 'audio/mpeg',
+          'Content-Length': String(bytes.byteLength),
+        },
+      }),
+    );
+    progress.clipsDone++;
+    progress.bytes += bytes.byteLength;
+    report();
+  };
+  const queue = [...pending];
+  await Promise.all(
+    Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await fetchClip(next[0]);
+    }),
+  );
+
+  // The data last (with the newest links), then the page: a chapter is openable only once complete.
+  await cache.put(
+    location.origin + chapterDataPath(book, chapterNo),
+    new Response(body, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
+  );
+  const page = await fetchForDevice(readerPath(book, chapterNo), { signal });
+  await cache.put(location.origin + readerPath(book, chapterNo), page);
+  const done = { ...record, bytes: progress.bytes, at: Date.now() };
+  await put('downloads', done, key);
+  return done;
+}
+
+/** The chapters of a book, with whether each is free (its table of contents). */
+export async function bookChapters(book: string, signal?: AbortSignal): Promise<TableOfContents> {
+  const response = await fetchForDevice(`/api/v1/guest/book/${encodeURIComponent(book)}/chapters`, {
+    signal,
+  });
+  return ((await response.json()) as { data: TableOfContents }).data;
+}
+
+export async function listDownloads(): Promise<DownloadRecord[]> {
+  if (!canDownload()) return [];
+  return (await entries<DownloadRecord>('downloads')).map(({ value }) => value);
+}
+
+/** The chapters of a book that are on the device, complete. */
+export async function downloadedChapters(book: string): Promise<Set<number>> {
+  const all = await listDownloads().catch(() => []);
+  return new Set(all.filter((r) => r.book === book && r.at !== null).map((r) => r.chapter));
+}
+
+/** Deletes a chapter's copy: its page, its data and the clips no other kept chapter uses. */
+export async function deleteDownload(record: DownloadRecord): Promise<void> {
+  const name = cacheOf(record);
+  const others = (await listDownloads()).filter(
+    (r) => r.member === record.member && !(r.book === record.book && r.chapter === record.chapter),
+  );
+  const stillUsed = new Set(others.flatMap((r) => r.clipKeys));
+  if (await caches.has(name)) {
+    const cache = await caches.open(name);
+    for (const path of record.clipKeys) if (!stillUsed.has(path)) await cache.delete(path);
+    await cache.delete(location.origin + chapterDataPath(record.book, record.chapter));
+    await cache.delete(location.origin + readerPath(record.book, record.chapter));
+  }
+  await remove('downloads', recordKey(record.member, record.book, record.chapter));
+}

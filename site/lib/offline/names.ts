@@ -1,0 +1,63 @@
+/**
+ * The caches offline use keeps, and the rules for what goes in which (docs/offline.md). Shared by the
+ * pages and the service worker, so both name things alike.
+ *
+ * - FREE_CACHE: downloaded chapters anyone may read (free chapters): their pages, data and clips.
+ * - memberCache(id): downloaded chapters a plan opened, for that member only. The worker serves from it
+ *   only while the member recorded in IndexedDB (store.ts) is that member.
+ * - PAGES_CACHE: public pages already visited, served when the network is out, marked as offline.
+ * Versioned: a worker that changes what they hold raises the version, and old caches are removed when
+ * it takes over (site/sw/sw.ts).
+ */
+export const CACHE_VERSION = 'v1';
+export const FREE_CACHE = `lingonovel-free-${CACHE_VERSION}`;
+export const PAGES_CACHE = `lingonovel-pages-${CACHE_VERSION}`;
+const MEMBER_PREFIX = 'lingonovel-member-';
+
+export function memberCache(memberId: number): string {
+  return `${MEMBER_PREFIX}${memberId}-${CACHE_VERSION}`;
+}
+
+/** Every cache of ours, whatever its version, so that old ones can be told apart and removed. */
+export function isOurCache(name: string): boolean {
+  return name.startsWith('lingonovel-');
+}
+
+export function isCurrentCache(name: string): boolean {
+  return (
+    name.endsWith(`-${CACHE_VERSION}`) &&
+    (name === FREE_CACHE || name === PAGES_CACHE || name.startsWith(MEMBER_PREFIX))
+  );
+}
+
+/** The member a cache belongs to, or null for a shared one. */
+export function cacheMember(name: string): number | null {
+  const match = new RegExp(`^${MEMBER_PREFIX}(\\d+)-`).exec(name);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * A clip is kept under its path alone: a locked chapter's clip URLs carry a signature that expires, and
+ * the bytes must be found again with the next one.
+ */
+export function clipKey(url: string, origin: string): string {
+  const parsed = new URL(url, origin);
+  return parsed.origin + parsed.pathname;
+}
+
+/** The chapter data's address, the one the reader asks for (guest/book/{code}/chapter/{n}). */
+export function chapterDataPath(book: string, chapterNo: number): string {
+  return `/api/v1/guest/book/${encodeURIComponent(book)}/chapter/${chapterNo}`;
+}
+
+export function readerPath(book: string, chapterNo: number): string {
+  return `/read/${encodeURIComponent(book)}/${chapterNo}`;
+}
+
+/** The member the pages recorded: who the worker may serve paid downloads to (null: nobody). */
+export const MEMBER_KEY = 'member';
+export const SYNCED_KEY = 'synced';
+export interface RecordedMember {
+  id: number | null;
+  at: number;
+}

@@ -1,0 +1,83 @@
+/**
+ * What every page does for offline use (docs/offline.md), from BaseLayout: registers the service worker,
+ * records who is signed in for it (member.ts), says when the page shows the device's copy, offers a new
+ * version once it is ready, and, back online, sends what was queued (queue.ts) and lets go of paid
+ * downloads a plan no longer opens. On a plain-HTTP installation (no secure context) it does nothing, and
+ * the site works as it always did.
+ */
+import { ApiError, fetchForDevice } from '../api';
+import { getToken, getUser } from '../session';
+import { canDownload, listDownloads } from './downloads';
+import { forgetPaidDownloads, recordMember } from './member';
+import { chapterDataPath } from './names';
+import { flushQueue } from './queue';
+
+function banner(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('[data-net-status]');
+}
+
+/** The offline notice: shown while the browser has no connection (pages then come from the device). */
+function showConnection(): void {
+  const notice = banner()?.querySelector<HTMLElement>('[data-offline]');
+  if (notice) notice.hidden = navigator.onLine;
+  const region = banner();
+  if (region) region.hidden = navigator.onLine && !region.querySelector('[data-update]:not([hidden])');
+}
+
+/** A new version waits; the learner chooses when it takes over (never in the middle of a chapter). */
+function offerUpdate(registration: ServiceWorkerRegistration): void {
+  const waiting = registration.waiting;
+  const button = banner()?.querySelector<HTMLElement>('[data-update]');
+  if (!waiting || !navigator.serviceWorker.controller || !button) return;
+  button.hidden = false;
+  banner()!.hidden = false;
+  button.onclick = () => {
+    navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
+    waiting.postMessage({ type: 'SKIP_WAITING' });
+  };
+}
+
+async function register(): Promise<void> {
+  const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  offerUpdate(registration);
+  registration.addEventListener('updatefound', () => {
+    registration.installing?.addEventListener('statechange', () => offerUpdate(registration));
+  });
+}
+
+/**
+ * Back online, a paid download stays only while the server still opens it: one chapter per book is asked
+ * for again with the member's token, and a refusal (the plan ended) deletes that member's paid downloads.
+ * The server decides, by the same rule as for reading (server/reading/access.ts).
+ */
+async function checkPaidDownloads(memberId: number): Promise<void> {
+  const paid = (await listDownloads()).filter((r) => r.member === memberId);
+  const books = new Map(paid.map((r) => [r.book, r.chapter]));
+  for (const [book, chapter] of books) {
+    try {
+      await fetchForDevice(chapterDataPath(book, chapter), { withToken: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) return forgetPaidDownloads(memberId);
+    }
+  }
+}
+
+async function whenOnline(): Promise<void> {
+  showConnection();
+  if (!navigator.onLine) return;
+  await flushQueue();
+  const user = getUser();
+  if (getToken() && user) await checkPaidDownloads(user.id);
+}
+
+export function setUpOffline(): void {
+  if (!canDownload()) return;
+  showConnection();
+  addEventListener('offline', showConnection);
+  addEventListener('online', () => void whenOnline());
+  const user = getUser();
+  void recordMember(getToken() && user ? user.id : null)
+    .then(whenOnline)
+    .catch(() => undefined);
+  void register().catch(() => undefined);
+}

@@ -1,0 +1,126 @@
+/**
+ * What a member does without a connection, kept on the device and sent later (docs/offline.md, "Synced
+ * later"): reading progress, listening reports, saved words and review answers. Each action is sent at
+ * once when it can be; when the server cannot be reached it waits in IndexedDB (store.ts) with the time
+ * it happened, which the server accepts (`at`, `reviewed_at`, a report's own time). Back online the queue
+ * goes out in order, one action at a time, by one tab at a time (a Web Lock), each removed as soon as the
+ * server took it, so nothing goes twice. A 429 waits for its Retry-After; a 409 (a card answered on
+ * another device meanwhile) and any other refusal drop the action and are counted for the pages to say.
+ */
+import { api, ApiError } from '../api';
+import { getToken, getUser } from '../session';
+import { SYNCED_KEY } from './names';
+import { entries, get, put, remove } from './store';
+
+export type ActionKind = 'progress' | 'listening' | 'word' | 'review';
+
+export interface QueuedAction {
+  member: number;
+  kind: ActionKind;
+  method: 'POST' | 'PUT';
+  path: string;
+  body: unknown;
+  queuedAt: number;
+}
+
+export interface SyncState {
+  /** When the queue last emptied (milliseconds since 1970). */
+  at: number;
+  /** Review answers the server refused as already answered elsewhere, since the learner last saw them. */
+  notApplied: number;
+}
+
+/** Longest wait a Retry-After may ask for before the queue gives up until the next time it is online. */
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * Sends an action now, or queues it when the server cannot be reached. Answers the server's answer, or
+ * null when queued; any refusal is thrown as usual.
+ */
+export async function sendOrQueue<T>(
+  kind: ActionKind,
+  path: string,
+  method: 'POST' | 'PUT',
+  body: unknown,
+): Promise<T | null> {
+  try {
+    return await api<T>(path, { method, body });
+  } catch (error) {
+    const user = getUser();
+    if (!(error instanceof ApiError) || error.status !== 0 || !getToken() || !user) throw error;
+    await queueAction(user.id, kind, path, method, body);
+    return null;
+  }
+}
+
+/** Keeps an action the server could not be reached for, to send once back online. */
+export async function queueAction(
+  member: number,
+  kind: ActionKind,
+  path: string,
+  method: 'POST' | 'PUT',
+  body: unknown,
+): Promise<void> {
+  await put('queue', { member, kind, method, path, body, queuedAt: Date.now() } satisfies QueuedAction);
+}
+
+export async function pendingActions(kind?: ActionKind): Promise<QueuedAction[]> {
+  const member = getUser()?.id;
+  return (await entries<QueuedAction>('queue'))
+    .map(({ value }) => value)
+    .filter((action) => action.member === member && (!kind || action.kind === kind));
+}
+
+export async function syncState(): Promise<SyncState | undefined> {
+  return get<SyncState>('state', SYNCED_KEY);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function flushNow(): Promise<void> {
+  const member = getUser()?.id;
+  if (!getToken() || member === undefined) return;
+  let notApplied = 0;
+  for (const { key, value: action } of await entries<QueuedAction>('queue')) {
+    if (action.member !== member) continue;
+    for (;;) {
+      try {
+        await api(action.path, { method: action.method, body: action.body });
+        break;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 0 || error.status === 401 || error.status >= 500)
+          return; // Still offline, signed out, or the server is in trouble: later.
+        if (error.status === 429) {
+          const wait = (error.retryAfter ?? 5) * 1000;
+          if (wait > MAX_WAIT_MS) return;
+          await sleep(wait);
+          continue;
+        }
+        if ((error.status === 409 || error.status === 422) && action.kind === 'review') notApplied++;
+        break; // Refused for good: dropped.
+      }
+    }
+    await remove('queue', key);
+  }
+  const previous = (await syncState())?.notApplied ?? 0;
+  await put('state', { at: Date.now(), notApplied: previous + notApplied } satisfies SyncState, SYNCED_KEY);
+}
+
+let flushing: Promise<void> | undefined;
+
+/** Sends what waits, once per tab at a time and, where the browser has Web Locks, once per browser. */
+export function flushQueue(): Promise<void> {
+  if (!flushing) {
+    const run: Promise<void> = navigator.locks
+      ? navigator.locks.request('lingonovel-queue', () => flushNow()).then(() => undefined)
+      : flushNow();
+    flushing = run.finally(() => (flushing = undefined));
+  }
+  return flushing;
+}
+
+/** The learner has seen how many answers were not applied: the count starts again. */
+export async function acknowledgeNotApplied(): Promise<void> {
+  const state = await syncState();
+  if (state) await put('state', { ...state, notApplied: 0 } satisfies SyncState, SYNCED_KEY);
+}

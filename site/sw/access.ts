@@ -1,0 +1,84 @@
+/**
+ * Who gets what from the device (docs/offline.md, "Access"). The server decides access online; offline,
+ * the device may only hand back what the server already gave, and paid copies only to the member who
+ * downloaded them:
+ * - a free chapter's copy (FREE_CACHE) to anyone;
+ * - a paid copy (memberCache(id)) only while the member the pages recorded in IndexedDB is `id`, and, for
+ *   a request that carries a token, only when that token names `id` too. A worker cannot check a token's
+ *   signature, but it needs none: it only ever refuses on a mismatch, and what it serves is the recorded
+ *   member's own.
+ */
+import {
+  clipKey,
+  FREE_CACHE,
+  MEMBER_KEY,
+  memberCache,
+  PAGES_CACHE,
+  type RecordedMember,
+} from '../lib/offline/names';
+import { get } from '../lib/offline/store';
+
+/** Visited pages kept for offline use: the newest ones. */
+const MAX_PAGES = 60;
+
+/** Paths never kept as visited pages: personal shells, one-off states, the admin. */
+const NOT_KEPT = /^\/(admin|checkout|check|resetpassword|offline)(\/|$)/;
+
+export function isClip(url: URL): boolean {
+  return url.pathname.startsWith('/media/lines/');
+}
+
+export function isChapterData(url: URL): boolean {
+  return /^\/api\/v1\/guest\/book\/[^/]+\/chapter\/\d+$/.test(url.pathname);
+}
+
+/** The member a bearer token names (its `sub`), read without checking its signature; null if none. */
+export function tokenMember(request: Request): number | null {
+  const match = /^Bearer [\w-]+\.([\w-]+)\.[\w-]+$/.exec(request.headers.get('authorization') ?? '');
+  if (!match) return null;
+  try {
+    const json = atob(match[1].replace(/-/g, '+').replace(/_/g, '/'));
+    const sub = Number((JSON.parse(json) as { sub?: unknown }).sub);
+    return Number.isSafeInteger(sub) ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The member whose paid copies this request may get, or null. */
+async function entitledMember(request: Request): Promise<number | null> {
+  const recorded = (await get<RecordedMember>('state', MEMBER_KEY).catch(() => undefined))?.id ?? null;
+  if (recorded === null) return null;
+  if (request.headers.has('authorization') && tokenMember(request) !== recorded) return null;
+  return recorded;
+}
+
+/** The device's copy of a download (page, data or clip) this request may have, or undefined. */
+export async function deviceCopy(request: Request): Promise<Response | undefined> {
+  const key = clipKey(request.url, self.location.origin);
+  const free = await (await caches.open(FREE_CACHE)).match(key);
+  if (free) return free;
+  const member = await entitledMember(request);
+  if (member === null) return undefined;
+  // caches.has first: opening a cache that does not exist would create it.
+  const name = memberCache(member);
+  if (!(await caches.has(name))) return undefined;
+  return (await caches.open(name)).match(key);
+}
+
+/** A public page, fully fetched from our origin, that says a shared cache may keep it. */
+export function mayKeepPage(request: Request, response: Response): boolean {
+  if (request.method !== 'GET' || response.status !== 200 || response.type !== 'basic') return false;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || NOT_KEPT.test(url.pathname)) return false;
+  if (!(response.headers.get('content-type') ?? '').startsWith('text/html')) return false;
+  return !/\b(private|no-store)\b/i.test(response.headers.get('cache-control') ?? '');
+}
+
+/** Keeps a visited public page, dropping the oldest past MAX_PAGES. */
+export async function rememberPage(request: Request, response: Response): Promise<void> {
+  const cache = await caches.open(PAGES_CACHE);
+  await cache.put(request.url, response);
+  const keys = await cache.keys();
+  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
+}
