@@ -1,9 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
-import { ReviewAnswerDto, ReviewQueueAnswer, ReviewResultAnswer, ReviewUndoAnswer } from './review.dto';
+import {
+  ReviewAheadAnswer,
+  ReviewAheadQuery,
+  ReviewAnswerDto,
+  ReviewQueueAnswer,
+  ReviewResultAnswer,
+  ReviewUndoAnswer,
+} from './review.dto';
 import { ErrorAnswer } from '../common/error-answer';
 import { ReviewService } from './review.service';
 
@@ -16,6 +23,17 @@ export class ReviewController {
   @ApiOkResponse({ type: ReviewQueueAnswer })
   queue(@CurrentUser() user: User) {
     return this.review.queue(user);
+  }
+
+  /** For a device that keeps a book to review it offline. */
+  @Get('ahead')
+  @ApiOperation({
+    summary: "The member's cards of one book due in the next days, and today's allowance of new cards",
+  })
+  @ApiOkResponse({ type: ReviewAheadAnswer })
+  @ErrorAnswer(404, 'No book has that code.')
+  ahead(@CurrentUser() user: User, @Query() query: ReviewAheadQuery) {
+    return this.review.ahead(user, query);
   }
 
   // Before ':id', which would take "undo" for a word's id.

@@ -1,11 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
 import { CLOCK_SKEW_MS, OptionalDateTime, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
+import { AHEAD_DAYS, MAX_AHEAD, NEW_PER_DAY } from './review-limits';
 import { WordResponse } from './words.dto';
 
 const RATING_MESSAGE = 'The rating must be 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy).';
+const DAYS_MESSAGE = `The days must be a whole number from 1 to ${AHEAD_DAYS}.`;
 
 export class ReviewAnswerDto {
   @Field(
@@ -82,4 +84,49 @@ export class ReviewResultAnswer {
 export class ReviewUndoAnswer {
   @ApiProperty() message: string;
   @ApiProperty({ type: ReviewCard }) data: ReviewCard;
+}
+
+export class ReviewAheadQuery {
+  @Field(
+    IsNotEmpty({ message: 'The book code field is required.' }),
+    IsString({ message: 'The book code must be text.' }),
+    MaxLength(200, { message: 'The book code must not be longer than 200 characters.' }),
+  )
+  book_code: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: AHEAD_DAYS,
+    default: AHEAD_DAYS,
+    description: 'How far ahead to look, in days of 24 hours from now.',
+  })
+  @Field(
+    IsOptional(),
+    ToInteger(),
+    IsInt({ message: DAYS_MESSAGE }),
+    Min(1, { message: DAYS_MESSAGE }),
+    Max(AHEAD_DAYS, { message: DAYS_MESSAGE }),
+  )
+  days?: number;
+}
+
+export class ReviewAhead {
+  @ApiProperty({
+    type: [ReviewCard],
+    description: `The member's cards of the book that come due by \`until\`: learnt cards (state other than 0) due by then, earliest due first, then every new card (state 0), oldest saved first. At most ${MAX_AHEAD}: past that, the first ${MAX_AHEAD} in that order. Each card as \`GET user/review\` gives it (\`next\` as of now); a locked chapter's \`audio\` is a signed link that expires within hours, so fetch the clips when this answer comes.`,
+  })
+  cards: ReviewCard[];
+
+  @ApiProperty({ format: 'date-time', description: 'Now plus `days` (24 hours each).' })
+  until: string;
+
+  @ApiProperty({
+    description: `New cards the member may still start today, counted in the member's days as \`GET user/review\` counts them (${NEW_PER_DAY} a day, less those started today). Each later day allows ${NEW_PER_DAY} again.`,
+  })
+  new_limit: number;
+}
+
+export class ReviewAheadAnswer {
+  @ApiProperty({ type: ReviewAhead }) data: ReviewAhead;
 }

@@ -2,6 +2,7 @@ import { ConflictException, Inject, Injectable, NotFoundException } from '@nestj
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, LessThanOrEqual, Or, type Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { CLOCK_SKEW_MS, olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
@@ -10,21 +11,21 @@ import type { User } from '../users/user.entity';
 import { ReviewLog } from './review-log.entity';
 import type {
   NextDue,
+  ReviewAheadAnswer,
+  ReviewAheadQuery,
   ReviewAnswerDto,
   ReviewCard,
   ReviewQueueAnswer,
   ReviewResultAnswer,
   ReviewUndoAnswer,
 } from './review.dto';
+import { AHEAD_DAYS, MAX_AHEAD, MAX_DUE, NEW_PER_DAY } from './review-limits';
 import { SavedWord } from './saved-word.entity';
 import { cardOf, formatInterval, Scheduler } from './scheduler';
 import { addDays, localDate, quarterOf, startOfDate } from '../common/time-zone';
 import { WordsService, type WordRow } from './words.service';
 
-/** New cards a member meets in a day, at most (Anki's default). */
-export const NEW_PER_DAY = 20;
-/** Due cards in one answer, at most (Anki's daily review limit); `due_count` says how many are due in all. */
-export const MAX_DUE = 200;
+const DAY_MS = 86_400_000;
 const NEW = 0;
 const ANSWERED = 'This card was just answered elsewhere. Reload to go on.';
 const JUST_ANSWERED = 'This card was answered a moment ago. Reload to go on.';
@@ -63,6 +64,7 @@ export class ReviewService {
   constructor(
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
     private readonly wordsService: WordsService,
+    private readonly books: BooksRepository,
     private readonly db: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -77,17 +79,7 @@ export class ReviewService {
   async queue(user: User): Promise<ReviewQueueAnswer> {
     const now = this.clock.now();
     const startOfDay = startOfDate(localDate(now, user.timeZone), user.timeZone);
-    const newToday = await this.db
-      .getRepository(ReviewLog)
-      .createQueryBuilder('l')
-      .where('l.userId = :userId AND l.state = :new AND l.reviewedAt >= :start', {
-        userId: user.id,
-        new: NEW,
-        start: startOfDay,
-      })
-      .select('COUNT(DISTINCT l.wordId)', 'count')
-      .getRawOne<{ count: number | string }>();
-    const allowance = Math.max(0, NEW_PER_DAY - Number(newToday?.count ?? 0));
+    const allowance = await this.newAllowance(user, startOfDay);
     const dueQuery = this.wordsService
       .query(user)
       .andWhere('w.state <> :new AND w.due <= :now', { new: NEW, now });
@@ -115,6 +107,58 @@ export class ReviewService {
   }
 
   /**
+   * What a device keeps to review one book offline for the next `days`: the member's cards of that book
+   * that come due by then (learnt cards due by `until`, earliest first, then every new card, oldest saved
+   * first; at most MAX_AHEAD, the first in that order), each as the queue gives it, with today's allowance
+   * of new cards. New cards are all given, not just today's allowance: offline days to come have their own.
+   */
+  async ahead(user: User, query: ReviewAheadQuery): Promise<ReviewAheadAnswer> {
+    const book = await this.books.byCode(query.book_code);
+    if (!book) throw new NotFoundException('Book not found.');
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + (query.days ?? AHEAD_DAYS) * DAY_MS);
+    const ofBook = () => this.wordsService.query(user).andWhere('c.bookId = :bookId', { bookId: book.id });
+    const learnt = await ofBook()
+      .andWhere('w.state <> :new AND w.due <= :until', { new: NEW, until })
+      .orderBy('w.due', 'ASC')
+      .addOrderBy('w.id', 'ASC')
+      .limit(MAX_AHEAD)
+      .getRawMany<WordRow>();
+    const fresh =
+      learnt.length < MAX_AHEAD
+        ? await ofBook()
+            .andWhere('w.state = :new', { new: NEW })
+            .orderBy('w.createdAt', 'ASC')
+            .addOrderBy('w.id', 'ASC')
+            .limit(MAX_AHEAD - learnt.length)
+            .getRawMany<WordRow>()
+        : [];
+    const startOfDay = startOfDate(localDate(now, user.timeZone), user.timeZone);
+    return {
+      data: {
+        cards: await this.cards(user, [...learnt, ...fresh], now),
+        until: until.toISOString(),
+        new_limit: await this.newAllowance(user, startOfDay),
+      },
+    };
+  }
+
+  /** New cards the member may still start on the day begun at `startOfDay`: NEW_PER_DAY less those since. */
+  private async newAllowance(user: User, startOfDay: Date): Promise<number> {
+    const newToday = await this.db
+      .getRepository(ReviewLog)
+      .createQueryBuilder('l')
+      .where('l.userId = :userId AND l.state = :new AND l.reviewedAt >= :start', {
+        userId: user.id,
+        new: NEW,
+        start: startOfDay,
+      })
+      .select('COUNT(DISTINCT l.wordId)', 'count')
+      .getRawOne<{ count: number | string }>();
+    return Math.max(0, NEW_PER_DAY - Number(newToday?.count ?? 0));
+  }
+
+  /**
    * With nothing to review now: when the next card comes, the earliest learnt card's due date, or the
    * member's next midnight when new cards wait for tomorrow's allowance. Null with no words at all.
    */
@@ -134,7 +178,10 @@ export class ReviewService {
       : null;
   }
 
-  /** Words as review cards: with each answer's next due date, and the version to send back. */
+  /**
+   * Words as review cards: with each answer's next due date, and the version to send back. Two queries at
+   * most, however many rows: the member's plan (when a clip is locked) and the cards' states.
+   */
   private async cards(user: User, rows: WordRow[], now: Date): Promise<ReviewCard[]> {
     const cards = await this.wordsService.respond(user, rows);
     const states = rows.length ? await this.words.findBy({ id: In(rows.map((row) => Number(row.id))) }) : [];
