@@ -238,3 +238,146 @@ test('a plan that ends while offline: back online, the paid downloads go and the
   await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.locked}:`) })).toHaveCount(0);
   expect(await cacheNames(page)).not.toContain(`lingonovel-member-${member.id}-v1`);
 });
+
+interface MemberApi {
+  get<T>(path: string): Promise<T>;
+  post(path: string, data: unknown): Promise<void>;
+}
+
+/** The member's own API calls, with their token, for checking what reached the server. */
+async function memberApi(request: APIRequestContext, account: Account): Promise<MemberApi> {
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: account.email, password: account.password },
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { Authorization: `Bearer ${token}` };
+  return {
+    get: async <T>(path: string) =>
+      ((await (await request.get(`/api/v1/${path}`, { headers })).json()) as { data: T }).data,
+    post: async (path, data) => {
+      const response = await request.post(`/api/v1/${path}`, { headers, data });
+      expect(response.status(), await response.text()).toBe(200);
+    },
+  };
+}
+
+interface Stats {
+  phrases_heard: number;
+  words_saved: number;
+  reviews_done: number;
+}
+
+test("a member's offline learning reaches the server once back online, exactly once, with its times", async ({
+  page,
+  request,
+  context,
+}) => {
+  const { chapters, member } = await downloadBoth(page, request);
+  const api = await memberApi(request, member);
+  // Two words to review, saved before the book is downloaded (so the device keeps their cards).
+  const chapter = await api.get<{ phrases: Array<{ id: number; glossary: Array<{ term: string }> }> }>(
+    `guest/book/${chapters.book}/chapter/${chapters.free}`,
+  );
+  const [first, second] = chapter.phrases;
+  await api.post('user/words', { phrase_id: first.id, term: first.glossary[0].term });
+  await api.post('user/words', { phrase_id: second.id, term: second.glossary[0].term });
+  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+  const before = await api.get<Stats>('user/stats');
+
+  await context.setOffline(true);
+  const offlineFrom = Date.now();
+  await page.goto(`/read/${chapters.book}/${chapters.free}`);
+  // Three phrases on, a phrase heard to its end, a word saved.
+  await page.locator('[data-phrases] li').first().locator('.phrase').click();
+  for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Next phrase' }).click();
+  await expect(page.locator('[data-phrases] li').nth(2)).toHaveClass(/current/);
+  const save = page.locator('[data-phrases] li').nth(2).getByRole('button', { name: /^Save/ }).first();
+  await save.click();
+  await expect(page.getByText(/will be saved to your words when you are back online/)).toBeAttached();
+  await page.locator('[data-phrases] li').nth(2).locator('.phrase').click();
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            (document.querySelector('reader-app') as unknown as { player: { element: HTMLAudioElement } })
+              .player.element.ended,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  // The place is saved a moment after the last move.
+  await page.waitForTimeout(1500);
+
+  // Two review answers, from the cards kept with the download.
+  await page.goto('/review');
+  await expect(page.getByText(/These cards were kept on this device on/)).toBeVisible();
+  for (let i = 0; i < 2; i++) {
+    await page.getByRole('button', { name: /Show answer/ }).click();
+    await page.getByRole('button', { name: /^Good/ }).click();
+  }
+  await expect(page.getByText(/actions? wait on this device/)).toBeVisible();
+  const offlineUntil = Date.now();
+
+  await context.setOffline(false);
+  await page.goto('/dashboard');
+  await expect
+    .poll(async () => (await api.get<Stats>('user/stats')).reviews_done, { timeout: 30_000 })
+    .toBe(before.reviews_done + 2);
+  await page.reload();
+  await page.waitForTimeout(2000);
+  const after = await api.get<Stats>('user/stats');
+  expect(after.reviews_done).toBe(before.reviews_done + 2);
+  expect(after.words_saved).toBe(before.words_saved + 1);
+  expect(after.phrases_heard).toBeGreaterThan(before.phrases_heard);
+  const place = await api.get<{ chapter_no: number; position: number; updated_at: string }>(
+    `user/progress/${chapters.book}`,
+  );
+  expect(place).toMatchObject({ chapter_no: chapters.free, position: 3 });
+  const savedAt = Date.parse(place.updated_at);
+  expect(savedAt).toBeGreaterThanOrEqual(offlineFrom - 1000);
+  expect(savedAt).toBeLessThanOrEqual(offlineUntil + 1000);
+  const words = await api.get<Array<{ term: string; reps: number }>>(`user/words?book_code=${chapters.book}`);
+  expect(words.filter((w) => w.reps === 1)).toHaveLength(2);
+  // Another load, another turn of the queue: nothing goes twice.
+  await page.reload();
+  await page.waitForTimeout(2000);
+  expect(await api.get<Stats>('user/stats')).toEqual(after);
+});
+
+test('an answer made offline to a card answered meanwhile on another device is refused, counted, and loses nothing', async ({
+  page,
+  request,
+  context,
+}) => {
+  const { chapters, member } = await downloadBoth(page, request);
+  const api = await memberApi(request, member);
+  const chapter = await api.get<{ phrases: Array<{ id: number; glossary: Array<{ term: string }> }> }>(
+    `guest/book/${chapters.book}/chapter/${chapters.free}`,
+  );
+  const [phrase] = chapter.phrases;
+  await api.post('user/words', { phrase_id: phrase.id, term: phrase.glossary[0].term });
+  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+
+  await context.setOffline(true);
+  await page.goto('/review');
+  await page.getByRole('button', { name: /Show answer/ }).click();
+  await page.getByRole('button', { name: /^Easy/ }).click();
+  // Meanwhile, the other device answers the same card, online.
+  const [card] = (await api.get<{ cards: Array<{ id: number; version: number }> }>('user/review')).cards;
+  await api.post(`user/review/${card.id}`, { rating: 1, version: card.version });
+  const otherDevice = (await api.get<Array<{ id: number; reps: number; due_at: string }>>('user/words')).find(
+    (w) => w.id === card.id,
+  );
+
+  // Back online, the page sends what waited, and says what the server refused.
+  await context.setOffline(false);
+  await expect(
+    page.getByText('1 answer was not applied: its card was answered on another device meanwhile.'),
+  ).toBeVisible();
+  const now = (await api.get<Array<{ id: number; reps: number; due_at: string }>>('user/words')).find(
+    (w) => w.id === card.id,
+  );
+  expect(now).toEqual(otherDevice);
+  expect(now?.reps).toBe(1);
+});

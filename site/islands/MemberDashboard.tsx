@@ -12,6 +12,7 @@ import PlanSummary from './PlanSummary';
 import ContinueReading from './ContinueReading';
 import type { StatsAnswer } from '../../server/listening/listening.dto';
 import ProgressStats, { type Stats } from './ProgressStats';
+import { DeviceNotice } from './shared/DeviceNotice';
 import { syncTimeZone } from '../lib/time-zone';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
 import type { ProgressResponse } from '../../server/reading/progress.dto';
@@ -45,6 +46,7 @@ export default function MemberDashboard() {
   return (
     <>
       <h1>Welcome, {access.user?.name}</h1>
+      <DeviceNotice />
       <ul className="dashboard-links">
         <li>
           <a className="button" href="/lingostory">

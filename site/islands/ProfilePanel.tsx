@@ -6,6 +6,7 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { api, errorMessage } from '../lib/api';
 import { signedIn } from '../lib/guards';
+import { forgetPaidDownloads } from '../lib/offline/member';
 import { getUser, setToken, setUser } from '../lib/session';
 import { useGuard } from '../lib/useGuard';
 import type { ProfileResponse } from '../../server/users/users.dto';
@@ -127,9 +128,12 @@ function PasswordForm({ email }: { email: string }) {
       api<{ message: string; token: string }>('user/change-password', { method: 'POST', body }),
     );
     if (!answer) return;
-    // The change ends every older token, this browser's included: keep the new one.
+    // The change ends every older token, this browser's included: keep the new one. Chapters a plan opened
+    // and kept on this device go too (docs/offline.md): whoever knew the old password may have used them.
     setToken(answer.token);
     form.reset();
+    const user = getUser();
+    if (user) void forgetPaidDownloads(user.id).catch(() => undefined);
   }
 
   return (

@@ -6,6 +6,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewCard, ReviewQueue as Queue } from '../../../server/words/review.dto';
 import { api, ApiError, errorMessage } from '../../lib/api';
+import { offlineReview } from '../../lib/offline/review-cards';
+import { sendOrQueue } from '../../lib/offline/queue';
+import { getUser } from '../../lib/session';
+import { DeviceNotice } from '../shared/DeviceNotice';
 import { dueIn } from '../../lib/due-time';
 import { signedIn } from '../../lib/guards';
 import { syncTimeZone } from '../../lib/time-zone';
@@ -29,16 +33,29 @@ export default function ReviewSession() {
   const [answered, setAnswered] = useState(0);
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** When the cards shown were kept on this device (offline), or null when they come from the server. */
+  const [keptAt, setKeptAt] = useState<number | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
   const card = queue?.cards[0];
 
   const load = useCallback(async () => {
     try {
       setQueue((await api<{ data: Queue }>('user/review')).data);
+      setKeptAt(null);
       setRevealed(false);
       setError(null);
     } catch (failure) {
-      setError(errorMessage(failure));
+      // Offline: the cards kept on this device with a downloaded book (docs/offline.md).
+      const user = getUser();
+      const kept =
+        failure instanceof ApiError && failure.status === 0 && user
+          ? await offlineReview(user.id).catch(() => null)
+          : null;
+      if (!kept) return setError(errorMessage(failure));
+      setQueue({ cards: kept.cards, due_count: 0, new_count: 0, next_due_at: null });
+      setKeptAt(kept.keptAt);
+      setRevealed(false);
+      setError(null);
     }
   }, []);
 
@@ -70,7 +87,12 @@ export default function ReviewSession() {
       if (!card || !revealed || busy) return;
       setBusy(true);
       try {
-        await api(`user/review/${card.id}`, { method: 'POST', body: { rating, version: card.version } });
+        // Offline, the answer waits on the device with its time (queue.ts).
+        const body = { rating, version: card.version };
+        await sendOrQueue('review', `user/review/${card.id}`, 'POST', body, {
+          ...body,
+          reviewed_at: new Date().toISOString(),
+        });
         setAnswered((n) => n + 1);
         const rest = queue.cards.slice(1);
         setStatus(`Answered “${card.term}”. ${rest.length} left.`);
@@ -93,6 +115,7 @@ export default function ReviewSession() {
 
   const undo = useCallback(async () => {
     if (busy || answered === 0) return;
+    if (keptAt !== null) return setStatus('Undo needs a connection: your answers wait on this device.');
     setBusy(true);
     try {
       const { data } = await api<{ data: ReviewCard }>('user/review/undo', { method: 'POST' });
@@ -105,7 +128,7 @@ export default function ReviewSession() {
     } finally {
       setBusy(false);
     }
-  }, [busy, answered]);
+  }, [busy, answered, keptAt]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -140,6 +163,7 @@ export default function ReviewSession() {
   const left = queue.cards.length;
   return (
     <div className="review">
+      {keptAt !== null && <DeviceNotice keptAt={keptAt} what="These cards were kept on this device" />}
       <p className="review-count" aria-live="polite">
         {left ? `${left} ${left === 1 ? 'card' : 'cards'} left` : 'Nothing to review now'}
         {answered > 0 && ` · ${answered} answered`}

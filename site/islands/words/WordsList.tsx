@@ -18,6 +18,7 @@ import { signedIn } from '../../lib/guards';
 import { useGuard } from '../../lib/useGuard';
 import { HighlightedPhrase } from './HighlightedPhrase';
 import { UndoDelete, type Deleted } from './UndoDelete';
+import { DeviceNotice } from '../shared/DeviceNotice';
 
 const PER_PAGE = 50;
 const guard = signedIn('/words');
@@ -133,6 +134,7 @@ export default function WordsList() {
   const pages = words ? Math.max(1, Math.ceil(words.meta.total / PER_PAGE)) : 1;
   return (
     <div className="words">
+      <DeviceNotice />
       <div className="words-tools">
         <label>
           Search

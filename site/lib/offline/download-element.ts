@@ -4,12 +4,14 @@
  * marks the chapters on the device in the book's table of contents (`ol.contents`).
  */
 import { ApiError, errorMessage } from '../api';
-import { getToken } from '../session';
+import { getToken, getUser } from '../session';
+import { keepReviewCards } from './review-cards';
 import {
   bookChapters,
   canDownload,
   downloadChapter,
   downloadedChapters,
+  keepShells,
   type DownloadProgress,
 } from './downloads';
 
@@ -91,6 +93,10 @@ class OfflineDownload extends HTMLElement {
           refused++;
         }
       }
+      // The member's cards of this book for the coming days, so /review works offline too.
+      const user = getUser();
+      if (getToken() && user) await keepReviewCards(user.id, this.book, signal).catch(() => undefined);
+      await keepShells(signal).catch(() => undefined);
       const left = chapters.length - wanted.length + refused;
       this.say(
         single

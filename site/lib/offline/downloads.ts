@@ -8,7 +8,7 @@
 import type { ReaderChapter, TableOfContents } from '../../../server/reading/reading.dto';
 import { ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
-import { chapterDataPath, clipKey, FREE_CACHE, memberCache, readerPath } from './names';
+import { chapterDataPath, clipKey, FREE_CACHE, memberCache, PAGES_CACHE, readerPath } from './names';
 import { entries, get, put, remove } from './store';
 
 export interface DownloadRecord {
@@ -181,4 +181,15 @@ export async function deleteDownload(record: DownloadRecord): Promise<void> {
     await cache.delete(location.origin + readerPath(record.book, record.chapter));
   }
   await remove('downloads', recordKey(record.member, record.book, record.chapter));
+}
+
+/** A member's own pages: their shells hold no data (it comes from the API, or offline from the device). */
+const SHELLS = ['/review', '/words', '/dashboard', '/downloads'];
+
+/** Keeps those pages with a download, so they open offline even if they were never visited here. */
+export async function keepShells(signal?: AbortSignal): Promise<void> {
+  const cache = await caches.open(PAGES_CACHE);
+  for (const path of SHELLS)
+    if (!(await cache.match(location.origin + path)))
+      await cache.put(location.origin + path, await fetchForDevice(path, { signal }));
 }

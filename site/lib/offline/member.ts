@@ -6,13 +6,15 @@
 import { cacheMember, isOurCache, MEMBER_KEY, type RecordedMember } from './names';
 import { entries, get, put, remove } from './store';
 import type { DownloadRecord } from './downloads';
+import { forgetReviewCards } from './review-cards';
 
-/** Deletes every paid download of `memberId`: its cache and its records. */
+/** Deletes every paid download of `memberId` (its cache and its records) and the review cards kept for them. */
 export async function forgetPaidDownloads(memberId: number): Promise<void> {
   for (const name of await caches.keys())
     if (isOurCache(name) && cacheMember(name) === memberId) await caches.delete(name);
   for (const { key, value } of await entries<DownloadRecord>('downloads'))
     if (value.member === memberId) await remove('downloads', key);
+  await forgetReviewCards(memberId);
   dispatchEvent(new Event(DOWNLOADS_CHANGED));
 }
 
@@ -35,5 +37,9 @@ export async function recordMember(id: number | null): Promise<void> {
   }
   for (const { value } of await entries<DownloadRecord>('downloads'))
     if (value.member !== null && value.member !== id) others.add(value.member);
+  for (const { key } of await entries('state')) {
+    const owner = /^review:(\d+):/.exec(String(key))?.[1];
+    if (owner && Number(owner) !== id) others.add(Number(owner));
+  }
   for (const member of others) await forgetPaidDownloads(member);
 }

@@ -42,13 +42,15 @@ export async function sendOrQueue<T>(
   path: string,
   method: 'POST' | 'PUT',
   body: unknown,
+  /** What to keep when queued instead, e.g. with the time it happened (`reviewed_at`). */
+  queuedBody: unknown = body,
 ): Promise<T | null> {
   try {
     return await api<T>(path, { method, body });
   } catch (error) {
     const user = getUser();
     if (!(error instanceof ApiError) || error.status !== 0 || !getToken() || !user) throw error;
-    await queueAction(user.id, kind, path, method, body);
+    await queueAction(user.id, kind, path, method, queuedBody);
     return null;
   }
 }
@@ -104,7 +106,11 @@ async function flushNow(): Promise<void> {
   }
   const previous = (await syncState())?.notApplied ?? 0;
   await put('state', { at: Date.now(), notApplied: previous + notApplied } satisfies SyncState, SYNCED_KEY);
+  dispatchEvent(new Event(SYNCED));
 }
+
+/** Said on the window when the queue has reached the server (DeviceNotice redraws). */
+export const SYNCED = 'lingonovel:synced';
 
 let flushing: Promise<void> | undefined;
 

@@ -42,7 +42,8 @@ export function reportHeard(phraseId: number, ms: number): void {
     ms: Math.round(ms),
     at: new Date().toISOString(),
   });
-  if (queue.length >= BATCH) void flush();
+  // Offline, at once: the event then moves to the device's queue, which a closed page cannot lose.
+  if (queue.length >= BATCH || !navigator.onLine) void flush();
   else {
     clearTimeout(timer);
     timer = setTimeout(() => void flush(), DELAY_MS);
