@@ -38,7 +38,7 @@ export async function recordMember(id: number | null): Promise<void> {
   for (const { value } of await entries<DownloadRecord>('downloads'))
     if (value.member !== null && value.member !== id) others.add(value.member);
   for (const { key } of await entries('state')) {
-    const owner = /^review:(\d+):/.exec(String(key))?.[1];
+    const owner = /^review:(\d+):/.exec(typeof key === 'string' ? key : '')?.[1];
     if (owner && Number(owner) !== id) others.add(Number(owner));
   }
   for (const member of others) await forgetPaidDownloads(member);
