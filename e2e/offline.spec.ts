@@ -1,12 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
-import { audioEvents, recordAudio } from './helpers/reader';
+import { audioEvents, audioState, playing, recordAudio } from './helpers/reader';
 
 // The offline journeys run with the service worker (the others block it, playwright.config.ts). Each has a
 // browser context of its own, so its caches and IndexedDB start empty.
@@ -380,4 +380,49 @@ test('an answer made offline to a card answered meanwhile on another device is r
   );
   expect(now).toEqual(otherDevice);
   expect(now?.reps).toBe(1);
+});
+
+/** The built service worker, which the server hands out as /sw.js. */
+const SERVICE_WORKER = join(process.cwd(), 'dist', 'web', 'client', 'sw.js');
+
+test('a new service worker deployed while the reader plays waits, and takes over only when asked', async ({
+  page,
+  request,
+}) => {
+  const chapters = await demoChapters(request);
+  await page.goto(`/read/${chapters.book}/${chapters.free}`);
+  await controlled(page);
+  const first = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
+  await page.getByRole('button', { name: 'Play all' }).click();
+  await playing(page).toBe(true);
+
+  // The deploy: the same address now serves another worker (journeys run one at a time; put back after).
+  const original = readFileSync(SERVICE_WORKER, 'utf8');
+  writeFileSync(SERVICE_WORKER, `${original}\n// the next version\n`);
+  try {
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await registration?.update();
+    });
+  } finally {
+    writeFileSync(SERVICE_WORKER, original);
+  }
+  await expect(page.getByRole('button', { name: 'Update ready: reload' })).toBeVisible();
+  // Still the old worker, and the chapter plays on.
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(first);
+  const before = (await audioState(page)).time;
+  await expect.poll(async () => (await audioState(page)).time).toBeGreaterThan(before);
+  expect((await audioState(page)).paused).toBe(false);
+
+  // Asked, the new one takes over and the page reloads under it.
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('button', { name: 'Update ready: reload' }).click();
+  await reloaded;
+  await controlled(page);
+  await expect(page.getByRole('button', { name: 'Update ready: reload' })).toBeHidden();
+  const workers = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return { waiting: registration?.waiting ?? null, active: registration?.active?.state };
+  });
+  expect(workers).toEqual({ waiting: null, active: 'activated' });
 });
