@@ -153,7 +153,9 @@ test('a member downloads a free and a locked chapter and reads both offline, eve
   await context.setOffline(true);
   for (const no of [chapters.locked, chapters.free]) {
     await page.goto(`/read/${chapters.book}/${no}`);
-    await expect(page.getByText('You are offline: this page is the copy kept on this device.')).toBeVisible();
+    await expect(
+      page.getByText('You are offline: pages you visited and your downloads open from this device.'),
+    ).toBeVisible();
     const { clips, played } = await playAll(page);
     expect(clips.length).toBeGreaterThan(0);
     expect(played.slice(0, clips.length)).toEqual(clips);

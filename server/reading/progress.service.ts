@@ -67,7 +67,7 @@ export class ProgressService {
    */
   async save(user: User, dto: ProgressDto): Promise<ProgressSaveAnswer> {
     const now = this.clock.now();
-    const at = dto.at === undefined ? null : placeTime(new Date(dto.at), now);
+    const at = dto.at == null ? null : placeTime(new Date(dto.at), now);
     const { book, chapters, index, access } = await this.reading.locate(
       dto.book_code,
       String(dto.chapter_no),

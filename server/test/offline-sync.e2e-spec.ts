@@ -220,6 +220,23 @@ describe('Actions sent later', () => {
       expect(res.body.data.due_at).toBe(iso(clock.now().getTime() + 10 * MINUTE));
       expect(res.body.data.interval).toBe('10 min');
     });
+
+    it('takes a null time as now, as an absent one', async () => {
+      const { client, word } = await memberWithWord(0);
+      const res = await client.post<Answer>(`user/review/${word.id}`, { rating: 3, reviewed_at: null });
+      expect(res.status).toBe(200);
+      expect(res.body.data.due_at).toBe(iso(clock.now().getTime() + 10 * MINUTE));
+      const { client: other } = await newMember(server);
+      const place = await other.put<Place>('user/progress', {
+        book_code: code,
+        chapter_no: 1,
+        position: 2,
+        at: null,
+      });
+      expect(place.body).toEqual({
+        data: expect.objectContaining({ position: 2, updated_at: iso(clock.now()) }),
+      });
+    });
   });
 
   describe('listening reports', () => {

@@ -207,7 +207,7 @@ export class ReviewService {
     if (shownVersion !== undefined && shownVersion !== word.version) throw new ConflictException(ANSWERED);
     const now = this.clock.now();
     // The moment the answer was given: now, or the time an answer made offline says it was given.
-    const at = reviewedAt === undefined ? now : sentAt(new Date(reviewedAt), now, word);
+    const at = reviewedAt == null ? now : sentAt(new Date(reviewedAt), now, word);
     const settled = new Date(at.getTime() - DUPLICATE_WINDOW_MS);
     const byTime = shownVersion === undefined;
     if (byTime && word.lastReview && word.lastReview > settled) throw new ConflictException(JUST_ANSWERED);

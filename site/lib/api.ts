@@ -75,6 +75,8 @@ export async function api<T>(
 /** Ends the session and goes to the sign-in page, coming back here afterwards. */
 export function signOut(): void {
   clearSession();
+  // The service worker stops serving this member's downloads before the next page records anyone.
+  navigator.serviceWorker?.controller?.postMessage({ type: 'SIGNED_OUT' });
   const here = window.location.pathname + window.location.search;
   window.location.assign(here === '/login' ? '/login' : `/login?next=${encodeURIComponent(here)}`);
 }
@@ -124,12 +126,17 @@ export async function apiDownload(path: string, fallbackName: string): Promise<v
  */
 export async function fetchForDevice(
   url: string,
-  { signal, withToken = false }: { signal?: AbortSignal; withToken?: boolean } = {},
+  {
+    signal,
+    withToken = false,
+    method = 'GET',
+  }: { signal?: AbortSignal; withToken?: boolean; method?: 'GET' | 'HEAD' } = {},
 ): Promise<Response> {
   const token = withToken ? getToken() : null;
   let response: Response;
   try {
     response = await fetch(url, {
+      method,
       headers: token ? { Authorization: `Bearer ${token}` } : {},
       credentials: 'same-origin',
       cache: 'no-store',

@@ -16,9 +16,10 @@ export const GUEST_ONLY_GUARD =
 /**
  * The header's signed-in state ("My books" for members only) and its logout button, drawn right after the
  * header's markup. On a reader page, Login and Signup carry the chapter as `next`, so that signing in or up
- * from the header comes back to it (the sign-in pages check it with safeNextPath).
+ * from the header comes back to it (the sign-in pages check it with safeNextPath). Logout tells the service
+ * worker first, so it stops serving the member's downloads at once (docs/offline.md).
  */
 export const HEADER_STATE =
-  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){var v=e.getAttribute('data-auth');e.hidden=v=='member'?!(i&&!a):(v=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/books';if(/^\\/read\\//.test(location.pathname))document.querySelectorAll('[data-auth=out] a').forEach(function(l){l.href=l.pathname+'?next='+encodeURIComponent(location.pathname)})}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}location.assign('/login')}})})();";
+  "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){var v=e.getAttribute('data-auth');e.hidden=v=='member'?!(i&&!a):(v=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/books';if(/^\\/read\\//.test(location.pathname))document.querySelectorAll('[data-auth=out] a').forEach(function(l){l.href=l.pathname+'?next='+encodeURIComponent(location.pathname)})}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}try{navigator.serviceWorker.controller.postMessage({type:'SIGNED_OUT'})}catch(e){}location.assign('/login')}})})();";
 
 export const INLINE_SCRIPTS = [GUEST_ONLY_GUARD, HEADER_STATE];

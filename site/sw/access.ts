@@ -9,14 +9,17 @@
  *   member's own.
  */
 import {
+  cacheMember,
   clipKey,
   FREE_CACHE,
+  isOurCache,
   MEMBER_KEY,
   memberCache,
   PAGES_CACHE,
+  SHELLS,
   type RecordedMember,
 } from '../lib/offline/names';
-import { get } from '../lib/offline/store';
+import { get, put } from '../lib/offline/store';
 
 /** Visited pages kept for offline use: the newest ones. */
 const MAX_PAGES = 60;
@@ -45,11 +48,15 @@ export function tokenMember(request: Request): number | null {
   }
 }
 
-/** The member whose paid copies this request may get, or null. */
+/**
+ * The member whose paid copies this request may get, or null. Chapter data is only ever asked for with
+ * the member's token (the reader sends it): without one, or with another member's, nothing paid.
+ */
 async function entitledMember(request: Request): Promise<number | null> {
   const recorded = (await get<RecordedMember>('state', MEMBER_KEY).catch(() => undefined))?.id ?? null;
   if (recorded === null) return null;
-  if (request.headers.has('authorization') && tokenMember(request) !== recorded) return null;
+  const needsToken = isChapterData(new URL(request.url)) || request.headers.has('authorization');
+  if (needsToken && tokenMember(request) !== recorded) return null;
   return recorded;
 }
 
@@ -75,10 +82,39 @@ export function mayKeepPage(request: Request, response: Response): boolean {
   return !/\b(private|no-store)\b/i.test(response.headers.get('cache-control') ?? '');
 }
 
-/** Keeps a visited public page, dropping the oldest past MAX_PAGES. */
+/** Keeps a visited public page, dropping the oldest past MAX_PAGES (never a member's own page shells). */
 export async function rememberPage(request: Request, response: Response): Promise<void> {
   const cache = await caches.open(PAGES_CACHE);
   await cache.put(request.url, response);
-  const keys = await cache.keys();
-  for (const old of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(old);
+  const visited = (await cache.keys()).filter((key) => !SHELLS.includes(new URL(key.url).pathname));
+  for (const old of visited.slice(0, Math.max(0, visited.length - MAX_PAGES))) await cache.delete(old);
+}
+
+/** A signed-out page told the worker: nobody is recorded now, and the members' caches go at once. */
+export async function signedOut(): Promise<void> {
+  await put('state', { id: null, at: Date.now() } satisfies RecordedMember, MEMBER_KEY);
+  for (const name of await caches.keys()) if (cacheMember(name) !== null) await caches.delete(name);
+}
+
+/**
+ * After an update, the pages kept on the device (downloaded chapters', visited ones, the member's shells)
+ * point at the old build's scripts, which the new precache no longer holds: each is fetched again while
+ * the network is there. One that cannot be fetched keeps its old copy.
+ */
+export async function refreshKeptPages(): Promise<void> {
+  for (const name of await caches.keys()) {
+    if (!isOurCache(name)) continue;
+    const cache = await caches.open(name);
+    for (const key of await cache.keys()) {
+      const path = new URL(key.url).pathname;
+      if (path.startsWith('/api/') || isClip(new URL(key.url))) continue;
+      try {
+        const response = await fetch(key.url, { credentials: 'same-origin', cache: 'no-store' });
+        if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/html'))
+          await cache.put(key, response);
+      } catch {
+        return; // Offline: the next update's activation, or the next download, tries again.
+      }
+    }
+  }
 }

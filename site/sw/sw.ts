@@ -13,7 +13,15 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-
 import { registerRoute } from 'workbox-routing';
 import { createPartialResponse } from 'workbox-range-requests';
 import { isCurrentCache, isOurCache, PAGES_CACHE } from '../lib/offline/names';
-import { deviceCopy, isChapterData, isClip, mayKeepPage, rememberPage } from './access';
+import {
+  deviceCopy,
+  isChapterData,
+  isClip,
+  mayKeepPage,
+  refreshKeptPages,
+  rememberPage,
+  signedOut,
+} from './access';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
@@ -25,7 +33,10 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const type = (event.data as { type?: string } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  // Sent by every sign-out before it leaves the page (site/lib/inline-scripts.ts, api.ts).
+  if (type === 'SIGNED_OUT') event.waitUntil(signedOut());
 });
 
 self.addEventListener('activate', (event) => {
@@ -33,6 +44,7 @@ self.addEventListener('activate', (event) => {
     (async () => {
       for (const name of await caches.keys())
         if (isOurCache(name) && !isCurrentCache(name)) await caches.delete(name);
+      await refreshKeptPages();
       // The first version takes the open pages at once, so a download can start without a reload; a later
       // one only activates when a page asked it to (SKIP_WAITING), and that page reloads.
       await self.clients.claim();
@@ -66,10 +78,13 @@ registerRoute(
 /** Pages: the network first; when it is out, the device's copy (downloaded or visited), else the offline page. */
 registerRoute(
   ({ request }) => request.mode === 'navigate',
-  async ({ request }) => {
+  async ({ request, event }) => {
     try {
       const response = await fetch(request);
-      if (mayKeepPage(request, response)) await rememberPage(request, response.clone());
+      // Kept beside the answer, never in its way: a full device (a quota error) must not turn a page the
+      // network gave into the offline page.
+      if (mayKeepPage(request, response))
+        (event).waitUntil(rememberPage(request, response.clone()).catch(() => undefined));
       return response;
     } catch {
       return (

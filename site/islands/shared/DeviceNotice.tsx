@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { acknowledgeNotApplied, pendingActions, SYNCED, syncState } from '../../lib/offline/queue';
+import { offlineSupported } from '../../lib/offline/store';
 
 interface Props {
   /** When the data shown was kept on this device, or null when it came from the server. */
@@ -21,16 +22,18 @@ export function DeviceNotice({ keptAt = null, what }: Props) {
   const [synced, setSynced] = useState<number | null>(null);
   const [waiting, setWaiting] = useState(0);
   const [notApplied, setNotApplied] = useState(0);
+  const [refused, setRefused] = useState(0);
 
   useEffect(() => {
-    if (!('indexedDB' in window) || !window.isSecureContext) return;
+    if (!offlineSupported()) return;
     const refresh = () => {
       setOnline(navigator.onLine);
       void syncState()
         .then((state) => {
           setSynced(state?.at ?? null);
-          if (state?.notApplied) {
+          if (state?.notApplied || state?.refused) {
             setNotApplied(state.notApplied);
+            setRefused(state.refused ?? 0);
             void acknowledgeNotApplied();
           }
         })
@@ -48,7 +51,7 @@ export function DeviceNotice({ keptAt = null, what }: Props) {
   }, [keptAt]);
 
   const offline = !online || keptAt !== null;
-  if (!offline && waiting === 0 && notApplied === 0) return null;
+  if (!offline && waiting === 0 && notApplied === 0 && refused === 0) return null;
   return (
     <div className="device-notice" role="status">
       {offline && (

@@ -36,6 +36,8 @@ export default function ReviewSession() {
   /** When the cards shown were kept on this device (offline), or null when they come from the server. */
   const [keptAt, setKeptAt] = useState<number | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
+  /** Whether the last answer waits on the device (offline) rather than being on the server. */
+  const lastQueued = useRef(false);
   const card = queue?.cards[0];
 
   const load = useCallback(async () => {
@@ -89,10 +91,11 @@ export default function ReviewSession() {
       try {
         // Offline, the answer waits on the device with its time (queue.ts).
         const body = { rating, version: card.version };
-        await sendOrQueue('review', `user/review/${card.id}`, 'POST', body, {
+        const sent = await sendOrQueue('review', `user/review/${card.id}`, 'POST', body, {
           ...body,
           reviewed_at: new Date().toISOString(),
         });
+        lastQueued.current = sent === null;
         setAnswered((n) => n + 1);
         const rest = queue.cards.slice(1);
         setStatus(`Answered “${card.term}”. ${rest.length} left.`);
@@ -115,7 +118,9 @@ export default function ReviewSession() {
 
   const undo = useCallback(async () => {
     if (busy || answered === 0) return;
-    if (keptAt !== null) return setStatus('Undo needs a connection: your answers wait on this device.');
+    // An answer waiting on the device cannot be taken back on the server (Undo would take another).
+    if (keptAt !== null || lastQueued.current)
+      return setStatus('Undo needs a connection: your answers wait on this device.');
     setBusy(true);
     try {
       const { data } = await api<{ data: ReviewCard }>('user/review/undo', { method: 'POST' });

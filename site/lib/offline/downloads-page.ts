@@ -6,6 +6,7 @@ import { getUser } from '../session';
 import { canDownload, deleteDownload, listDownloads, type DownloadRecord } from './downloads';
 import { DOWNLOADS_CHANGED } from './member';
 import { readerPath } from './names';
+import { forgetReviewCards } from './review-cards';
 
 const MB = 1024 * 1024;
 const page = document.querySelector<HTMLElement>('.downloads')!;
@@ -79,7 +80,11 @@ async function render(): Promise<void> {
         textContent: 'Delete the book',
       });
       removeBook.setAttribute('aria-label', `Delete every chapter of ${bookTitle}`);
-      removeBook.addEventListener('click', () => void removeAll(chapters, `${bookTitle} deleted.`));
+      removeBook.addEventListener('click', () => {
+        // The book's review cards kept for this member go with it.
+        if (member !== null) void forgetReviewCards(member, book);
+        void removeAll(chapters, `${bookTitle} deleted.`);
+      });
       return element(
         'section',
         { className: 'book-downloads' },

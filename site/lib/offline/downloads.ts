@@ -8,8 +8,9 @@
 import type { ReaderChapter, TableOfContents } from '../../../server/reading/reading.dto';
 import { ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
-import { chapterDataPath, clipKey, FREE_CACHE, memberCache, PAGES_CACHE, readerPath } from './names';
-import { entries, get, put, remove } from './store';
+import { chapterDataPath, clipKey, FREE_CACHE, memberCache, PAGES_CACHE, readerPath, SHELLS } from './names';
+import { reviewClipKeys } from './review-cards';
+import { entries, get, offlineSupported, put, remove } from './store';
 
 export interface DownloadRecord {
   book: string;
@@ -36,9 +37,7 @@ const PARALLEL = 4;
 
 /** Whether this browser can keep chapters: a secure context (HTTPS or localhost) with a service worker. */
 export function canDownload(): boolean {
-  return (
-    window.isSecureContext && 'serviceWorker' in navigator && 'caches' in window && 'indexedDB' in window
-  );
+  return offlineSupported();
 }
 
 function recordKey(member: number | null, book: string, chapter: number): string {
@@ -72,6 +71,7 @@ export async function downloadChapter(
   const member = chapter.free ? null : getToken() && user ? user.id : null;
   if (!chapter.free && member === null) throw new ApiError(403, 'Sign in to download this chapter.');
   const key = recordKey(member, book, chapterNo);
+  const previous = await get<DownloadRecord>('downloads', key);
   const cache = await caches.open(cacheOf({ member }));
   const origin = location.origin;
   const clips = [...new Map(chapter.phrases.map((p) => [clipKey(p.audio, origin), p.audio])).entries()];
@@ -82,8 +82,9 @@ export async function downloadChapter(
     title: chapter.title,
     member,
     clipKeys: clips.map(([path]) => path),
-    bytes: (await get<DownloadRecord>('downloads', key))?.bytes ?? 0,
-    at: null,
+    bytes: previous?.bytes ?? 0,
+    // Downloaded again (to refresh it, or to finish it): it stays openable meanwhile if it was complete.
+    at: previous?.at ?? null,
   };
   await put('downloads', record, key);
 
@@ -100,8 +101,9 @@ export async function downloadChapter(
   }
   report();
 
-  // A locked chapter's links expire: a refused clip gets fresh links once, from a new copy of the data.
-  let refreshed = false;
+  // A locked chapter's links expire: a refused clip gets fresh links, once for the whole chapter (the
+  // parallel fetches share the one refresh), from a new copy of the data.
+  let refresh: Promise<void> | null = null;
   const links = () => new Map(chapter.phrases.map((p) => [clipKey(p.audio, origin), p.audio]));
   let current = links();
   const fetchClip = async (path: string): Promise<void> => {
@@ -109,10 +111,12 @@ export async function downloadChapter(
     try {
       response = await fetchForDevice(current.get(path) ?? path, { signal });
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 403) || refreshed || chapter.free) throw error;
-      refreshed = true;
-      ({ chapter, body } = await chapterData(book, chapterNo, signal));
-      current = links();
+      if (!(error instanceof ApiError && error.status === 403) || chapter.free) throw error;
+      refresh ??= chapterData(book, chapterNo, signal).then((fresh) => {
+        ({ chapter, body } = fresh);
+        current = links();
+      });
+      await refresh;
       response = await fetchForDevice(current.get(path) ?? path, { signal });
     }
     const bytes = await response.arrayBuffer();
@@ -156,15 +160,29 @@ export async function bookChapters(book: string, signal?: AbortSignal): Promise<
   return ((await response.json()) as { data: TableOfContents }).data;
 }
 
+/**
+ * Every download recorded on the device. A record whose cache is gone (a new worker's caches, or the
+ * browser evicting storage) is dropped: it would say "on this device" of a chapter that is not.
+ */
 export async function listDownloads(): Promise<DownloadRecord[]> {
   if (!canDownload()) return [];
-  return (await entries<DownloadRecord>('downloads')).map(({ value }) => value);
+  const kept: DownloadRecord[] = [];
+  for (const { key, value } of await entries<DownloadRecord>('downloads')) {
+    if (await caches.has(cacheOf(value))) kept.push(value);
+    else await remove('downloads', key);
+  }
+  return kept;
 }
 
-/** The chapters of a book that are on the device, complete. */
+/** The chapters of a book on the device, complete, that the one signed in here may open. */
 export async function downloadedChapters(book: string): Promise<Set<number>> {
+  const member = getToken() ? (getUser()?.id ?? null) : null;
   const all = await listDownloads().catch(() => []);
-  return new Set(all.filter((r) => r.book === book && r.at !== null).map((r) => r.chapter));
+  return new Set(
+    all
+      .filter((r) => r.book === book && r.at !== null && (r.member === null || r.member === member))
+      .map((r) => r.chapter),
+  );
 }
 
 /** Deletes a chapter's copy: its page, its data and the clips no other kept chapter uses. */
@@ -173,7 +191,10 @@ export async function deleteDownload(record: DownloadRecord): Promise<void> {
   const others = (await listDownloads()).filter(
     (r) => r.member === record.member && !(r.book === record.book && r.chapter === record.chapter),
   );
-  const stillUsed = new Set(others.flatMap((r) => r.clipKeys));
+  const stillUsed = new Set([
+    ...others.flatMap((r) => r.clipKeys),
+    ...(record.member === null ? [] : await reviewClipKeys(record.member)),
+  ]);
   if (await caches.has(name)) {
     const cache = await caches.open(name);
     for (const path of record.clipKeys) if (!stillUsed.has(path)) await cache.delete(path);
@@ -182,9 +203,6 @@ export async function deleteDownload(record: DownloadRecord): Promise<void> {
   }
   await remove('downloads', recordKey(record.member, record.book, record.chapter));
 }
-
-/** A member's own pages: their shells hold no data (it comes from the API, or offline from the device). */
-const SHELLS = ['/review', '/words', '/dashboard', '/downloads'];
 
 /** Keeps those pages with a download, so they open offline even if they were never visited here. */
 export async function keepShells(signal?: AbortSignal): Promise<void> {

@@ -61,3 +61,9 @@ export interface RecordedMember {
   id: number | null;
   at: number;
 }
+
+/**
+ * A member's own pages, kept with a download so they open offline even if never visited here: their
+ * shells hold no data (it comes from the API, or offline from the device).
+ */
+export const SHELLS = ['/review', '/words', '/dashboard', '/downloads'];

@@ -10,6 +10,8 @@ import { getToken, getUser } from '../session';
 import { canDownload, listDownloads } from './downloads';
 import { forgetPaidDownloads, recordMember } from './member';
 import { chapterDataPath } from './names';
+import { keepReviewCards, keptBooks } from './review-cards';
+import { get, put } from './store';
 import { flushQueue } from './queue';
 
 function banner(): HTMLElement | null {
@@ -47,37 +49,54 @@ async function register(): Promise<void> {
 
 /**
  * Back online, a paid download stays only while the server still opens it: one chapter per book is asked
- * for again with the member's token, and a refusal (the plan ended) deletes that member's paid downloads.
- * The server decides, by the same rule as for reading (server/reading/access.ts).
+ * for again (HEAD, with the member's token), and a refusal (the plan ended) deletes that member's paid
+ * downloads. The server decides, by the same rule as for reading (server/reading/access.ts).
  */
 async function checkPaidDownloads(memberId: number): Promise<void> {
   const paid = (await listDownloads()).filter((r) => r.member === memberId);
   const books = new Map(paid.map((r) => [r.book, r.chapter]));
   for (const [book, chapter] of books) {
     try {
-      await fetchForDevice(chapterDataPath(book, chapter), { withToken: true });
+      await fetchForDevice(chapterDataPath(book, chapter), { withToken: true, method: 'HEAD' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) return forgetPaidDownloads(memberId);
     }
   }
 }
 
-async function whenOnline(): Promise<void> {
+/** How often a page load asks again for the kept review cards (the 'online' event always does). */
+const CARDS_EVERY_MS = 5 * 60_000;
+
+/**
+ * The kept review cards follow the server: answers given online since, and clips a lapsed plan no longer
+ * gives (their copies leave the device).
+ */
+async function refreshCards(memberId: number, always: boolean): Promise<void> {
+  const key = `cards-checked:${memberId}`;
+  const last = (await get<number>('state', key)) ?? 0;
+  if (!always && Date.now() - last < CARDS_EVERY_MS) return;
+  await put('state', Date.now(), key);
+  for (const book of await keptBooks(memberId)) await keepReviewCards(memberId, book).catch(() => undefined);
+}
+
+async function whenOnline(always: boolean): Promise<void> {
   showConnection();
   if (!navigator.onLine) return;
   await flushQueue();
   const user = getUser();
-  if (getToken() && user) await checkPaidDownloads(user.id);
+  if (!getToken() || !user) return;
+  await checkPaidDownloads(user.id);
+  await refreshCards(user.id, always);
 }
 
 export function setUpOffline(): void {
   if (!canDownload()) return;
   showConnection();
   addEventListener('offline', showConnection);
-  addEventListener('online', () => void whenOnline());
+  addEventListener('online', () => void whenOnline(true));
   const user = getUser();
   void recordMember(getToken() && user ? user.id : null)
-    .then(whenOnline)
+    .then(() => whenOnline(false))
     .catch(() => undefined);
   void register().catch(() => undefined);
 }

@@ -5,12 +5,14 @@
  * it happened, which the server accepts (`at`, `reviewed_at`, a report's own time). Back online the queue
  * goes out in order, one action at a time, by one tab at a time (a Web Lock), each removed as soon as the
  * server took it, so nothing goes twice. A 429 waits for its Retry-After; a 409 (a card answered on
- * another device meanwhile) and any other refusal drop the action and are counted for the pages to say.
+ * another device meanwhile) and any other refusal drop the action; refused review answers are counted
+ * for the pages to say. Nothing is queued where the browser cannot keep it (plain HTTP): the action
+ * fails as it always did.
  */
 import { api, ApiError } from '../api';
 import { getToken, getUser } from '../session';
 import { SYNCED_KEY } from './names';
-import { entries, get, put, remove } from './store';
+import { entries, get, offlineSupported, put, remove } from './store';
 
 export type ActionKind = 'progress' | 'listening' | 'word' | 'review';
 
@@ -23,12 +25,20 @@ export interface QueuedAction {
   queuedAt: number;
 }
 
+/** A member's sync, kept per member (`synced:{id}`): another member on the browser has their own. */
 export interface SyncState {
   /** When the queue last emptied (milliseconds since 1970). */
   at: number;
   /** Review answers the server refused as already answered elsewhere, since the learner last saw them. */
   notApplied: number;
+  /** Review answers the server refused for their time (a device clock far ahead, or over 30 days old). */
+  refused?: number;
 }
+
+const syncKey = (member: number) => `${SYNCED_KEY}:${member}`;
+
+/** Listening events per queued report, at most: what the server takes in one report. */
+const MAX_EVENTS = 200;
 
 /** Longest wait a Retry-After may ask for before the queue gives up until the next time it is online. */
 const MAX_WAIT_MS = 60_000;
@@ -49,7 +59,9 @@ export async function sendOrQueue<T>(
     return await api<T>(path, { method, body });
   } catch (error) {
     const user = getUser();
-    if (!(error instanceof ApiError) || error.status !== 0 || !getToken() || !user) throw error;
+    // Only where the device can keep it and send it later (not on plain HTTP, where nothing flushes).
+    const queueable = offlineSupported() && getToken() && user;
+    if (!(error instanceof ApiError) || error.status !== 0 || !queueable) throw error;
     await queueAction(user.id, kind, path, method, queuedBody);
     return null;
   }
@@ -63,6 +75,25 @@ export async function queueAction(
   method: 'POST' | 'PUT',
   body: unknown,
 ): Promise<void> {
+  if (!offlineSupported()) throw new Error('This browser keeps nothing for later here.');
+  // Listening events join the last queued report while it has room: an hour offline is a few requests
+  // when sent, not one per phrase.
+  if (kind === 'listening') {
+    const last = (await entries<QueuedAction>('queue')).at(-1);
+    const events = (body as { events: unknown[] }).events;
+    const held =
+      last?.value.kind === 'listening' && last.value.member === member
+        ? (last.value.body as { events: unknown[] }).events
+        : null;
+    if (last && held && held.length + events.length <= MAX_EVENTS) {
+      await put(
+        'queue',
+        { ...last.value, body: { events: [...held, ...events] } } satisfies QueuedAction,
+        last.key,
+      );
+      return;
+    }
+  }
   await put('queue', { member, kind, method, path, body, queuedAt: Date.now() } satisfies QueuedAction);
 }
 
@@ -73,8 +104,10 @@ export async function pendingActions(kind?: ActionKind): Promise<QueuedAction[]>
     .filter((action) => action.member === member && (!kind || action.kind === kind));
 }
 
+/** The signed-in member's sync, if any. */
 export async function syncState(): Promise<SyncState | undefined> {
-  return get<SyncState>('state', SYNCED_KEY);
+  const member = getUser()?.id;
+  return member === undefined ? undefined : get<SyncState>('state', syncKey(member));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,6 +116,7 @@ async function flushNow(): Promise<void> {
   const member = getUser()?.id;
   if (!getToken() || member === undefined) return;
   let notApplied = 0;
+  let refused = 0;
   for (const { key, value: action } of await entries<QueuedAction>('queue')) {
     if (action.member !== member) continue;
     for (;;) {
@@ -98,14 +132,23 @@ async function flushNow(): Promise<void> {
           await sleep(wait);
           continue;
         }
-        if ((error.status === 409 || error.status === 422) && action.kind === 'review') notApplied++;
+        if (action.kind === 'review' && error.status === 409) notApplied++;
+        else if (action.kind === 'review' && error.status === 422) refused++;
         break; // Refused for good: dropped.
       }
     }
     await remove('queue', key);
   }
-  const previous = (await syncState())?.notApplied ?? 0;
-  await put('state', { at: Date.now(), notApplied: previous + notApplied } satisfies SyncState, SYNCED_KEY);
+  const previous = await syncState();
+  await put(
+    'state',
+    {
+      at: Date.now(),
+      notApplied: (previous?.notApplied ?? 0) + notApplied,
+      refused: (previous?.refused ?? 0) + refused,
+    } satisfies SyncState,
+    syncKey(member),
+  );
   dispatchEvent(new Event(SYNCED));
 }
 
@@ -125,8 +168,10 @@ export function flushQueue(): Promise<void> {
   return flushing;
 }
 
-/** The learner has seen how many answers were not applied: the count starts again. */
+/** The learner has seen how many answers were not applied or refused: the counts start again. */
 export async function acknowledgeNotApplied(): Promise<void> {
+  const member = getUser()?.id;
   const state = await syncState();
-  if (state) await put('state', { ...state, notApplied: 0 } satisfies SyncState, SYNCED_KEY);
+  if (state && member !== undefined)
+    await put('state', { ...state, notApplied: 0, refused: 0 } satisfies SyncState, syncKey(member));
 }

@@ -35,15 +35,25 @@ export async function keepReviewCards(member: number, book: string, signal?: Abo
     { signal },
   );
   const cache = await caches.open(memberCache(member));
+  const before = (await keptFor(member)).find((k) => k.book === book);
+  // A clip the server no longer gives (the plan ended: its link is null now) leaves the device.
+  const given = new Set(data.cards.flatMap((card) => (card.audio ? [card.id] : [])));
+  for (const card of before?.cards ?? [])
+    if (card.audio && !given.has(card.id)) await cache.delete(clipKey(card.audio, location.origin));
   for (const card of data.cards) {
     if (!card.audio) continue;
     const path = clipKey(card.audio, location.origin);
     if (await cache.match(path)) continue;
-    const response = await fetchForDevice(card.audio, { signal });
-    await cache.put(
-      path,
-      new Response(await response.arrayBuffer(), { headers: { 'Content-Type': 'audio/mpeg' } }),
-    );
+    try {
+      const response = await fetchForDevice(card.audio, { signal });
+      await cache.put(
+        path,
+        new Response(await response.arrayBuffer(), { headers: { 'Content-Type': 'audio/mpeg' } }),
+      );
+    } catch (error) {
+      // One clip that cannot be had (gone, or refused) leaves its card silent, not the whole book unkept.
+      if (signal?.aborted) throw error;
+    }
   }
   await put(
     'state',
@@ -95,4 +105,16 @@ export async function forgetReviewCards(member: number, book?: string): Promise<
   for (const { key, value } of await entries<KeptCards>('state'))
     if (typeof key === 'string' && key.startsWith(`review:${member}:`) && (!book || value.book === book))
       await remove('state', key);
+}
+
+/** The clips the kept cards of a member use (their paths), so deleting a download keeps them. */
+export async function reviewClipKeys(member: number): Promise<string[]> {
+  return (await keptFor(member)).flatMap((k) =>
+    k.cards.flatMap((card) => (card.audio ? [clipKey(card.audio, location.origin)] : [])),
+  );
+}
+
+/** The books a member has cards kept for. */
+export async function keptBooks(member: number): Promise<string[]> {
+  return (await keptFor(member)).map((k) => k.book);
 }

@@ -8,6 +8,20 @@
  * - `queue`: actions made offline, in order, waiting to be sent (queue.ts).
  */
 const DB_NAME = 'lingonovel-offline';
+
+/**
+ * Whether this browser keeps anything for offline use: a secure context (HTTPS or localhost) with a
+ * service worker, Cache Storage and IndexedDB. Without one (a plain-HTTP installation) nothing is kept or
+ * queued, and the site works as it did before (docs/offline.md).
+ */
+export function offlineSupported(): boolean {
+  return (
+    globalThis.isSecureContext &&
+    'serviceWorker' in navigator &&
+    'caches' in globalThis &&
+    'indexedDB' in globalThis
+  );
+}
 const DB_VERSION = 1;
 
 export type StoreName = 'state' | 'downloads' | 'queue';

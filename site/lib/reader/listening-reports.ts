@@ -7,6 +7,7 @@
  */
 import { api, ApiError } from '../api';
 import { queueAction } from '../offline/queue';
+import { offlineSupported } from '../offline/store';
 import { getToken, getUser } from '../session';
 
 interface ListeningEvent {
@@ -68,9 +69,11 @@ async function flush(): Promise<void> {
     // they stay here and go with the next batch; their ids keep them from counting twice.
     if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429)
       queue.splice(0, batch.length);
-    else if (error instanceof ApiError && error.status === 0 && owner !== undefined) {
+    else if (error instanceof ApiError && error.status === 0 && owner !== undefined && offlineSupported()) {
       queue.splice(0, batch.length);
-      await queueAction(owner, 'listening', 'user/listening', 'POST', { events: batch }).catch(() => undefined);
+      await queueAction(owner, 'listening', 'user/listening', 'POST', { events: batch }).catch(
+        () => undefined,
+      );
     }
   } finally {
     sending = false;
