@@ -161,8 +161,13 @@ test('a member downloads a free and a locked chapter and reads both offline, eve
     expect(played.slice(0, clips.length)).toEqual(clips);
   }
 
-  // A chapter that was not downloaded: the offline page, with the way to the downloads.
+  // A public page visited before (the book's page): from the device, marked as offline.
   await page.goto(`/book-detail/${chapters.book}`);
+  await expect(page.locator('ol.contents li').first()).toBeVisible();
+  await expect(
+    page.getByText('You are offline: pages you visited and your downloads open from this device.'),
+  ).toBeVisible();
+  // A chapter that was not downloaded: the offline page, with the way to the downloads.
   await page.goto(`/read/${chapters.book}/${chapters.locked + 1}`);
   await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'see your downloads' })).toHaveAttribute('href', '/downloads');
