@@ -7,7 +7,14 @@ const root = new URL('..', import.meta.url).pathname;
 const stamp = join(root, 'dist', '.build-stamp');
 // Not package-lock.json: npm install rewrites it without changing what is built, and a rewritten lockfile
 // must not cost a rebuild. A dependency change goes through package.json.
-const sources = ['server', 'site', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'scripts/build-sw.mjs'];
+const sources = [
+  'server',
+  'site',
+  'astro.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'scripts/build-sw.mjs',
+];
 const outputs = ['dist/app/server/main.js', 'dist/web/server/entry.mjs', 'dist/web/client/sw.js'];
 
 function newest(path) {

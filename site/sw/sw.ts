@@ -84,7 +84,7 @@ registerRoute(
       // Kept beside the answer, never in its way: a full device (a quota error) must not turn a page the
       // network gave into the offline page.
       if (mayKeepPage(request, response))
-        (event).waitUntil(rememberPage(request, response.clone()).catch(() => undefined));
+        event.waitUntil(rememberPage(request, response.clone()).catch(() => undefined));
       return response;
     } catch {
       return (
