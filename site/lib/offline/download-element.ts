@@ -5,7 +5,6 @@
  */
 import { ApiError, errorMessage } from '../api';
 import { getToken, getUser } from '../session';
-import { keepReviewCards } from './review-cards';
 import {
   bookChapters,
   canDownload,
@@ -30,7 +29,7 @@ class OfflineDownload extends HTMLElement {
 
   connectedCallback(): void {
     if (!canDownload()) return;
-    this.hidden = false;
+    this.dataset.ready = '';
     this.piece('start').addEventListener('click', () => void this.start());
     this.piece('cancel').addEventListener('click', () => this.abort?.abort());
     void this.showKept();
@@ -95,7 +94,10 @@ class OfflineDownload extends HTMLElement {
       }
       // The member's cards of this book for the coming days, so /review works offline too.
       const user = getUser();
-      if (getToken() && user) await keepReviewCards(user.id, this.book, signal).catch(() => undefined);
+      if (getToken() && user)
+        await import('./review-cards')
+          .then(({ keepReviewCards }) => keepReviewCards(user.id, this.book, signal))
+          .catch(() => undefined);
       await keepShells(signal).catch(() => undefined);
       const left = chapters.length - wanted.length + refused;
       this.say(
@@ -109,9 +111,11 @@ class OfflineDownload extends HTMLElement {
           ? 'Cancelled. What arrived stays on this device; start again to finish.'
           : error instanceof ApiError && error.status === 403
             ? 'This chapter needs Premium Plus.'
-            : error instanceof DOMException && error.name === 'QuotaExceededError'
-              ? 'This device has no room left: delete some downloads on the Downloads page.'
-              : errorMessage(error),
+            : error instanceof ApiError && error.status === 0
+              ? 'The connection was lost. What arrived stays on this device; start again to finish.'
+              : error instanceof DOMException && error.name === 'QuotaExceededError'
+                ? 'This device has no room left: delete some downloads on the Downloads page.'
+                : errorMessage(error),
       );
     } finally {
       this.abort = null;

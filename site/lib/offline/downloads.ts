@@ -9,7 +9,6 @@ import type { ReaderChapter, TableOfContents } from '../../../server/reading/rea
 import { ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
 import { chapterDataPath, clipKey, FREE_CACHE, memberCache, PAGES_CACHE, readerPath, SHELLS } from './names';
-import { reviewClipKeys } from './review-cards';
 import { entries, get, offlineSupported, put, remove } from './store';
 
 export interface DownloadRecord {
@@ -119,18 +118,11 @@ export async function downloadChapter(
       await refresh;
       response = await fetchForDevice(current.get(path) ?? path, { signal });
     }
-    const bytes = await response.arrayBuffer();
-    await cache.put(
-      path,
-      new Response(bytes, {
-        headers: {
-          'Content-Type': response.headers.get('content-type') ?? 'audio/mpeg',
-          'Content-Length': String(bytes.byteLength),
-        },
-      }),
-    );
+    // Streamed into the cache as it arrives: never held whole in the page's memory.
+    const bytes = Number(response.headers.get('content-length')) || 0;
+    await cache.put(path, response);
     progress.clipsDone++;
-    progress.bytes += bytes.byteLength;
+    progress.bytes += bytes;
     report();
   };
   const queue = [...pending];
@@ -193,7 +185,7 @@ export async function deleteDownload(record: DownloadRecord): Promise<void> {
   );
   const stillUsed = new Set([
     ...others.flatMap((r) => r.clipKeys),
-    ...(record.member === null ? [] : await reviewClipKeys(record.member)),
+    ...(record.member === null ? [] : await (await import('./review-cards')).reviewClipKeys(record.member)),
   ]);
   if (await caches.has(name)) {
     const cache = await caches.open(name);

@@ -6,7 +6,6 @@
 import { cacheMember, isOurCache, MEMBER_KEY, type RecordedMember } from './names';
 import { entries, get, put, remove } from './store';
 import type { DownloadRecord } from './downloads';
-import { forgetReviewCards } from './review-cards';
 
 /** Deletes every paid download of `memberId` (its cache and its records) and the review cards kept for them. */
 export async function forgetPaidDownloads(memberId: number): Promise<void> {
@@ -14,7 +13,9 @@ export async function forgetPaidDownloads(memberId: number): Promise<void> {
     if (isOurCache(name) && cacheMember(name) === memberId) await caches.delete(name);
   for (const { key, value } of await entries<DownloadRecord>('downloads'))
     if (value.member === memberId) await remove('downloads', key);
-  await forgetReviewCards(memberId);
+  // The review cards kept for them (review-cards.ts), read here by key: every page loads this file.
+  for (const { key } of await entries('state'))
+    if (typeof key === 'string' && key.startsWith(`review:${memberId}:`)) await remove('state', key);
   dispatchEvent(new Event(DOWNLOADS_CHANGED));
 }
 

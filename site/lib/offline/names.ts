@@ -57,6 +57,8 @@ export function readerPath(book: string, chapterNo: number): string {
 /** The member the pages recorded: who the worker may serve paid downloads to (null: nobody). */
 export const MEMBER_KEY = 'member';
 export const SYNCED_KEY = 'synced';
+/** Where a member's sync state is kept (queue.ts's SyncState): one per member. */
+export const syncKey = (member: number) => `${SYNCED_KEY}:${member}`;
 export interface RecordedMember {
   id: number | null;
   at: number;

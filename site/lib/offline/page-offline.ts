@@ -3,16 +3,15 @@
  * records who is signed in for it (member.ts), says when the page shows the device's copy, offers a new
  * version once it is ready, and, back online, sends what was queued (queue.ts) and lets go of paid
  * downloads a plan no longer opens. On a plain-HTTP installation (no secure context) it does nothing, and
- * the site works as it always did.
+ * the site works as it always did. It is on every page, so what only some visits need (the queue, the
+ * API client, the review cards) is loaded only when there is something for it to do.
  */
-import { ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
-import { canDownload, listDownloads } from './downloads';
+import type { DownloadRecord } from './downloads';
 import { forgetPaidDownloads, recordMember } from './member';
-import { chapterDataPath } from './names';
-import { keepReviewCards, keptBooks } from './review-cards';
-import { get, put } from './store';
-import { flushQueue } from './queue';
+import { chapterDataPath, syncKey } from './names';
+import type { QueuedAction } from './queue';
+import { entries, get, offlineSupported, put } from './store';
 
 function banner(): HTMLElement | null {
   return document.querySelector<HTMLElement>('[data-net-status]');
@@ -53,8 +52,10 @@ async function register(): Promise<void> {
  * downloads. The server decides, by the same rule as for reading (server/reading/access.ts).
  */
 async function checkPaidDownloads(memberId: number): Promise<void> {
-  const paid = (await listDownloads()).filter((r) => r.member === memberId);
-  const books = new Map(paid.map((r) => [r.book, r.chapter]));
+  const paid = (await entries<DownloadRecord>('downloads')).filter(({ value }) => value.member === memberId);
+  if (paid.length === 0) return;
+  const { ApiError, fetchForDevice } = await import('../api');
+  const books = new Map(paid.map(({ value }) => [value.book, value.chapter]));
   for (const [book, chapter] of books) {
     try {
       await fetchForDevice(chapterDataPath(book, chapter), { withToken: true, method: 'HEAD' });
@@ -72,25 +73,35 @@ const CARDS_EVERY_MS = 5 * 60_000;
  * gives (their copies leave the device).
  */
 async function refreshCards(memberId: number, always: boolean): Promise<void> {
+  const books = (await entries<{ book: string }>('state'))
+    .filter(({ key }) => typeof key === 'string' && key.startsWith(`review:${memberId}:`))
+    .map(({ value }) => value.book);
   const key = `cards-checked:${memberId}`;
   const last = (await get<number>('state', key)) ?? 0;
-  if (!always && Date.now() - last < CARDS_EVERY_MS) return;
+  if (books.length === 0 || (!always && Date.now() - last < CARDS_EVERY_MS)) return;
   await put('state', Date.now(), key);
-  for (const book of await keptBooks(memberId)) await keepReviewCards(memberId, book).catch(() => undefined);
+  const { keepReviewCards } = await import('./review-cards');
+  for (const book of books) await keepReviewCards(memberId, book).catch(() => undefined);
 }
 
 async function whenOnline(always: boolean): Promise<void> {
   showConnection();
   if (!navigator.onLine) return;
-  await flushQueue();
   const user = getUser();
   if (!getToken() || !user) return;
+  const waiting = (await entries<QueuedAction>('queue')).some(({ value }) => value.member === user.id);
+  if (waiting) await (await import('./queue')).flushQueue();
+  else {
+    // Nothing waits: the device is in step with the server as of now.
+    const state = await get<object>('state', syncKey(user.id));
+    await put('state', { notApplied: 0, ...state, at: Date.now() }, syncKey(user.id));
+  }
   await checkPaidDownloads(user.id);
   await refreshCards(user.id, always);
 }
 
 export function setUpOffline(): void {
-  if (!canDownload()) return;
+  if (!offlineSupported()) return;
   showConnection();
   addEventListener('offline', showConnection);
   addEventListener('online', () => void whenOnline(true));

@@ -11,7 +11,7 @@
  */
 import { api, ApiError } from '../api';
 import { getToken, getUser } from '../session';
-import { SYNCED_KEY } from './names';
+import { syncKey } from './names';
 import { entries, get, offlineSupported, put, remove } from './store';
 
 export type ActionKind = 'progress' | 'listening' | 'word' | 'review';
@@ -34,8 +34,6 @@ export interface SyncState {
   /** Review answers the server refused for their time (a device clock far ahead, or over 30 days old). */
   refused?: number;
 }
-
-const syncKey = (member: number) => `${SYNCED_KEY}:${member}`;
 
 /** Listening events per queued report, at most: what the server takes in one report. */
 const MAX_EVENTS = 200;
