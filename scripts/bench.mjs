@@ -17,6 +17,7 @@ import { seedCopies, copyToPostgres, LANGUAGES } from './bench/catalogue-data.mj
 import { measureBrowse, QUERIES } from './bench/browse-timing.mjs';
 import { explainBrowse, plansMarkdown } from './bench/browse-plans.mjs';
 import { measureSitemap } from './bench/sitemap-memory.mjs';
+import { measureOffline, offlineMarkdown } from './bench/offline-timing.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -31,6 +32,12 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 /** The language and level of the filtered pages measured (the copies have every pair). */
 const LANG = 'es';
 const CEFR = 'A2';
+/** `BENCH_ONLY=offline` measures the offline section alone, on the demo catalogue, and only prints it. */
+const ONLY = process.env.BENCH_ONLY ?? '';
+if (!['', 'offline'].includes(ONLY)) {
+  console.error(`BENCH_ONLY must be "offline" or unset, not "${ONLY}".`);
+  process.exit(1);
+}
 
 const chromePath = findChromium();
 if (!chromePath) {
@@ -79,7 +86,7 @@ const stop = (child) => new Promise((resolve) => (child.once('exit', resolve), c
  * The demo catalogue, then copies of its books (sharing their media, with their chapters' rows) up to
  * BOOKS, in several languages and levels (bench/catalogue-data.mjs). Answers the demo books' codes.
  */
-async function prepareData(storage) {
+async function prepareData(storage, copies = true) {
   await stop(await startServer(storage, ['--demo']));
   const db = new Database(join(storage, 'lingonovel.sqlite'), { readonly: true });
   const demoCodes = db
@@ -87,7 +94,7 @@ async function prepareData(storage) {
     .all()
     .map((book) => book.book_code);
   db.close();
-  const books = await seedCopies(root, storage, BOOKS);
+  const books = copies ? await seedCopies(root, storage, BOOKS) : demoCodes.length;
   return { demoCodes, books };
 }
 
@@ -343,6 +350,10 @@ async function main() {
     ];
     const lighthouse = {};
     for (const path of lighthousePages) lighthouse[path] = await lighthouseMedian(base + path);
+
+    // Last on this server: it adds a book of its own.
+    console.log('Offline: download, resume, player offline, JavaScript and the service worker…');
+    const offline = await measureOffline({ chromePath, base, storage, demoCodes });
     await stop(server);
     server = null;
 
@@ -560,6 +571,7 @@ async function main() {
       '',
       'The chapter API answers a 300-phrase chapter with one query per table (4 queries: the caller, the book, its chapters, the phrases; 5 for a locked chapter, with the plan), as many as for a 2-phrase chapter: asserted in `server/test/reading.e2e-spec.ts`.',
       '',
+      ...offlineMarkdown(offline),
     ];
     const notesFile = join(root, 'docs', 'benchmarks-notes.md');
     let notes = '';
@@ -590,6 +602,7 @@ async function main() {
       );
       process.exitCode = 1;
     }
+    reportOfflineFailures(offline);
   } finally {
     bare?.child.kill();
     if (server) await stop(server);
@@ -597,7 +610,33 @@ async function main() {
   }
 }
 
-main().catch((error) => {
+function reportOfflineFailures(offline) {
+  if (!offline.failures.length) return;
+  console.error(
+    `\n✖ Offline use failed ${offline.failures.length} time(s):\n  ${offline.failures.join('\n  ')}`,
+  );
+  process.exitCode = 1;
+}
+
+/** `BENCH_ONLY=offline`: the offline section on the demo catalogue, printed; docs/benchmarks.md is left as it is. */
+async function offlineOnly() {
+  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+  let server;
+  try {
+    console.log('Preparing the demo catalogue…');
+    const { demoCodes } = await prepareData(storage, false);
+    server = await startServer(storage);
+    console.log('Offline: download, resume, player offline, JavaScript and the service worker…');
+    const offline = await measureOffline({ chromePath, base, storage, demoCodes });
+    console.log(['', ...offlineMarkdown(offline)].join('\n'));
+    reportOfflineFailures(offline);
+  } finally {
+    if (server) await stop(server);
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+(ONLY === 'offline' ? offlineOnly() : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

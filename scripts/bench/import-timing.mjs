@@ -37,7 +37,8 @@ async function sampled(pid, work) {
   }
 }
 
-function zipFile(entries, path) {
+/** Writes the files (name → path on disk) into a zip at `path`, stored uncompressed; answers its size. */
+export function zipFile(entries, path) {
   const zip = new yazl.ZipFile();
   for (const [name, file] of entries) zip.addFile(file, name, { compress: false });
   zip.end();
@@ -52,7 +53,45 @@ function zipFile(entries, path) {
   });
 }
 
-const ffmpeg = (args) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+export const ffmpeg = (args) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+
+/** The demo administrator's Authorization header (`--demo` writes the account to demo-admin.json). */
+export async function adminHeaders(base, storage) {
+  const { email, password } = JSON.parse(readFileSync(join(storage, 'demo-admin.json'), 'utf8'));
+  const res = await fetch(`${base}/api/v1/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`admin login: ${res.status} ${await res.text()}`);
+  return { Authorization: `Bearer ${(await res.json()).token}` };
+}
+
+/** Stages a chapter import (its text and a zip of its clips): the preview, refused when a row has a problem. */
+export async function previewImport(base, auth, chapterId, tsv, zip) {
+  const form = new FormData();
+  form.set('text', new Blob([tsv]), 'chapter.tsv');
+  form.set('clips', new Blob([zip]), 'clips.zip');
+  const res = await fetch(`${base}/api/v1/admin/chapter/${chapterId}/import`, {
+    method: 'POST',
+    headers: auth,
+    body: form,
+  });
+  if (!res.ok) throw new Error(`preview: ${res.status} ${await res.text()}`);
+  const preview = (await res.json()).data;
+  if (preview.errors.length) throw new Error(`preview problems: ${preview.errors.join('; ')}`);
+  return preview;
+}
+
+/** Commits a staged import: answers the number of phrases added. */
+export async function commitImport(base, auth, preview) {
+  const res = await fetch(`${base}/api/v1/admin/import/${preview.import_id}/commit`, {
+    method: 'POST',
+    headers: auth,
+  });
+  if (!res.ok) throw new Error(`commit: ${res.status} ${await res.text()}`);
+  return (await res.json()).data.added;
+}
 
 export async function measureImport(base, storage, pid) {
   const work = mkdtempSync(join(tmpdir(), 'lingonovel-bench-import-'));
@@ -78,15 +117,7 @@ export async function measureImport(base, storage, pid) {
       )
       .join('\n');
 
-    const { email, password } = JSON.parse(readFileSync(join(storage, 'demo-admin.json'), 'utf8'));
-    const login = await (
-      await fetch(`${base}/api/v1/user/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      })
-    ).json();
-    const auth = { Authorization: `Bearer ${login.token}` };
+    const auth = await adminHeaders(base, storage);
     const book = (await (await fetch(`${base}/api/v1/admin/book`, { headers: auth })).json()).data[0];
     const chapter = await (
       await fetch(`${base}/api/v1/admin/chapter`, {
@@ -96,28 +127,9 @@ export async function measureImport(base, storage, pid) {
       })
     ).json();
 
-    const form = new FormData();
-    form.set('text', new Blob([tsv]), 'chapter.tsv');
-    form.set('clips', new Blob([readFileSync(zipPath)]), 'clips.zip');
-    const preview = await sampled(pid, async () => {
-      const res = await fetch(`${base}/api/v1/admin/chapter/${chapter.data.id}/import`, {
-        method: 'POST',
-        headers: auth,
-        body: form,
-      });
-      if (!res.ok) throw new Error(`preview: ${res.status} ${await res.text()}`);
-      return (await res.json()).data;
-    });
-    if (preview.result.errors.length)
-      throw new Error(`preview problems: ${preview.result.errors.join('; ')}`);
-    const commit = await sampled(pid, async () => {
-      const res = await fetch(`${base}/api/v1/admin/import/${preview.result.import_id}/commit`, {
-        method: 'POST',
-        headers: auth,
-      });
-      if (!res.ok) throw new Error(`commit: ${res.status} ${await res.text()}`);
-      return (await res.json()).data.added;
-    });
+    const zip = readFileSync(zipPath);
+    const preview = await sampled(pid, () => previewImport(base, auth, chapter.data.id, tsv, zip));
+    const commit = await sampled(pid, () => commitImport(base, auth, preview.result));
 
     // A 10-minute recording: the demo clips, with pauses of 0.4 to 1 s, over and over.
     const split = join(work, 'split');

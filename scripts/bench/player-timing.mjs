@@ -2,7 +2,7 @@
 // the wait from a tap on a phrase to its sound. Measured in Chromium on the demo's real clips.
 
 /** Records every 'ended' and 'playing' of every <audio> the page makes, with its time. */
-const RECORD_AUDIO = () => {
+export const RECORD_AUDIO = () => {
   const Original = window.Audio;
   window.__audioEvents = [];
   window.Audio = function (...args) {
@@ -15,8 +15,9 @@ const RECORD_AUDIO = () => {
   };
 };
 
-const median = (list) => (list.length ? [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] : NaN);
-const max = (list) => (list.length ? Math.max(...list) : NaN);
+export const median = (list) =>
+  list.length ? [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] : NaN;
+export const max = (list) => (list.length ? Math.max(...list) : NaN);
 /** A tap still silent after this long is a failure (no listener waits so long), never a missing sample. */
 export const TAP_LIMIT_MS = 5000;
 
@@ -57,6 +58,70 @@ async function measureFirstTaps(browser, base, bookCodes) {
   return { firstTaps, failures };
 }
 
+/**
+ * Taps each phrase of the reader page open in `page`, in turn: the time from the click to its clip's
+ * 'playing'. Answers the phrases' count, the times, and the taps that never played (by book and phrase).
+ */
+export async function tapEachPhrase(page, code) {
+  const taps = [];
+  const failures = [];
+  const count = await page.locator('li[data-audio]').count();
+  for (let i = 1; i <= count; i++) {
+    const tapped = await page.evaluate(
+      async ({ n, limit }) => {
+        const before = window.__audioEvents.length;
+        const started = performance.now();
+        document.querySelector(`li#p-${n} .phrase`).click();
+        while (!window.__audioEvents.slice(before).some((e) => e.type === 'playing')) {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          if (performance.now() - started > limit) return null;
+        }
+        return window.__audioEvents.slice(before).find((e) => e.type === 'playing').at - started;
+      },
+      { n: i, limit: TAP_LIMIT_MS },
+    );
+    if (tapped === null) failures.push(`${code}, phrase ${i}`);
+    else taps.push(tapped);
+  }
+  return { count, taps, failures };
+}
+
+/**
+ * Play all on the chapter of `count` phrases, from the start at 1.5× speed, until its last clip plays:
+ * every gap from one clip's 'ended' to the next clip's 'playing', and a failure when a change went
+ * unmeasured (a clip that never reached its end), or null.
+ */
+export async function playAllGaps(page, base, code, count) {
+  // (A visitor's page then moves on to the locked chapter 2, so the run stops at the chapter's last clip.)
+  // The page opens on phrase 1 (#p-1: the place the taps saved is not resumed), and the speed is in the
+  // player's settings sheet. (From another page: a change of the hash alone would keep this page, its last
+  // tap still sounding.)
+  await page.goto('about:blank');
+  await page.goto(`${base}/read/${code}/1#p-1`, { waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: /^Player settings/ }).click();
+  await page.getByLabel('Speed').selectOption('1.5');
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => (window.__audioEvents = []));
+  await page.getByRole('button', { name: 'Play all' }).click();
+  // Every clip of the chapter has played once (a clip that stalls and resumes says 'playing' again).
+  await page.waitForFunction(
+    (n) => new Set(window.__audioEvents.filter((e) => e.type === 'playing').map((e) => e.src)).size >= n,
+    count,
+    { timeout: 60_000 },
+  );
+  const events = await page.evaluate(() => window.__audioEvents);
+  await page.getByRole('button', { name: 'Play all' }).click();
+  const gaps = [];
+  for (let i = 0; i < events.length; i++) {
+    if (events[i].type !== 'ended') continue;
+    const next = events.slice(i + 1).find((e) => e.type === 'playing');
+    if (next) gaps.push(next.at - events[i].at);
+  }
+  // A clip that never reached its end (an error, a skip) leaves a change unmeasured: a failure too.
+  const failure = gaps.length < count - 1 ? `${code}: ${gaps.length} of ${count - 1} clip changes` : null;
+  return { gaps, failure };
+}
+
 export async function measurePlayer(browser, base, bookCodes) {
   const first = await measureFirstTaps(browser, base, bookCodes);
   const context = await browser.newContext();
@@ -69,53 +134,12 @@ export async function measurePlayer(browser, base, bookCodes) {
   for (const code of bookCodes) {
     const page = await context.newPage();
     await page.goto(`${base}/read/${code}/1`, { waitUntil: 'networkidle' });
-    // Tap each phrase in turn: the time from the click to its clip's 'playing'.
-    const count = await page.locator('li[data-audio]').count();
-    for (let i = 1; i <= count; i++) {
-      const tapped = await page.evaluate(
-        async ({ n, limit }) => {
-          const before = window.__audioEvents.length;
-          const started = performance.now();
-          document.querySelector(`li#p-${n} .phrase`).click();
-          while (!window.__audioEvents.slice(before).some((e) => e.type === 'playing')) {
-            await new Promise((resolve) => setTimeout(resolve, 2));
-            if (performance.now() - started > limit) return null;
-          }
-          return window.__audioEvents.slice(before).find((e) => e.type === 'playing').at - started;
-        },
-        { n: i, limit: TAP_LIMIT_MS },
-      );
-      if (tapped === null) tapFailures.push(`${code}, phrase ${i}`);
-      else taps.push(tapped);
-    }
-    // Play all from the start at full speed, until the chapter's last clip plays (a visitor's page then
-    // moves on to the locked chapter 2, so the run stops there). The page opens on phrase 1 (#p-1: the
-    // place the taps saved is not resumed), and the speed is in the player's settings sheet.
-    // (From another page: a change of the hash alone would keep this page, its last tap still sounding.)
-    await page.goto('about:blank');
-    await page.goto(`${base}/read/${code}/1#p-1`, { waitUntil: 'networkidle' });
-    await page.getByRole('button', { name: /^Player settings/ }).click();
-    await page.getByLabel('Speed').selectOption('1.5');
-    await page.keyboard.press('Escape');
-    await page.evaluate(() => (window.__audioEvents = []));
-    await page.getByRole('button', { name: 'Play all' }).click();
-    // Every clip of the chapter has played once (a clip that stalls and resumes says 'playing' again).
-    await page.waitForFunction(
-      (n) => new Set(window.__audioEvents.filter((e) => e.type === 'playing').map((e) => e.src)).size >= n,
-      count,
-      { timeout: 60_000 },
-    );
-    const events = await page.evaluate(() => window.__audioEvents);
-    await page.getByRole('button', { name: 'Play all' }).click();
-    let measured = 0;
-    for (let i = 0; i < events.length; i++) {
-      if (events[i].type !== 'ended') continue;
-      const next = events.slice(i + 1).find((e) => e.type === 'playing');
-      if (next) gaps.push(next.at - events[i].at);
-      if (next) measured++;
-    }
-    // A clip that never reached its end (an error, a skip) leaves a change unmeasured: a failure too.
-    if (measured < count - 1) gapFailures.push(`${code}: ${measured} of ${count - 1} clip changes`);
+    const tapped = await tapEachPhrase(page, code);
+    taps.push(...tapped.taps);
+    tapFailures.push(...tapped.failures);
+    const played = await playAllGaps(page, base, code, tapped.count);
+    gaps.push(...played.gaps);
+    if (played.failure) gapFailures.push(played.failure);
     await page.close();
   }
   await context.close();
