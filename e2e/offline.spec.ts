@@ -433,3 +433,33 @@ test('a new service worker deployed while the reader plays waits, and takes over
   });
   expect(workers).toEqual({ waiting: null, active: 'activated' });
 });
+
+test('on plain HTTP (not a secure context) the site works as before, without downloads or a service worker', async ({
+  request,
+}) => {
+  const chapters = await demoChapters(request);
+  // A name other than localhost over plain HTTP: what a LAN install without TLS looks like to a browser.
+  const { baseURL, launchOptions } = test.info().project.use;
+  const port = new URL(baseURL ?? '').port;
+  const browser = await chromium.launch({
+    ...launchOptions,
+    args: [...(launchOptions?.args ?? []), '--host-resolver-rules=MAP lingonovel.test 127.0.0.1'],
+  });
+  try {
+    const page = await browser.newPage({ baseURL: `http://lingonovel.test:${port}` });
+    await recordAudio(page);
+    await page.goto(`/read/${chapters.book}/${chapters.free}`);
+    expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+    await expect(page.locator('[data-phrases] li').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download for offline' })).toHaveCount(0);
+    await page.locator('[data-phrases] li').first().locator('.phrase').click();
+    await expect
+      .poll(async () => (await audioEvents(page)).filter((e) => e.type === 'playing').length)
+      .toBeGreaterThan(0);
+    expect(await page.evaluate(() => 'serviceWorker' in navigator)).toBe(false);
+    await page.goto('/downloads');
+    await expect(page.getByText('downloads need a secure connection (HTTPS)')).toBeVisible();
+  } finally {
+    await browser.close();
+  }
+});

@@ -5,14 +5,23 @@
  */
 import { ApiError, errorMessage } from '../api';
 import { getToken, getUser } from '../session';
-import {
-  bookChapters,
-  canDownload,
-  downloadChapter,
-  downloadedChapters,
-  keepShells,
-  type DownloadProgress,
-} from './downloads';
+import type { DownloadProgress, DownloadRecord } from './downloads';
+import { entries, offlineSupported } from './store';
+
+/**
+ * The chapters of a book on the device, complete, that the one signed in here may open. Read from the
+ * records alone: the download code itself (downloads.ts) is loaded only when a download starts.
+ */
+async function keptChapters(book: string): Promise<Set<number>> {
+  const member = getToken() ? (getUser()?.id ?? null) : null;
+  const records = await entries<DownloadRecord>('downloads').catch(() => []);
+  return new Set(
+    records
+      .map(({ value }) => value)
+      .filter((r) => r.book === book && r.at !== null && (r.member === null || r.member === member))
+      .map((r) => r.chapter),
+  );
+}
 
 const MB = 1024 * 1024;
 
@@ -28,7 +37,7 @@ class OfflineDownload extends HTMLElement {
   }
 
   connectedCallback(): void {
-    if (!canDownload()) return;
+    if (!offlineSupported()) return;
     this.dataset.ready = '';
     this.piece('start').addEventListener('click', () => void this.start());
     this.piece('cancel').addEventListener('click', () => this.abort?.abort());
@@ -37,7 +46,7 @@ class OfflineDownload extends HTMLElement {
 
   /** The chapters already on the device: marked in the table of contents, or said in the reader. */
   private async showKept(say = true): Promise<void> {
-    const kept = await downloadedChapters(this.book);
+    const kept = await keptChapters(this.book);
     for (const li of document.querySelectorAll<HTMLLIElement>('ol.contents li')) {
       const no = Number(/\/(\d+)$/.exec(li.querySelector('a')?.getAttribute('href') ?? '')?.[1]);
       if (kept.has(no) && !li.querySelector('.downloaded'))
@@ -72,6 +81,7 @@ class OfflineDownload extends HTMLElement {
     this.say('');
     const single = Number(this.dataset.chapter) || null;
     try {
+      const { bookChapters, downloadChapter, keepShells } = await import('./downloads');
       const chapters = single
         ? [{ chapter_no: single, free: true }]
         : (await bookChapters(this.book, signal)).chapters;

@@ -166,17 +166,6 @@ export async function listDownloads(): Promise<DownloadRecord[]> {
   return kept;
 }
 
-/** The chapters of a book on the device, complete, that the one signed in here may open. */
-export async function downloadedChapters(book: string): Promise<Set<number>> {
-  const member = getToken() ? (getUser()?.id ?? null) : null;
-  const all = await listDownloads().catch(() => []);
-  return new Set(
-    all
-      .filter((r) => r.book === book && r.at !== null && (r.member === null || r.member === member))
-      .map((r) => r.chapter),
-  );
-}
-
 /** Deletes a chapter's copy: its page, its data and the clips no other kept chapter uses. */
 export async function deleteDownload(record: DownloadRecord): Promise<void> {
   const name = cacheOf(record);

@@ -3,7 +3,6 @@
  * visitor's, in chapter 1 only, stays in this browser until they sign in, when it is carried over.
  */
 import { api } from '../api';
-import { sendOrQueue } from '../offline/queue';
 import { getToken } from '../session';
 
 export interface Place {
@@ -52,11 +51,11 @@ export function savePlace(bookCode: string, place: Place): void {
   clearTimeout(pending);
   pending = setTimeout(() => {
     // With the time it was reached: sent later from the queue, an older place never overwrites a newer one.
-    void sendOrQueue('progress', 'user/progress', 'PUT', {
-      book_code: bookCode,
-      ...place,
-      at: new Date().toISOString(),
-    }).catch(() => undefined);
+    // The queue is loaded when a place is saved: pages that only read places (the book page) go without it.
+    const body = { book_code: bookCode, ...place, at: new Date().toISOString() };
+    void import('../offline/queue')
+      .then(({ sendOrQueue }) => sendOrQueue('progress', 'user/progress', 'PUT', body))
+      .catch(() => undefined);
   }, 800);
 }
 
