@@ -268,6 +268,15 @@ async function memberApi(request: APIRequestContext, account: Account): Promise<
   };
 }
 
+/** Saves the first glossary term of the free chapter's first `count` phrases, as review cards. */
+async function saveWords(api: MemberApi, chapters: Chapters, count: number): Promise<void> {
+  const chapter = await api.get<{ phrases: Array<{ id: number; glossary: Array<{ term: string }> }> }>(
+    `guest/book/${chapters.book}/chapter/${chapters.free}`,
+  );
+  for (const phrase of chapter.phrases.slice(0, count))
+    await api.post('user/words', { phrase_id: phrase.id, term: phrase.glossary[0].term });
+}
+
 interface Stats {
   phrases_heard: number;
   words_saved: number;
@@ -282,12 +291,7 @@ test("a member's offline learning reaches the server once back online, exactly o
   const { chapters, member } = await downloadBoth(page, request);
   const api = await memberApi(request, member);
   // Two words to review, saved before the book is downloaded (so the device keeps their cards).
-  const chapter = await api.get<{ phrases: Array<{ id: number; glossary: Array<{ term: string }> }> }>(
-    `guest/book/${chapters.book}/chapter/${chapters.free}`,
-  );
-  const [first, second] = chapter.phrases;
-  await api.post('user/words', { phrase_id: first.id, term: first.glossary[0].term });
-  await api.post('user/words', { phrase_id: second.id, term: second.glossary[0].term });
+  await saveWords(api, chapters, 2);
   await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
   const before = await api.get<Stats>('user/stats');
 
@@ -359,11 +363,7 @@ test('an answer made offline to a card answered meanwhile on another device is r
 }) => {
   const { chapters, member } = await downloadBoth(page, request);
   const api = await memberApi(request, member);
-  const chapter = await api.get<{ phrases: Array<{ id: number; glossary: Array<{ term: string }> }> }>(
-    `guest/book/${chapters.book}/chapter/${chapters.free}`,
-  );
-  const [phrase] = chapter.phrases;
-  await api.post('user/words', { phrase_id: phrase.id, term: phrase.glossary[0].term });
+  await saveWords(api, chapters, 1);
   await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
 
   await context.setOffline(true);

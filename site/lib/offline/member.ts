@@ -3,7 +3,7 @@
  * removes a member's paid downloads once they leave this browser (docs/offline.md, "Access"). Every page
  * calls recordMember at load; the session's own changes (sign-in, sign-out, a 401) end in a page load too.
  */
-import { cacheMember, isOurCache, MEMBER_KEY, type RecordedMember } from './names';
+import { cacheMember, isOurCache, MEMBER_KEY, reviewKeyPrefix, type RecordedMember } from './names';
 import { entries, get, put, remove } from './store';
 import type { DownloadRecord } from './downloads';
 
@@ -15,7 +15,7 @@ export async function forgetPaidDownloads(memberId: number): Promise<void> {
     if (value.member === memberId) await remove('downloads', key);
   // The review cards kept for them (review-cards.ts), read here by key: every page loads this file.
   for (const { key } of await entries('state'))
-    if (typeof key === 'string' && key.startsWith(`review:${memberId}:`)) await remove('state', key);
+    if (typeof key === 'string' && key.startsWith(reviewKeyPrefix(memberId))) await remove('state', key);
   dispatchEvent(new Event(DOWNLOADS_CHANGED));
 }
 

@@ -57,6 +57,8 @@ export function readerPath(book: string, chapterNo: number): string {
 /** The member the pages recorded: who the worker may serve paid downloads to (null: nobody). */
 export const MEMBER_KEY = 'member';
 export const SYNCED_KEY = 'synced';
+/** The keys of a member's kept review cards in the `state` store start so (review-cards.ts), one per book. */
+export const reviewKeyPrefix = (member: number) => `review:${member}:`;
 /** Where a member's sync state is kept (queue.ts's SyncState): one per member. */
 export const syncKey = (member: number) => `${SYNCED_KEY}:${member}`;
 export interface RecordedMember {

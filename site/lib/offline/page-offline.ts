@@ -9,7 +9,7 @@
 import { getToken, getUser } from '../session';
 import type { DownloadRecord } from './downloads';
 import { forgetPaidDownloads, recordMember } from './member';
-import { chapterDataPath, syncKey } from './names';
+import { chapterDataPath, reviewKeyPrefix, syncKey } from './names';
 import type { QueuedAction } from './queue';
 import { entries, get, offlineSupported, put } from './store';
 
@@ -74,7 +74,7 @@ const CARDS_EVERY_MS = 5 * 60_000;
  */
 async function refreshCards(memberId: number, always: boolean): Promise<void> {
   const books = (await entries<{ book: string }>('state'))
-    .filter(({ key }) => typeof key === 'string' && key.startsWith(`review:${memberId}:`))
+    .filter(({ key }) => typeof key === 'string' && key.startsWith(reviewKeyPrefix(memberId)))
     .map(({ value }) => value.book);
   const key = `cards-checked:${memberId}`;
   const last = (await get<number>('state', key)) ?? 0;

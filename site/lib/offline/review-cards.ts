@@ -8,7 +8,7 @@
 import type { ReviewCard } from '../../../server/words/review.dto';
 import { NEW_PER_DAY } from '../../../server/words/review-limits';
 import { api, fetchForDevice } from '../api';
-import { clipKey, memberCache } from './names';
+import { clipKey, memberCache, reviewKeyPrefix } from './names';
 import { pendingActions } from './queue';
 import { entries, put, remove } from './store';
 
@@ -24,7 +24,7 @@ export interface KeptCards {
   at: number;
 }
 
-const keyOf = (member: number, book: string) => `review:${member}:${book}`;
+const keyOf = (member: number, book: string) => `${reviewKeyPrefix(member)}${book}`;
 /** The card a queued answer is for (its path is user/review/{id}). */
 const cardOf = (path: string) => Number(/user\/review\/(\d+)/.exec(path)?.[1]);
 
@@ -64,7 +64,7 @@ export async function keepReviewCards(member: number, book: string, signal?: Abo
 
 async function keptFor(member: number): Promise<KeptCards[]> {
   return (await entries<KeptCards>('state'))
-    .filter(({ key }) => typeof key === 'string' && key.startsWith(`review:${member}:`))
+    .filter(({ key }) => typeof key === 'string' && key.startsWith(reviewKeyPrefix(member)))
     .map(({ value }) => value);
 }
 
@@ -103,7 +103,7 @@ export async function offlineReview(member: number): Promise<{ cards: ReviewCard
 /** Forgets the kept cards of a member (all books, or one). */
 export async function forgetReviewCards(member: number, book?: string): Promise<void> {
   for (const { key, value } of await entries<KeptCards>('state'))
-    if (typeof key === 'string' && key.startsWith(`review:${member}:`) && (!book || value.book === book))
+    if (typeof key === 'string' && key.startsWith(reviewKeyPrefix(member)) && (!book || value.book === book))
       await remove('state', key);
 }
 
@@ -112,9 +112,4 @@ export async function reviewClipKeys(member: number): Promise<string[]> {
   return (await keptFor(member)).flatMap((k) =>
     k.cards.flatMap((card) => (card.audio ? [clipKey(card.audio, location.origin)] : [])),
   );
-}
-
-/** The books a member has cards kept for. */
-export async function keptBooks(member: number): Promise<string[]> {
-  return (await keptFor(member)).map((k) => k.book);
 }
