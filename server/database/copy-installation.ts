@@ -19,6 +19,7 @@ export const COPIED_TABLES = [
   'books',
   'chapters',
   'phrases',
+  'phrase_translations',
   'app_meta',
   'password_reset_tokens',
   'subscriptions',
@@ -28,12 +29,14 @@ export const COPIED_TABLES = [
   'review_logs',
   'word_trash',
   'listening_events',
+  'dictation_attempts',
+  'phrase_marks',
 ] as const;
 const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports', 'media_trash', 'book_words']);
 /** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
 const NUMBERED = new Set(
   COPIED_TABLES.filter(
-    (table) => !['app_meta', 'stripe_events', 'subscriptions', 'word_trash'].includes(table),
+    (table) => !['app_meta', 'stripe_events', 'subscriptions', 'word_trash', 'phrase_marks'].includes(table),
   ),
 );
 const BATCH = 500;

@@ -30,6 +30,10 @@ import { SubscriptionConfirmations1763848800000 } from '../migrations/1763848800
 import { BookWords1763852400000 } from '../migrations/1763852400000-BookWords';
 import { BookFacets1763856000000 } from '../migrations/1763856000000-BookFacets';
 import { DeletedWord } from '../words/deleted-word.entity';
+import { Practice1763859600000 } from '../migrations/1763859600000-Practice';
+import { PhraseTranslation } from '../phrases/phrase-translation.entity';
+import { DictationAttempt } from '../practice/dictation-attempt.entity';
+import { PhraseMark } from '../practice/phrase-mark.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -47,6 +51,9 @@ export const ENTITIES = [
   DeletedWord,
   ListeningEvent,
   StagedImport,
+  PhraseTranslation,
+  DictationAttempt,
+  PhraseMark,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -67,4 +74,5 @@ export const MIGRATIONS = [
   SubscriptionConfirmations1763848800000,
   BookWords1763852400000,
   BookFacets1763856000000,
+  Practice1763859600000,
 ];

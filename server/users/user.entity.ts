@@ -35,6 +35,10 @@ export class User {
   @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true })
   timeZone: string | null;
 
+  /** The languages the member reads, best first, as BCP 47 tags joined by commas ("en,pt-BR"). Null: none chosen. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  speaks: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: Date })
   createdAt: Date;
 

@@ -3,7 +3,10 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 // Date columns say `type: Date`, which each driver maps itself (datetime on SQLite, timestamp on
 // PostgreSQL, where the migration makes them timestamptz), rather than SQLite's 'datetime'.
 
-/** A glossary entry a member saved, with its FSRS card. */
+/** What a card holds: a glossary entry, or a whole phrase (a phrase card: empty term and meaning). */
+export type CardKind = 'word' | 'phrase';
+
+/** A glossary entry or a phrase a member saved, with its FSRS card. */
 @Entity('saved_words')
 export class SavedWord {
   @PrimaryGeneratedColumn()
@@ -14,6 +17,10 @@ export class SavedWord {
 
   @Column({ name: 'phrase_id', type: 'integer' })
   phraseId: number;
+
+  /** "word" for a glossary entry, "phrase" for a phrase card (docs/practice.md). */
+  @Column({ type: 'varchar', length: 10, default: 'word' })
+  kind: CardKind;
 
   @Column({ type: 'varchar', length: 200 })
   term: string;
