@@ -22,6 +22,7 @@ import { WordsModule } from './words/words.module';
 import { ListeningModule } from './listening/listening.module';
 import { ImportsModule } from './imports/imports.module';
 import { InsightsModule } from './insights/insights.module';
+import { PracticeModule } from './practice/practice.module';
 import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
@@ -52,6 +53,7 @@ export class AppModule {
         ListeningModule,
         ImportsModule,
         InsightsModule,
+        PracticeModule,
         SeedModule,
       ],
       controllers: [HealthController],

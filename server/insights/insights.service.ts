@@ -6,10 +6,13 @@ import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ListeningEvent } from '../listening/listening-event.entity';
+import { PhraseMark } from '../practice/phrase-mark.entity';
 import { User, UserType } from '../users/user.entity';
 
 /** How many phrases the replay ranking lists. */
 export const MOST_REPLAYED = 10;
+/** How many phrases the Lost ranking lists. */
+export const MOST_LOST = 10;
 /** Phrases are quoted up to this many characters: enough to recognise one, short enough for a table. */
 export const QUOTE_LENGTH = 120;
 
@@ -39,11 +42,24 @@ export class ReplayedPhrase {
   @ApiProperty() listeners: number;
 }
 
+export class LostPhrase {
+  @ApiProperty() phrase_id: number;
+  @ApiProperty() chapter_no: number;
+  @ApiProperty() position: number;
+  @ApiProperty({ description: 'The phrase, quoted.' }) text: string;
+  @ApiProperty({ description: 'Members whose latest mark on the phrase is Lost.' }) lost: number;
+}
+
 /** GET admin/book/{book_code}/insights: aggregates only, never a member's id, name or email. */
 export class BookInsights {
   @ApiProperty({ description: 'How many members started the book.' }) started: number;
   @ApiProperty({ type: [ChapterInsight] }) chapters: ChapterInsight[];
   @ApiProperty({ type: [ReplayedPhrase] }) most_replayed: ReplayedPhrase[];
+  @ApiProperty({
+    type: [LostPhrase],
+    description: `The ${MOST_LOST} phrases most members marked Lost (docs/practice.md), ties by chapter then position.`,
+  })
+  most_lost: LostPhrase[];
 }
 
 export class BookInsightsAnswer {
@@ -62,7 +78,9 @@ type Count = number | string;
  *   minute (see mostReplayed); the top 10 with at least one replay, ties by chapter then position;
  * - stopped at (per chapter): of the members who heard a phrase of the chapter but not its last one, each
  *   one's furthest position; the position most of them share (ties: the earliest), or null when nobody
- *   stopped short.
+ *   stopped short;
+ * - most lost: per phrase, the members whose latest "did you understand?" mark is Lost (one mark per member
+ *   and phrase, so nobody counts twice); the top 10 with at least one, ties by chapter then position.
  *
  * The number of queries does not grow with chapters or members: per-member figures are grouped in SQL and
  * only per-chapter tallies come back.
@@ -79,12 +97,13 @@ export class InsightsService {
   async forBook(bookCode: string): Promise<BookInsightsAnswer> {
     const book = await this.books.byCode(bookCode);
     if (!book) throw new NotFoundException('Book not found.');
-    const [chapters, started, reached, furthest, mostReplayed] = await Promise.all([
+    const [chapters, started, reached, furthest, mostReplayed, mostLost] = await Promise.all([
       this.chapters.withLastPosition(book.id),
       this.started(book.id),
       this.reached(book.id),
       this.furthest(book.id),
       this.mostReplayed(book.id),
+      this.mostLost(book.id),
     ]);
     const stops = new Map<number, Omit<StopPoint, 'text' | 'chapter_no'>>();
     for (const chapter of chapters) {
@@ -116,6 +135,7 @@ export class InsightsService {
           };
         }),
         most_replayed: mostReplayed,
+        most_lost: mostLost,
       },
     };
   }
@@ -249,6 +269,38 @@ export class InsightsService {
       text: quote(row.text),
       replays: Number(row.replays),
       listeners: Number(row.listeners),
+    }));
+  }
+
+  private async mostLost(bookId: number): Promise<LostPhrase[]> {
+    const rows = await joinCatalogue(this.db.getRepository(PhraseMark).createQueryBuilder('m'), {
+      phrase: 'm.phraseId',
+      chapter: 'p.chapterId',
+    })
+      .innerJoin(User, 'u', 'u.id = m.userId')
+      .select('p.id', 'phrase_id')
+      .addSelect('c.chapterNo', 'chapter_no')
+      .addSelect('p.position', 'position')
+      .addSelect('p.phrase', 'text')
+      .addSelect('COUNT(*)', 'lost')
+      .where('c.bookId = :bookId AND m.mark = :lost', { bookId, lost: 'lost' })
+      .andWhere('u.userType = :member', { member: UserType.Member })
+      .groupBy('p.id')
+      .addGroupBy('c.chapterNo')
+      .addGroupBy('p.position')
+      .addGroupBy('p.phrase')
+      .orderBy('lost', 'DESC')
+      .addOrderBy('c.chapterNo', 'ASC')
+      .addOrderBy('p.position', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .limit(MOST_LOST)
+      .getRawMany<{ phrase_id: Count; chapter_no: Count; position: Count; text: string; lost: Count }>();
+    return rows.map((row) => ({
+      phrase_id: Number(row.phrase_id),
+      chapter_no: Number(row.chapter_no),
+      position: Number(row.position),
+      text: quote(row.text),
+      lost: Number(row.lost),
     }));
   }
 

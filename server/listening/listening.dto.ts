@@ -89,6 +89,29 @@ export class StatsDay {
   @ApiProperty() reviews: number;
 }
 
+export class DictationDay {
+  @ApiProperty({ format: 'date', description: "A day in the member's time zone." }) date: string;
+  @ApiProperty() attempts: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'The mean score that day, rounded; null with none.',
+  })
+  accuracy: number | null;
+}
+
+export class DictationStats {
+  @ApiProperty({ type: [DictationDay], description: 'The same days as `days`, oldest first.' })
+  days: DictationDay[];
+  @ApiProperty({ description: 'Attempts over those days.' }) attempts: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'The mean score over those days, rounded; null with no attempt.',
+  })
+  accuracy: number | null;
+}
+
 export class Stats {
   @ApiProperty({ type: [StatsDay], description: 'The last days, oldest first.' }) days: StatsDay[];
   @ApiProperty() phrases_heard: number;
@@ -96,6 +119,8 @@ export class Stats {
   @ApiProperty() reviews_done: number;
   @ApiProperty() streak_days: number;
   @ApiProperty() books_finished: number;
+  @ApiProperty({ type: DictationStats, description: 'Dictation accuracy over the same days.' })
+  dictation: DictationStats;
   @ApiProperty({ description: 'The time zone the days are counted in.' }) time_zone: string;
 }
 

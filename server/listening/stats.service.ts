@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { StatsAnswer } from './listening.dto';
+import type { DictationStats, StatsAnswer } from './listening.dto';
 import { DataSource } from 'typeorm';
 import { isLastChapter, phraseCountOf } from '../catalogue/repository/catalogue-joins';
 import { Clock } from '../common/clock';
 import { addDays, localDate, quarterOf, quarterStart, startOfDate } from '../common/time-zone';
 import type { User } from '../users/user.entity';
+import { DictationAttempt } from '../practice/dictation-attempt.entity';
 import { ReviewLog } from '../words/review-log.entity';
 import { SavedWord } from '../words/saved-word.entity';
 import { ListeningEvent } from './listening-event.entity';
@@ -35,9 +36,10 @@ export class StatsService {
     const today = localDate(this.clock.now(), zone);
     const first = addDays(today, -(CHART_DAYS - 1));
     const range = { from: startOfDate(first, zone), to: startOfDate(addDays(today, 1), zone) };
-    const [heard, reviewed] = await Promise.all([
+    const [heard, reviewed, dictation] = await Promise.all([
       this.heardByPeriod(user, range),
       this.reviewsByPeriod(user, range),
+      this.dictation(user, first),
     ]);
     const days = new Map<string, { ms: number; reviews: number }>();
     for (let i = 0; i < CHART_DAYS; i++) days.set(addDays(first, i), { ms: 0, reviews: 0 });
@@ -74,6 +76,7 @@ export class StatsService {
         reviews_done: reviewsDone,
         streak_days: streak,
         books_finished: booksFinished,
+        dictation,
         time_zone: zone ?? 'UTC',
       },
     };
@@ -111,6 +114,57 @@ export class StatsService {
       .groupBy('l.reviewedQuarter')
       .getRawMany<{ quarter: number | string; count: number | string }>();
     return rows.map((row) => ({ quarter: Number(row.quarter), count: Number(row.count) }));
+  }
+
+  /**
+   * Dictation over the chart's days: attempts and mean score per day, and over the whole period. One
+   * query: each attempt is given its day's index by comparing it with the member's midnights (a CASE over
+   * bound instants, which both databases take), and counted and summed per index.
+   */
+  private async dictation(user: User, first: string): Promise<DictationStats> {
+    const midnights = Array.from({ length: CHART_DAYS + 1 }, (_, i) =>
+      startOfDate(addDays(first, i), user.timeZone),
+    );
+    const params = Object.fromEntries(midnights.map((at, i) => [`day${i}`, at]));
+    const dayIndex = `CASE ${midnights
+      .slice(1)
+      .map((_, i) => `WHEN d.createdAt < :day${i + 1} THEN ${i}`)
+      .join(' ')} END`;
+    const rows = await this.db
+      .createQueryBuilder()
+      .select('t.day', 'day')
+      .addSelect('COUNT(*)', 'attempts')
+      .addSelect('SUM(t.score)', 'scores')
+      .from(
+        (sub) =>
+          sub
+            .select(dayIndex, 'day')
+            .addSelect('d.score', 'score')
+            .from(DictationAttempt, 'd')
+            .where('d.userId = :id AND d.createdAt >= :day0', { id: user.id })
+            .andWhere(`d.createdAt < :day${CHART_DAYS}`),
+        't',
+      )
+      .setParameters(params)
+      .groupBy('t.day')
+      .getRawMany<{ day: number | string; attempts: number | string; scores: number | string }>();
+    const byDay = new Map(
+      rows.map((row) => [Number(row.day), { attempts: Number(row.attempts), scores: Number(row.scores) }]),
+    );
+    const accuracy = (day?: { attempts: number; scores: number }) =>
+      day?.attempts ? Math.round(day.scores / day.attempts) : null;
+    const whole = [...byDay.values()].reduce(
+      (sum, day) => ({ attempts: sum.attempts + day.attempts, scores: sum.scores + day.scores }),
+      { attempts: 0, scores: 0 },
+    );
+    return {
+      days: Array.from({ length: CHART_DAYS }, (_, i) => {
+        const day = byDay.get(i);
+        return { date: addDays(first, i), attempts: day?.attempts ?? 0, accuracy: accuracy(day) };
+      }),
+      attempts: whole.attempts,
+      accuracy: accuracy(whole),
+    };
   }
 
   /** Consecutive days with listening or reviews, looking further back only while the streak goes on. */

@@ -101,9 +101,26 @@ describe('Readers insights (admin)', () => {
       true,
     );
     await place(amelie, 3, 1);
-    await listener('Bastien Brun', [c1[0], c1[1], c1[1], c1[1]]);
-    await listener('Chloé Carré', [c1[0], c1[0], c1[0], c1[1]]);
-    await listener('Damien Dupuis', [c1[0], c1[1], c2[0], c2[0], c2[0], c2[0]], true);
+    const bastien = await listener('Bastien Brun', [c1[0], c1[1], c1[1], c1[1]]);
+    const chloe = await listener('Chloé Carré', [c1[0], c1[0], c1[0], c1[1]]);
+    const damien = await listener('Damien Dupuis', [c1[0], c1[1], c2[0], c2[0], c2[0], c2[0]], true);
+    // "Did you understand?": each member's latest mark per phrase counts; Chloé changed her mind.
+    const marks: Array<[ApiClient, number, string]> = [
+      [amelie, c2[0], 'lost'],
+      [amelie, c1[1], 'lost'],
+      [bastien, c1[1], 'lost'],
+      [chloe, c1[1], 'lost'],
+      [chloe, c1[1], 'got'],
+      [chloe, c1[0], 'unsure'],
+      [damien, c2[0], 'lost'],
+      [damien, c3[0], 'lost'],
+      [amelie, otherPhrase, 'lost'],
+      // An administrator's marks are proofreading too.
+      [admin, c3[0], 'lost'],
+      [admin, c1[0], 'lost'],
+    ];
+    for (const [client, phrase_id, mark] of marks)
+      expect((await client.put('user/marks', { phrase_id, mark })).status).toBe(200);
     // Skips chapter 1's first phrase but hears its last, so has not stopped in chapter 1.
     await listener('Jeanne Joly', [c1[1], c2[0], c2[1]], true);
     // Start straight at chapter 3.
@@ -176,6 +193,13 @@ describe('Readers insights (admin)', () => {
           // One replay each in chapter 3: position 1 first.
           { phrase_id: c3[0], chapter_no: 3, position: 1, text: 'Bonjour. (3)', replays: 1, listeners: 2 },
           { phrase_id: c3[1], chapter_no: 3, position: 2, text: 'Au revoir. (3)', replays: 1, listeners: 2 },
+        ],
+        most_lost: [
+          // Amélie and Bastien (Chloé's latest mark is Got it), then Amélie and Damien: chapter 1 first.
+          { phrase_id: c1[1], chapter_no: 1, position: 2, text: 'Au revoir. (1)', lost: 2 },
+          { phrase_id: c2[0], chapter_no: 2, position: 1, text: 'Bonjour. (2)', lost: 2 },
+          // Damien's; the administrator's marks are not counted.
+          { phrase_id: c3[0], chapter_no: 3, position: 1, text: 'Bonjour. (3)', lost: 1 },
         ],
       },
     });
@@ -262,6 +286,7 @@ describe('Readers insights (admin)', () => {
             listeners: 1,
           },
         ],
+        most_lost: [{ phrase_id: otherPhrase, chapter_no: 1, position: 1, text: 'Bonjour. (1)', lost: 1 }],
       },
     });
   });
@@ -279,6 +304,7 @@ describe('Readers insights (admin)', () => {
           stopped_at: null,
         })),
         most_replayed: [],
+        most_lost: [],
       },
     });
   });

@@ -63,6 +63,15 @@ describe('Route matrix', () => {
       else open.push(`${method} ${path}`);
     }
     expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort());
+    // Practice's routes (docs/practice.md) are members' own: served, and refused to visitors above.
+    const served = routes.map((route) => `${route.method} ${route.path}`);
+    for (const route of [
+      'POST /api/v1/user/dictation',
+      'GET /api/v1/user/dictation',
+      'PUT /api/v1/user/marks',
+      'GET /api/v1/user/marks',
+    ])
+      expect(served).toContain(route);
   });
 
   it('answers 401 to a malformed or forged token on every private route', async () => {

@@ -15,7 +15,12 @@ import { stripeEnv, webhooks } from './stripe-webhooks';
 
 type WordList = { data: Array<{ term: string; phrase: string; audio: string | null }> };
 
-const HEADER = ['#separator:Comma', '#html:false', '#columns:Term,Meaning,Phrase,Book,Chapter,Audio'];
+const HEADER = [
+  '#separator:Comma',
+  '#html:false',
+  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Tags',
+  '#tags column:7',
+];
 const BOOK = 'Le Petit Voyage';
 
 /** A short mono 16-bit WAV tone: a clip that is not an MP3, with bytes of its own. */
@@ -99,12 +104,12 @@ describe('Anki export of saved words', () => {
     expect(entries[0].name).toBe('lingonovel-words.csv');
     const csv = entries[0].data.toString('utf8');
     const lines = csv.split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(HEADER);
+    expect(lines.slice(0, HEADER.length)).toEqual(HEADER);
     expect(entries[1].name).toBe('README.txt');
     const files = new Map(entries.slice(2).map((entry) => [entry.name, entry.data]));
     // Each clip once.
     expect(files.size).toBe(entries.length - 2);
-    return { csv, rows: parseCsv(csv).slice(3), files };
+    return { csv, rows: parseCsv(csv).slice(HEADER.length), files };
   }
 
   const sound = (row: string[]) => /^\[sound:(.+)\]$/.exec(row[5])?.[1];
@@ -180,7 +185,7 @@ describe('Anki export of saved words', () => {
     await client.post('user/words', { phrase_id: phrase, term: '#tag' });
     const { csv, rows } = await ankiExport(client);
     expect(csv.startsWith('#separator:Comma\r\n')).toBe(true);
-    expect(csv.split('\r\n')[3]).toMatch(
+    expect(csv.split('\r\n')[HEADER.length]).toMatch(
       /^"#tag","a, b","=SUM\(1,2\) ""quoted""",Le Petit Voyage,1,\[sound:/,
     );
     expect(rows[0].slice(0, 5)).toEqual(['#tag', 'a, b', '=SUM(1,2) "quoted"', BOOK, '1']);
@@ -327,7 +332,7 @@ describe('Anki export of saved words', () => {
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="lingonovel-words.csv"');
       // text() would drop the BOM.
       expect(Buffer.from(await res.arrayBuffer()).toString('utf8')).toBe(
-        '\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires\r\n',
+        '\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires,kind,translation\r\n',
       );
     }
     for (const query of ['format=bogus', 'format=', 'format=anki&format=csv']) {

@@ -55,9 +55,16 @@ describe('Saved words', () => {
     expect(saved.body.data).toEqual({
       id: expect.any(Number),
       phrase_id: phraseIds[0][0],
+      kind: 'word',
       term: 'bonjour',
       meaning: 'hello',
       phrase: 'Bonjour. (1)',
+      glossary: [
+        { term: 'bonjour', meaning: 'hello' },
+        { term: 'au revoir', meaning: 'goodbye' },
+      ],
+      // The member chose no language.
+      translation: null,
       audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
       book_code: code,
       book_title: 'Le Petit Voyage',
@@ -183,6 +190,8 @@ describe('Saved words', () => {
       'chapter',
       'audio URL',
       'audio URL expires',
+      'kind',
+      'translation',
     ]);
     expect(rows.slice(1).map((row) => row.slice(0, 5))).toEqual([
       ['bonjour', 'hello', 'Bonjour. (1)', 'Le Petit Voyage', '1'],

@@ -8,6 +8,8 @@ import { MediaService } from '../media/media.service';
 import { storedEntries } from '../media/media-zip';
 import { AUDIO_EXTENSIONS } from '../media/sniff';
 import type { User } from '../users/user.entity';
+import type { CardKind } from './saved-word.entity';
+import type { WordResponse } from './words.dto';
 import { WordsService, type WordRow } from './words.service';
 
 export const ANKI_CSV_NAME = 'lingonovel-words.csv';
@@ -19,7 +21,7 @@ export const ANKI_README = [
   'Lingonovel words for Anki',
   '=========================',
   '',
-  `This zip holds ${ANKI_CSV_NAME} (one card per saved word) and the narrator's clips its cards play`,
+  `This zip holds ${ANKI_CSV_NAME} (one card per saved word or phrase) and the narrator's clips its cards play`,
   '(the lingonovel-....mp3 and similar files). Anki imports them in two steps: the clips go into its media',
   'folder, then the CSV is imported. You need Anki 2.1.55 or later.',
   '',
@@ -30,10 +32,14 @@ export const ANKI_README = [
   '     macOS:   ~/Library/Application Support/Anki2/<your profile>/collection.media',
   '     Linux:   ~/.local/share/Anki2/<your profile>/collection.media',
   `3. Open Anki and choose File > Import, then pick ${ANKI_CSV_NAME}. Anki reads the separator and`,
-  '   the columns from the first lines of the file: Term, Meaning, Phrase, Book, Chapter, Audio.',
+  '   the columns from the first lines of the file: Term, Meaning, Phrase, Book, Chapter, Audio, and the',
+  '   tags (word or phrase) from the last one.',
   '   Pick a note type and a deck, and map the columns to its fields. Put the Audio column in a field',
   '   shown on the back of the card: its [sound:...] tag plays the phrase the word came from.',
   '4. Press Import. Tools > Check Media should then report no missing files.',
+  '',
+  "A phrase card (tag phrase) is for listening: its Term is the phrase's clip, its Meaning the phrase's",
+  'text, its translation and its glossary.',
   '',
   'A card whose chapter your plan does not open comes without a clip.',
   '',
@@ -43,7 +49,8 @@ export const ANKI_README = [
 export const ANKI_HEADER = [
   '#separator:Comma',
   '#html:false',
-  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio',
+  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Tags',
+  '#tags column:7',
 ];
 
 const KNOWN_EXTENSIONS = new Set<string>(Object.values(AUDIO_EXTENSIONS));
@@ -58,12 +65,24 @@ const LOOKUPS_AT_ONCE = 8;
 /** One card's fields, and the storage path of its clip (null when the member may not hear it). */
 export interface AnkiWord {
   phraseId: number;
+  kind: CardKind;
   term: string;
   meaning: string;
   phrase: string;
   book: string;
   chapter: number;
   clip: string | null;
+}
+
+/** What the back of a phrase card says: the phrase, its translation, its glossary, one per line. */
+export function phraseBack(card: Pick<WordResponse, 'phrase' | 'translation' | 'glossary'>): string {
+  return [
+    card.phrase,
+    card.translation?.text,
+    ...card.glossary.map((entry) => (entry.meaning ? `${entry.term} — ${entry.meaning}` : entry.term)),
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -97,8 +116,18 @@ export async function* ankiCsv(words: AnkiWord[], sounds: Array<string | null>):
   for (let start = 0; start < words.length; start += ROWS_PER_TURN) {
     await nextTurn();
     const rows = words.slice(start, start + ROWS_PER_TURN).map((word, i) => {
-      const sound = sounds[start + i];
-      return [word.term, word.meaning, word.phrase, word.book, word.chapter, sound ? `[sound:${sound}]` : '']
+      const sound = sounds[start + i] ? `[sound:${sounds[start + i]}]` : '';
+      // A phrase card's front is its clip (its text when the member may not hear it), its back the rest.
+      const phraseCard = word.kind === 'phrase';
+      return [
+        phraseCard ? sound || word.phrase : word.term,
+        word.meaning,
+        word.phrase,
+        word.book,
+        word.chapter,
+        sound,
+        word.kind,
+      ]
         .map(ankiCell)
         .join(',');
     });
@@ -173,8 +202,9 @@ export class AnkiExport {
     const shown = await this.words.respond(user, rows);
     return shown.map((word, i) => ({
       phraseId: word.phrase_id,
+      kind: word.kind,
       term: word.term,
-      meaning: word.meaning,
+      meaning: word.kind === 'phrase' ? phraseBack(word) : word.meaning,
       phrase: word.phrase,
       book: word.book_title,
       chapter: word.chapter_no,

@@ -1,8 +1,24 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger, Trim } from '../common/form-values';
+import { GlossaryTerm } from '../reading/reading.dto';
+import type { GlossaryEntry } from '../reading/glossary';
+import type { CardKind } from './saved-word.entity';
+
+export const CARD_KINDS = ['word', 'phrase'] as const satisfies readonly CardKind[];
+const KIND_MESSAGE = 'The kind must be word or phrase.';
 
 export class SaveWordDto {
   @Field(
@@ -14,7 +30,12 @@ export class SaveWordDto {
   )
   phrase_id: number;
 
+  /** "phrase" saves the whole phrase as a card ("Save phrase"), without a term; "word" by default. */
+  @Field(IsOptional(), IsIn(CARD_KINDS, { message: KIND_MESSAGE }))
+  kind?: CardKind;
+
   @Field(
+    ValidateIf((dto: SaveWordDto) => dto.kind !== 'phrase'),
     Trim(),
     IsNotEmpty({ message: 'The term field is required.' }),
     IsString({ message: 'The term must be text.' }),
@@ -24,6 +45,10 @@ export class SaveWordDto {
 }
 
 export class WordsQuery {
+  /** Only words (glossary entries) or only phrase cards. */
+  @Field(IsOptional(), IsIn(CARD_KINDS, { message: KIND_MESSAGE }))
+  kind?: CardKind;
+
   @Field(IsOptional(), IsString({ message: 'The book code must be text.' }), MaxLength(200))
   book_code?: string;
 
@@ -71,12 +96,32 @@ export class WordsQuery {
   per_page?: number;
 }
 
+export class CardTranslation {
+  @ApiProperty({ description: 'A BCP 47 tag, e.g. "en", "pt-BR".' }) language: string;
+  @ApiProperty() text: string;
+}
+
 export class WordResponse {
   @ApiProperty() id: number;
   @ApiProperty() phrase_id: number;
+  @ApiProperty({
+    enum: CARD_KINDS,
+    description:
+      'A glossary entry ("word"), or the whole phrase ("phrase", a phrase card: empty term and meaning).',
+  })
+  kind: CardKind;
   @ApiProperty() term: string;
   @ApiProperty() meaning: string;
   @ApiProperty({ description: 'The phrase the word was saved from.' }) phrase: string;
+  @ApiProperty({ type: [GlossaryTerm], description: "The phrase's glossary, split into terms." })
+  glossary: GlossaryEntry[];
+  @ApiProperty({
+    type: CardTranslation,
+    nullable: true,
+    description:
+      "The phrase's translation in the first of the member's languages (profile `speaks`) it has; null when it has none of them or the member chose none.",
+  })
+  translation: CardTranslation | null;
   @ApiProperty({
     type: 'string',
     nullable: true,

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AnkiExport } from './anki-export';
 import { AnkiExportSlots } from './anki-export-slots';
 import { DeletedWord } from './deleted-word.entity';
+import { PhraseCards } from './phrase-cards';
 import { ReviewLog } from './review-log.entity';
 import { ReviewController } from './review.controller';
 import { ReviewService } from './review.service';
@@ -11,10 +12,12 @@ import { WordsController } from './words.controller';
 import { WordsService } from './words.service';
 import { WordTrash } from './word-trash';
 
-/** Words: saved from the reader's glossaries, reviewed later with the narrator's voice. */
+/** Words and phrase cards: saved from the reader, reviewed later with the narrator's voice. */
 @Module({
   imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, DeletedWord])],
   controllers: [WordsController, ReviewController],
-  providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots, WordTrash],
+  providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots, WordTrash, PhraseCards],
+  // Practice's marks make phrase cards through it: this module stays the one writer of saved_words.
+  exports: [PhraseCards],
 })
 export class WordsModule {}

@@ -8,6 +8,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { PREMIUM_CHAPTER } from '../reading/access';
@@ -17,7 +18,8 @@ import { MediaIndex } from '../reading/media-index';
 import { splitGlossary } from '../reading/glossary';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
-import { SavedWord } from './saved-word.entity';
+import { PhraseCards } from './phrase-cards';
+import { SavedWord, type CardKind } from './saved-word.entity';
 import { newCard } from './scheduler';
 import type {
   SaveWordDto,
@@ -31,9 +33,11 @@ import type {
 export interface WordRow {
   id: number;
   phrase_id: number | string;
+  kind: CardKind;
   term: string;
   meaning: string;
   phrase: string;
+  dictionary: string;
   audio_path: string;
   book_code: string;
   book_title: string;
@@ -49,6 +53,13 @@ export interface WordRow {
 
 const iso = (value: Date | string) => dateFromDb(value).toISOString();
 
+/** The member's languages, best first (users.speaks, comma-separated); none when they chose none. */
+export const speaksOf = (user: User): string[] =>
+  (user.speaks ?? '')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+
 /** When a clip's link stops working, as a spreadsheet shows it ("2026-03-12 18:00 UTC"), or "never". */
 function linkExpiry(url: string): string {
   const exp = new URL(url, 'http://localhost').searchParams.get('exp');
@@ -62,6 +73,8 @@ export class WordsService {
   constructor(
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
     private readonly phrases: PhrasesRepository,
+    private readonly translations: PhraseTranslationsRepository,
+    private readonly phraseCards: PhraseCards,
     private readonly reading: ReadingService,
     private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
@@ -69,12 +82,17 @@ export class WordsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Saves the glossary entry `term` of a phrase the member may read; saving it again answers the same word. */
+  /**
+   * Saves the glossary entry `term` of a phrase the member may read, or with kind "phrase" the whole phrase
+   * as a card; saving it again answers the same card.
+   */
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
     const [found] = await this.phrases.places([dto.phrase_id]);
     if (!found) throw new NotFoundException('Phrase not found.');
     const access = await this.reading.access(isFreeChapter(found.chapter_no, found.first_chapter_no), user);
     if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
+    if (dto.kind === 'phrase')
+      return { data: await this.one(user, await this.phraseCards.ensure(user.id, found.id)) };
     const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
     if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
 
@@ -106,14 +124,17 @@ export class WordsService {
     const base = this.query(user);
     if (query.book_code) base.andWhere('b.bookCode = :bookCode', { bookCode: query.book_code });
     if (query.chapter_no) base.andWhere('c.chapterNo = :chapterNo', { chapterNo: query.chapter_no });
+    if (query.kind) base.andWhere('w.kind = :kind', { kind: query.kind });
     if (query.q?.trim()) {
       // LOWER() on both sides: SQLite's LIKE ignores ASCII case and PostgreSQL's does not.
       const pattern = `%${query.q
         .trim()
         .toLowerCase()
         .replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      // A phrase card has no term or meaning: its phrase is what a search finds it by.
       base.andWhere(
-        "(LOWER(w.term) LIKE :pattern ESCAPE '\\' OR LOWER(w.meaning) LIKE :pattern ESCAPE '\\')",
+        "(LOWER(w.term) LIKE :pattern ESCAPE '\\' OR LOWER(w.meaning) LIKE :pattern ESCAPE '\\'" +
+          " OR (w.kind = 'phrase' AND LOWER(p.phrase) LIKE :pattern ESCAPE '\\'))",
         { pattern },
       );
     }
@@ -132,7 +153,8 @@ export class WordsService {
    * Every saved word as a CSV a spreadsheet opens: term, meaning, phrase, book, chapter, the clip's
    * absolute URL (from PUBLIC_URL) and until when that URL works. A free chapter's clip has a plain link
    * that does not expire ("never"); a locked chapter's is signed and works for CLIP_URL_HOURS at most,
-   * its expiry written out in UTC. A clip the member may no longer hear is left empty.
+   * its expiry written out in UTC. A clip the member may no longer hear is left empty. Phrase cards are
+   * rows too (kind "phrase", empty term and meaning), with the phrase's translation in the member's language.
    */
   async exportCsv(user: User): Promise<string> {
     const rows = await this.query(user)
@@ -142,7 +164,17 @@ export class WordsService {
       .getRawMany<WordRow>();
     const words = await this.respond(user, rows);
     return toCsv([
-      ['term', 'meaning', 'phrase', 'book', 'chapter', 'audio URL', 'audio URL expires'],
+      [
+        'term',
+        'meaning',
+        'phrase',
+        'book',
+        'chapter',
+        'audio URL',
+        'audio URL expires',
+        'kind',
+        'translation',
+      ],
       ...words.map((w) => [
         w.term,
         w.meaning,
@@ -151,11 +183,13 @@ export class WordsService {
         w.chapter_no,
         w.audio ? this.config.publicUrl + w.audio : null,
         w.audio ? linkExpiry(w.audio) : null,
+        w.kind,
+        w.translation?.text ?? null,
       ]),
     ]);
   }
 
-  /** The books the member has saved words from, for the words page's filter. */
+  /** The books the member has saved words from, for the words page's filter (`words` counts every card). */
   async books(user: User): Promise<WordBooksAnswer> {
     const rows = await this.joined(user)
       .select('b.bookCode', 'book_code')
@@ -183,9 +217,11 @@ export class WordsService {
     return this.joined(user)
       .select('w.id', 'id')
       .addSelect('w.phraseId', 'phrase_id')
+      .addSelect('w.kind', 'kind')
       .addSelect('w.term', 'term')
       .addSelect('w.meaning', 'meaning')
       .addSelect('p.phrase', 'phrase')
+      .addSelect('p.dictionary', 'dictionary')
       .addSelect('p.audioPath', 'audio_path')
       .addSelect('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
@@ -211,19 +247,29 @@ export class WordsService {
   /**
    * Clips follow the reader's rules: signed when their chapter is locked (or when the media gate cannot
    * vouch for a free one right now), and absent (null) when the member may no longer read that chapter: a
-   * lapsed plan keeps the words and their text.
+   * lapsed plan keeps the words and their text. Each card carries its phrase's glossary and best translation
+   * for the member's languages: one query for all the rows, none when the member chose no language.
    */
   async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
     const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
-    const mayReadLocked = !rows.every(isFree) && (await this.reading.access(false, user)) === 'granted';
+    const [mayReadLocked, translations] = await Promise.all([
+      !rows.every(isFree) && this.reading.access(false, user).then((access) => access === 'granted'),
+      this.translations.bestFor(
+        rows.map((row) => Number(row.phrase_id)),
+        speaksOf(user),
+      ),
+    ]);
     return rows.map((row) => {
       const free = isFree(row);
       return {
         id: Number(row.id),
         phrase_id: Number(row.phrase_id),
+        kind: row.kind,
         term: row.term,
         meaning: row.meaning,
         phrase: row.phrase,
+        glossary: splitGlossary(row.dictionary),
+        translation: translations.get(Number(row.phrase_id)) ?? null,
         audio:
           free || mayReadLocked
             ? clipUrl(this.links, row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))

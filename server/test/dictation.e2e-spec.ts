@@ -1,0 +1,274 @@
+import { DataSource } from 'typeorm';
+import { DictationAttempt } from '../practice/dictation-attempt.entity';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { bookForm, fixture, form } from './fixtures';
+import { startServer, type TestServer } from './harness';
+
+interface Word {
+  expected: string | null;
+  typed: string | null;
+  status: string;
+  diff?: Array<[string, string]>;
+}
+type Scored = { data: { phrase_id: number; score: number; strict: boolean; words: Word[] } };
+type Chapter = {
+  data: { phrases: Array<{ phrase_id: number; score: number; attempts: number }>; total: number | null };
+};
+type Stats = {
+  data: {
+    days: Array<{ date: string }>;
+    dictation: {
+      days: Array<{ date: string; attempts: number; accuracy: number | null }>;
+      attempts: number;
+      accuracy: number | null;
+    };
+  };
+};
+
+/** A book in `language` whose chapters hold the given phrases (chapter 1 free, the others locked). */
+async function bookOf(admin: ApiClient, language: string, chapters: string[][]) {
+  const book = await admin.post<{ data: { id: number; book_code: string } }>(
+    'admin/book',
+    bookForm({ language }),
+  );
+  if (book.status !== 200) throw new Error(book.text);
+  const ids: number[][] = [];
+  for (const [i, phrases] of chapters.entries()) {
+    const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+      title: `Chapitre ${i + 1}`,
+      chapter_no: i + 1,
+      book_id: book.body.data.id,
+    });
+    const chapterIds: number[] = [];
+    for (const phrase of phrases) {
+      const made = await admin.post<{ data: { id: number } }>(
+        'admin/phrase',
+        form({
+          chapter_id: chapter.body.data.id,
+          phrase,
+          dictionary: 'mot — word',
+          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+        }),
+      );
+      if (made.status !== 200) throw new Error(made.text);
+      chapterIds.push(made.body.data.id);
+    }
+    ids.push(chapterIds);
+  }
+  return { code: book.body.data.book_code, ids };
+}
+
+describe('Dictation', () => {
+  let server: TestServer;
+  let fr: { code: string; ids: number[][] };
+  let ja: { code: string; ids: number[][] };
+
+  beforeAll(async () => {
+    server = await startServer();
+    const admin = (await newAdmin(server)).client;
+    fr = await bookOf(admin, 'fr', [
+      ['Il a été très content.', 'Bonjour, je m’appelle Marie.'],
+      ['Au revoir.'],
+    ]);
+    ja = await bookOf(admin, 'ja', [['私は学生です。']]);
+  });
+  afterAll(() => server.close());
+
+  it('scores typed texts by the rules of docs/practice.md', async () => {
+    const { client } = await newMember(server);
+    const content = fr.ids[0][0];
+    const table: Array<[number, string, boolean, number]> = [
+      [content, 'Il a été très content.', false, 100],
+      // Case, punctuation and spacing do not count.
+      [content, '  IL   a été,  TRÈS content !!', false, 100],
+      [content, 'il a\tété\ntrès content', false, 100],
+      // Two accent-only slips: half a word each, or nothing in strict mode.
+      [content, 'il a ete tres content', false, 80],
+      [content, 'il a ete tres content', true, 60],
+      [content, 'il a été très content', true, 100],
+      // A missing word, an extra one, a misspelt one.
+      [content, 'il a été content', false, 80],
+      [content, 'il a été très très content', false, 80],
+      [content, 'il a été très contant', false, 80],
+      [content, '', false, 0],
+      [fr.ids[0][1], "bonjour je m'appelle marie", false, 100],
+      // Japanese has no spaces between words: 私 は 学生 です.
+      [ja.ids[0][0], '私は学生です', false, 100],
+      [ja.ids[0][0], '私は先生です。', false, 75],
+      [ja.ids[0][0], '私は', false, 50],
+    ];
+    for (const [phraseId, text, strict, score] of table) {
+      const res = await client.post<Scored>('user/dictation', { phrase_id: phraseId, text, strict });
+      expect([text, strict, res.status, res.body.data.score]).toEqual([text, strict, 201, score]);
+    }
+  });
+
+  it('answers word by word, with the letters that differ', async () => {
+    const { client } = await newMember(server);
+    const res = await client.post<Scored>('user/dictation', {
+      phrase_id: fr.ids[0][0],
+      text: 'il ete tres contant aussi',
+    });
+    expect(res.body).toEqual({
+      data: {
+        phrase_id: fr.ids[0][0],
+        score: 20, // (1 right + 2 halves - 1 extra word) of 5
+        strict: false,
+        words: [
+          { expected: 'Il', typed: 'il', status: 'correct' },
+          { expected: 'a', typed: null, status: 'missing' },
+          { expected: 'été', typed: 'ete', status: 'accent', diff: expect.any(Array) },
+          { expected: 'très', typed: 'tres', status: 'accent', diff: expect.any(Array) },
+          {
+            expected: 'content',
+            typed: 'contant',
+            status: 'misspelt',
+            diff: [
+              ['=', 'cont'],
+              ['-', 'e'],
+              ['+', 'a'],
+              ['=', 'nt'],
+            ],
+          },
+          { expected: null, typed: 'aussi', status: 'extra' },
+        ],
+      },
+    });
+  });
+
+  it('takes 10,000 characters, quickly, and refuses more with a clear message', async () => {
+    const { client } = await newMember(server);
+    const text = 'il a été très content '.repeat(500).slice(0, 10_000);
+    const started = Date.now();
+    const long = await client.post<Scored>('user/dictation', { phrase_id: fr.ids[0][0], text });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect([long.status, long.body.data.score]).toEqual([201, 0]);
+    expect(long.body.data.words.slice(0, 5).every((w) => w.status === 'correct')).toBe(true);
+    const stored = await server.app.get(DataSource).getRepository(DictationAttempt).findOneByOrFail({
+      phraseId: fr.ids[0][0],
+      score: 0,
+      typed: text,
+    });
+    expect(stored.typed).toHaveLength(10_000);
+
+    const over = await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: text + 'x' });
+    expect([over.status, over.body]).toEqual([
+      422,
+      {
+        message: 'The text must not be longer than 10,000 characters.',
+        errors: { text: ['The text must not be longer than 10,000 characters.'] },
+      },
+    ]);
+  });
+
+  it('answers 401 without a token, 403 for a locked phrase, 404 for an unknown one, 422 for bad input', async () => {
+    const { client } = await newMember(server);
+    const body = { phrase_id: fr.ids[0][0], text: 'il a été' };
+    expect((await new ApiClient(server).post('user/dictation', body)).status).toBe(401);
+    expect((await new ApiClient(server).get(`user/dictation?book_code=${fr.code}&chapter_no=1`)).status).toBe(
+      401,
+    );
+    const locked = await client.post('user/dictation', { phrase_id: fr.ids[1][0], text: 'au revoir' });
+    expect(locked.status).toBe(403);
+    expect((await client.post('user/dictation', { phrase_id: 999_999, text: 'x' })).status).toBe(404);
+    for (const [bad, field] of [
+      [{ text: 'x' }, 'phrase_id'],
+      [{ phrase_id: 'one', text: 'x' }, 'phrase_id'],
+      [{ phrase_id: fr.ids[0][0] }, 'text'],
+      [{ phrase_id: fr.ids[0][0], text: 42 }, 'text'],
+      [{ phrase_id: fr.ids[0][0], text: 'x', strict: 'maybe' }, 'strict'],
+    ] as const) {
+      const res = await client.post<{ errors: Record<string, string[]> }>('user/dictation', bad);
+      expect([bad, res.status, Object.keys(res.body.errors)]).toEqual([bad, 422, [field]]);
+    }
+    for (const query of ['', `book_code=${fr.code}`, `book_code=${fr.code}&chapter_no=x`, 'chapter_no=1'])
+      expect([query, (await client.get(`user/dictation?${query}`)).status]).toEqual([query, 422]);
+    // Nothing refused was kept.
+    expect((await client.get<Chapter>(`user/dictation?book_code=${fr.code}&chapter_no=1`)).body).toEqual({
+      data: { phrases: [], total: null },
+    });
+  });
+
+  it("keeps each attempt, and sums up a chapter: each phrase's latest score and attempts, and their mean", async () => {
+    const { client, id } = await newMember(server);
+    const other = (await newMember(server)).client;
+    const send = (c: ApiClient, phraseId: number, text: string) =>
+      c.post('user/dictation', { phrase_id: phraseId, text });
+    await send(client, fr.ids[0][1], 'bonjour');
+    await send(client, fr.ids[0][0], 'il a');
+    await send(client, fr.ids[0][0], 'il a été très content');
+    await send(client, fr.ids[0][1], 'bonjour je');
+    await send(other, fr.ids[0][0], '');
+    await send(client, ja.ids[0][0], '私は学生です');
+    const summary = await client.get<Chapter>(`user/dictation?book_code=${fr.code}&chapter_no=1`);
+    expect(summary.body).toEqual({
+      data: {
+        phrases: [
+          { phrase_id: fr.ids[0][0], score: 100, attempts: 2 },
+          { phrase_id: fr.ids[0][1], score: 50, attempts: 2 },
+        ],
+        total: 75,
+      },
+    });
+    const rows = await server.app
+      .get(DataSource)
+      .getRepository(DictationAttempt)
+      .find({ where: { userId: id }, order: { id: 'ASC' } });
+    expect(rows.map((row) => [row.phraseId, row.typed, row.score, row.strict])).toEqual([
+      [fr.ids[0][1], 'bonjour', 25, false],
+      [fr.ids[0][0], 'il a', 40, false],
+      [fr.ids[0][0], 'il a été très content', 100, false],
+      [fr.ids[0][1], 'bonjour je', 50, false],
+      [ja.ids[0][0], '私は学生です', 100, false],
+    ]);
+    expect((await other.get<Chapter>(`user/dictation?book_code=${fr.code}&chapter_no=1`)).body.data).toEqual({
+      phrases: [{ phrase_id: fr.ids[0][0], score: 0, attempts: 1 }],
+      total: 0,
+    });
+    expect(
+      (await client.get<Chapter>(`user/dictation?book_code=nope&chapter_no=1`)).body.data.total,
+    ).toBeNull();
+  });
+
+  it("charts dictation accuracy per day in the member's time zone", async () => {
+    const { client, id } = await newMember(server);
+    expect((await client.put('user/profile', { time_zone: 'Asia/Tokyo' })).status).toBe(200);
+    const empty = (await client.get<Stats>('user/stats')).body.data.dictation;
+    expect(empty.days).toHaveLength(30);
+    expect(empty).toMatchObject({ attempts: 0, accuracy: null });
+    expect(empty.days.every((day) => day.attempts === 0 && day.accuracy === null)).toBe(true);
+
+    const tokyoToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date());
+    const tokyo = (daysAgo: number, hour: number) =>
+      new Date(Date.parse(`${tokyoToday}T00:00:00+09:00`) - daysAgo * 86_400_000 + hour * 3_600_000);
+    // Earlier attempts, written straight: the API dates them now.
+    const attempts = server.app.get(DataSource).getRepository(DictationAttempt);
+    const earlier = [
+      [tokyo(1, 23.99), 40],
+      [tokyo(1, 0.01), 61],
+      [tokyo(3, 12), 100],
+      [tokyo(30, 12), 10], // before the chart's 30 days
+    ] as const;
+    for (const [createdAt, score] of earlier)
+      await attempts.insert({
+        userId: id,
+        phraseId: fr.ids[0][0],
+        typed: 'x',
+        score,
+        strict: false,
+        createdAt,
+      });
+    await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a été très content' });
+    await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a été' });
+
+    const { data } = (await client.get<Stats>('user/stats')).body;
+    const { dictation } = data;
+    expect(dictation.days.map((day) => day.date)).toEqual(data.days.map((day) => day.date));
+    expect(dictation.days.at(-1)).toEqual({ date: tokyoToday, attempts: 2, accuracy: 80 });
+    expect(dictation.days.at(-2)).toEqual({ date: dictation.days.at(-2)!.date, attempts: 2, accuracy: 51 });
+    expect(dictation.days.at(-3)).toMatchObject({ attempts: 0, accuracy: null });
+    expect(dictation.days.at(-4)).toMatchObject({ attempts: 1, accuracy: 100 });
+    expect(dictation.days.reduce((sum, day) => sum + day.attempts, 0)).toBe(5);
+    expect(dictation).toMatchObject({ attempts: 5, accuracy: Math.round((100 + 60 + 40 + 61 + 100) / 5) });
+  });
+});

@@ -1,0 +1,302 @@
+import { DataSource } from 'typeorm';
+import yauzl from 'yauzl';
+import { PhraseTranslation } from '../phrases/phrase-translation.entity';
+import { PhraseMark } from '../practice/phrase-mark.entity';
+import { User } from '../users/user.entity';
+import { SavedWord } from '../words/saved-word.entity';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { makeBook, phraseIdsOf } from './books';
+import { parseCsv } from './csv';
+import { startServer, type TestServer } from './harness';
+
+interface Card {
+  id: number;
+  phrase_id: number;
+  kind: 'word' | 'phrase';
+  term: string;
+  meaning: string;
+  phrase: string;
+  glossary: Array<{ term: string; meaning: string }>;
+  translation: { language: string; text: string } | null;
+  audio: string | null;
+  state: number;
+  reps: number;
+  version: number;
+}
+type Marked = { data: { phrase_id: number; mark: string; card_id: number | null } };
+type CardList = { data: Card[]; meta: { total: number } };
+type Queue = { data: { cards: Card[] } };
+
+const GLOSSARY = [
+  { term: 'bonjour', meaning: 'hello' },
+  { term: 'au revoir', meaning: 'goodbye' },
+];
+
+/** The text of the CSV inside an Anki export. */
+function ankiCsv(bytes: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('error', reject);
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (openError, stream) => {
+          if (openError) return reject(openError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            zip.close();
+            resolve(Buffer.concat(chunks).toString('utf8'));
+          });
+        }),
+      );
+      zip.readEntry();
+    });
+  });
+}
+
+describe('Marks and phrase cards', () => {
+  let server: TestServer;
+  let db: DataSource;
+  let code: string;
+  let admin: ApiClient;
+  /** phrases[chapter index][position - 1]: chapter 1 is free, 2 and 3 are locked. */
+  const phrases: number[][] = [];
+
+  /** A member who reads German first, then English. */
+  async function reader() {
+    const member = await newMember(server);
+    await db.getRepository(User).update({ id: member.id }, { speaks: 'de,en' });
+    return member;
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    db = server.app.get(DataSource);
+    admin = (await newAdmin(server)).client;
+    const made = await makeBook(admin);
+    code = made.code;
+    phrases.push(...(await phraseIdsOf(admin, made.chapterIds)));
+    // Translations as the admin form stores them: the first phrase in English and German, the second in
+    // English only.
+    await db.getRepository(PhraseTranslation).insert([
+      { phraseId: phrases[0][0], language: 'en', text: 'Hello. (1)' },
+      { phraseId: phrases[0][0], language: 'de', text: 'Guten Tag. (1)' },
+      { phraseId: phrases[0][1], language: 'en', text: 'Goodbye. (1)' },
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it('keeps one mark per member and phrase, the latest, even when sent at once', async () => {
+    const { client, id } = await reader();
+    const other = (await newMember(server)).client;
+    const got = await client.put<Marked>('user/marks', { phrase_id: phrases[0][0], mark: 'got' });
+    expect([got.status, got.body]).toEqual([
+      200,
+      { data: { phrase_id: phrases[0][0], mark: 'got', card_id: null } },
+    ]);
+    await client.put('user/marks', { phrase_id: phrases[0][1], mark: 'unsure' });
+    await client.put('user/marks', { phrase_id: phrases[0][0], mark: 'lost' });
+    await other.put('user/marks', { phrase_id: phrases[0][0], mark: 'got' });
+    expect((await client.get(`user/marks?book_code=${code}&chapter_no=1`)).body).toEqual({
+      data: [
+        { phrase_id: phrases[0][0], mark: 'lost' },
+        { phrase_id: phrases[0][1], mark: 'unsure' },
+      ],
+    });
+    expect((await other.get(`user/marks?book_code=${code}&chapter_no=1`)).body).toEqual({
+      data: [{ phrase_id: phrases[0][0], mark: 'got' }],
+    });
+    expect((await client.get(`user/marks?book_code=${code}&chapter_no=2`)).body).toEqual({ data: [] });
+
+    const marks = ['got', 'unsure', 'lost', 'got', 'lost', 'unsure', 'got', 'lost'];
+    const answers = await Promise.all(
+      marks.map((mark) => client.put<Marked>('user/marks', { phrase_id: phrases[0][1], mark })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(marks.map(() => 200));
+    const rows = await db.getRepository(PhraseMark).findBy({ userId: id, phraseId: phrases[0][1] });
+    expect(rows).toHaveLength(1);
+    expect(marks).toContain(rows[0].mark);
+    // However they raced, one card for the phrase.
+    expect(await db.getRepository(SavedWord).countBy({ userId: id, phraseId: phrases[0][1] })).toBe(1);
+    await client.put('user/marks', { phrase_id: phrases[0][1], mark: 'got' });
+    expect(
+      (await db.getRepository(PhraseMark).findBy({ userId: id, phraseId: phrases[0][1] })).map((r) => r.mark),
+    ).toEqual(['got']);
+  });
+
+  it('answers 401, 403 for a locked phrase, 404 for an unknown one, 422 for another mark', async () => {
+    const { client } = await newMember(server);
+    const body = { phrase_id: phrases[0][0], mark: 'lost' };
+    expect((await new ApiClient(server).put('user/marks', body)).status).toBe(401);
+    expect((await new ApiClient(server).get(`user/marks?book_code=${code}&chapter_no=1`)).status).toBe(401);
+    expect((await client.put('user/marks', { phrase_id: phrases[1][0], mark: 'lost' })).status).toBe(403);
+    expect((await client.put('user/marks', { phrase_id: 999_999, mark: 'lost' })).status).toBe(404);
+    for (const mark of ['maybe', '', 'LOST', 3, null]) {
+      const res = await client.put('user/marks', { phrase_id: phrases[0][0], mark });
+      expect([mark, res.status]).toEqual([mark, 422]);
+    }
+    const bad = await client.put('user/marks', { phrase_id: phrases[0][0], mark: 'maybe' });
+    expect(bad.body).toEqual({
+      message: 'The mark must be got, unsure or lost.',
+      errors: { mark: ['The mark must be got, unsure or lost.'] },
+    });
+    expect((await client.get(`user/marks?book_code=${code}`)).status).toBe(422);
+    // Nothing refused made a card.
+    expect((await client.get<CardList>('user/words')).body.meta.total).toBe(0);
+  });
+
+  it('makes Lost a phrase card, reviewed, answered and undone like a word', async () => {
+    const { client } = await reader();
+    const lost = await client.put<Marked>('user/marks', { phrase_id: phrases[0][0], mark: 'lost' });
+    const cardId = lost.body.data.card_id!;
+    expect(cardId).toEqual(expect.any(Number));
+    // Marked again, or saved with Save phrase: the same card.
+    expect(
+      (await client.put<Marked>('user/marks', { phrase_id: phrases[0][0], mark: 'unsure' })).body.data
+        .card_id,
+    ).toBe(cardId);
+    expect(
+      (await client.put<Marked>('user/marks', { phrase_id: phrases[0][0], mark: 'got' })).body.data.card_id,
+    ).toBe(cardId);
+    const saved = await client.post<{ data: Card }>('user/words', {
+      phrase_id: phrases[0][0],
+      kind: 'phrase',
+    });
+    expect([saved.status, saved.body.data.id]).toEqual([200, cardId]);
+
+    const queue = await client.get<Queue>('user/review');
+    expect(queue.body.data.cards).toEqual([
+      expect.objectContaining({
+        id: cardId,
+        phrase_id: phrases[0][0],
+        kind: 'phrase',
+        term: '',
+        meaning: '',
+        phrase: 'Bonjour. (1)',
+        glossary: GLOSSARY,
+        // German comes first in what the member reads.
+        translation: { language: 'de', text: 'Guten Tag. (1)' },
+        audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
+        state: 0,
+        version: 0,
+      }),
+    ]);
+    const answered = await client.post<{ data: { id: number; state: number } }>(`user/review/${cardId}`, {
+      rating: 3,
+      version: 0,
+    });
+    expect([answered.status, answered.body.data.id, answered.body.data.state]).toEqual([200, cardId, 1]);
+    expect((await client.get<Queue>('user/review')).body.data.cards).toEqual([]);
+    const undone = await client.post<{ data: Card }>('user/review/undo');
+    expect(undone.status).toBe(200);
+    expect(undone.body.data).toMatchObject({ id: cardId, kind: 'phrase', state: 0, reps: 0, version: 0 });
+    expect((await client.get<Queue>('user/review')).body.data.cards.map((c) => c.id)).toEqual([cardId]);
+
+    // The offline review of the book carries it too; deleting and Undo bring back the same card.
+    const ahead = await client.get<{ data: { cards: Card[] } }>(`user/review/ahead?book_code=${code}`);
+    expect(ahead.body.data.cards).toEqual([expect.objectContaining({ id: cardId, kind: 'phrase' })]);
+    expect((await client.delete(`user/words/${cardId}`)).status).toBe(200);
+    const restored = await client.post<{ data: Card }>(`user/words/${cardId}/restore`);
+    expect(restored.body.data).toMatchObject({ id: cardId, kind: 'phrase', translation: { language: 'de' } });
+  });
+
+  it('saves a phrase, lists cards by kind, and gives a translation only in a language the member reads', async () => {
+    const { client, id } = await reader();
+    const phraseCard = await client.post<{ data: Card }>('user/words', {
+      phrase_id: phrases[0][1],
+      kind: 'phrase',
+    });
+    expect(phraseCard.status).toBe(200);
+    expect(phraseCard.body.data).toMatchObject({
+      kind: 'phrase',
+      term: '',
+      phrase: 'Au revoir. (1)',
+      glossary: GLOSSARY,
+      // No German for this one: English, the member's second language.
+      translation: { language: 'en', text: 'Goodbye. (1)' },
+    });
+    const word = await client.post<{ data: Card }>('user/words', {
+      phrase_id: phrases[0][0],
+      term: 'bonjour',
+    });
+    expect(word.body.data).toMatchObject({
+      kind: 'word',
+      term: 'bonjour',
+      translation: { language: 'de', text: 'Guten Tag. (1)' },
+    });
+    const list = async (query: string) =>
+      (await client.get<CardList>(`user/words${query}`)).body.data.map((card) => [card.kind, card.id]);
+    expect(await list('?kind=phrase')).toEqual([['phrase', phraseCard.body.data.id]]);
+    expect(await list('?kind=word')).toEqual([['word', word.body.data.id]]);
+    expect((await list('')).length).toBe(2);
+    // A phrase card is found by its phrase.
+    expect(await list('?q=revoir&kind=phrase')).toEqual([['phrase', phraseCard.body.data.id]]);
+    expect((await client.get('user/words?kind=sentence')).status).toBe(422);
+    expect((await client.get('user/words/books')).body).toEqual({
+      data: [{ book_code: code, book_title: 'Le Petit Voyage', words: 2 }],
+    });
+    // Locked or unknown phrases, as for words.
+    expect((await client.post('user/words', { phrase_id: phrases[1][0], kind: 'phrase' })).status).toBe(403);
+    expect((await client.post('user/words', { phrase_id: 999_999, kind: 'phrase' })).status).toBe(404);
+    expect((await client.post('user/words', { phrase_id: phrases[0][0], kind: 'card' })).status).toBe(422);
+    // Without a term, a word is still refused.
+    expect((await client.post('user/words', { phrase_id: phrases[0][0] })).status).toBe(422);
+
+    // A member who chose no language gets no translation; one who reads only Italian neither.
+    const plain = (await newMember(server)).client;
+    const theirs = await plain.post<{ data: Card }>('user/words', {
+      phrase_id: phrases[0][0],
+      kind: 'phrase',
+    });
+    expect(theirs.body.data.translation).toBeNull();
+    await db.getRepository(User).update({ id }, { speaks: 'it' });
+    expect((await client.get<CardList>('user/words?kind=phrase')).body.data[0].translation).toBeNull();
+  });
+
+  it('exports phrase cards in the CSV and the Anki deck', async () => {
+    const { client } = await reader();
+    await client.put('user/marks', { phrase_id: phrases[0][0], mark: 'lost' });
+    await client.post('user/words', { phrase_id: phrases[0][1], term: 'au revoir' });
+
+    const csv = parseCsv((await (await client.raw('user/words/export')).text()).replace(/^\uFEFF/, ''));
+    expect(csv[0].slice(-2)).toEqual(['kind', 'translation']);
+    expect(csv.slice(1).map((row) => [row[0], row[1], row[2], row[7], row[8]])).toEqual([
+      ['', '', 'Bonjour. (1)', 'phrase', 'Guten Tag. (1)'],
+      ['au revoir', 'goodbye', 'Au revoir. (1)', 'word', 'Goodbye. (1)'],
+    ]);
+
+    const zip = Buffer.from(await (await client.raw('user/words/export?format=anki')).arrayBuffer());
+    const rows = parseCsv(await ankiCsv(zip));
+    expect(rows.slice(0, 4).map((row) => row.join(','))).toEqual([
+      '#separator:Comma',
+      '#html:false',
+      '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Tags',
+      '#tags column:7',
+    ]);
+    const [phraseRow, wordRow] = rows.slice(4);
+    // The front of a phrase card is its clip; the back its text, translation and glossary.
+    expect(phraseRow[0]).toMatch(/^\[sound:lingonovel-\d+-[0-9a-f]{12}\.mp3\]$/);
+    expect(phraseRow[0]).toBe(phraseRow[5]);
+    expect(phraseRow.slice(1, 5)).toEqual([
+      'Bonjour. (1)\nGuten Tag. (1)\nbonjour — hello\nau revoir — goodbye',
+      'Bonjour. (1)',
+      'Le Petit Voyage',
+      '1',
+    ]);
+    expect(phraseRow[6]).toBe('phrase');
+    expect([wordRow[0], wordRow[1], wordRow[6]]).toEqual(['au revoir', 'goodbye', 'word']);
+  });
+
+  it("loses a deleted phrase's marks and card with it", async () => {
+    const { client, id } = await reader();
+    const made = await makeBook(admin);
+    const [[phraseId]] = await phraseIdsOf(admin, made.chapterIds);
+    const card = (await client.put<Marked>('user/marks', { phrase_id: phraseId, mark: 'lost' })).body.data
+      .card_id;
+    expect(card).toEqual(expect.any(Number));
+    expect((await admin.delete(`admin/phrase/${phraseId}`)).status).toBe(200);
+    expect(await db.getRepository(PhraseMark).countBy({ userId: id, phraseId })).toBe(0);
+    expect((await client.get(`user/marks?book_code=${made.code}&chapter_no=1`)).body).toEqual({ data: [] });
+    expect((await client.get<CardList>('user/words?kind=phrase')).body.meta.total).toBe(0);
+  });
+});
