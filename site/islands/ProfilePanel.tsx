@@ -1,6 +1,6 @@
 /**
- * /profile: the signed-in user's real account (name, email, member since), with forms to change the name
- * and the password. It replaces docs/product.md's static sample page. Visitors who are not signed in sign in first
+ * /profile: the signed-in user's real account (name, email, member since), with forms to change the name,
+ * the languages they speak (SpeaksForm) and the password. It replaces docs/product.md's static sample page. Visitors who are not signed in sign in first
  * and come back here.
  */
 import { useEffect, useState, type SubmitEvent } from 'react';
@@ -12,6 +12,7 @@ import { useGuard } from '../lib/useGuard';
 import type { ProfileResponse } from '../../server/users/users.dto';
 import type { SubscriptionSummary } from '../lib/plan';
 import PlanSummary from './PlanSummary';
+import { SpeaksForm } from './SpeaksForm';
 import { useSubmit } from './shared/useSubmit';
 import {
   ErrorSummary,
@@ -72,6 +73,10 @@ export default function ProfilePanel() {
       <PlanSummary plan={profile.subscription} />
       <NameForm
         profile={profile}
+        onSaved={(saved) => setProfile({ ...saved, subscription: profile.subscription })}
+      />
+      <SpeaksForm
+        speaks={profile.speaks}
         onSaved={(saved) => setProfile({ ...saved, subscription: profile.subscription })}
       />
       <PasswordForm email={profile.email} />

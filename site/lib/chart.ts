@@ -1,4 +1,4 @@
-/** Words and numbers of the dashboard's progress chart (islands/ProgressStats.tsx). */
+/** Words and numbers of the dashboard's progress charts (islands/ProgressStats.tsx, islands/DayChart.tsx). */
 
 /** "1 day", "2 days": the count with its noun, singular for exactly one. */
 export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -20,4 +20,14 @@ export function axisTop(max: number): number {
 export function tipPosition(index: number, count: number): { left: string; transform: string } {
   const share = ((index + 0.5) / count) * 100;
   return { left: `${share}%`, transform: `translateX(-${share}%)` };
+}
+
+/** A member's day ("2026-03-12", their own date) as the charts name it: "Thu, Mar 12". */
+export function dayName(date: string): string {
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(year, month - 1, day).toLocaleDateString(undefined, {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+  });
 }

@@ -5,59 +5,15 @@
  */
 import { useId, useState } from 'react';
 import { languageName } from '../../lib/admin';
+import { COMMON_LANGUAGES } from '../../lib/languages';
 import { FieldShell } from '../shared/Form';
-
-/** The languages offered first: the most learnt and published ones, and the regional forms readers ask for. */
-const COMMON_TAGS = [
-  'ar',
-  'ca',
-  'cs',
-  'da',
-  'de',
-  'el',
-  'en',
-  'en-GB',
-  'en-US',
-  'es',
-  'es-MX',
-  'eu',
-  'fi',
-  'fr',
-  'fr-CA',
-  'gl',
-  'he',
-  'hi',
-  'hu',
-  'id',
-  'it',
-  'ja',
-  'ko',
-  'nb',
-  'nl',
-  'pl',
-  'pt',
-  'pt-BR',
-  'pt-PT',
-  'ro',
-  'ru',
-  'sv',
-  'th',
-  'tr',
-  'uk',
-  'vi',
-  'zh',
-];
-
-const COMMON = COMMON_TAGS.map((tag) => ({ tag, name: languageName(tag) })).sort((a, b) =>
-  a.name.localeCompare(b.name, 'en'),
-);
 
 const TAG = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
 /** What is sent for what was typed: the tag of a listed language's English name, or the text itself. */
 export function languageValue(typed: string): string {
   const text = typed.trim();
-  const named = COMMON.find((language) => language.name.toLowerCase() === text.toLowerCase());
+  const named = COMMON_LANGUAGES.find((language) => language.name.toLowerCase() === text.toLowerCase());
   return named ? named.tag : text;
 }
 
@@ -105,7 +61,7 @@ export function LanguageField({
             {...a11y}
           />
           <datalist id={listId}>
-            {COMMON.map((language) => (
+            {COMMON_LANGUAGES.map((language) => (
               <option key={language.tag} value={language.tag}>
                 {language.name}
               </option>

@@ -1,7 +1,8 @@
 /**
  * docs/product.md's Add Phrase (/admin/chapter/phrase/create/{chapter_id}) and, beyond the spec, Edit Phrase
  * (/admin/chapter/phrase/edit/{id}). Administrators add many phrases in a row, so after a success the form
- * empties and the phrase field takes the focus again, while the message is announced.
+ * empties and the phrase field takes the focus again, while the message is announced. Translations are
+ * edited in TranslationsField.
  */
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { apiUpload } from '../../lib/api';
@@ -10,6 +11,7 @@ import { ErrorSummary, Field, SubmitButton, SuccessMessage, TextAreaField } from
 import { Breadcrumb } from './ui/Breadcrumb';
 import { FileField } from './ui/FileField';
 import { FormErrors } from './ui/FormErrors';
+import { TranslationsField } from './TranslationsField';
 import { UploadProgress } from './ui/UploadProgress';
 import { hasFiles, multipart, useLoad, useSubmit } from './ui/hooks';
 import { PHRASE_UPLOADS } from '../../../server/common/body-limits';
@@ -18,6 +20,7 @@ const FIELDS = {
   phrase: { id: 'phrase-text', label: 'Phrase' },
   dictionary: { id: 'phrase-dictionary', label: 'Dictionary' },
   line_audio: { id: 'phrase-audio', label: 'MP3 for phrase' },
+  translations: { id: 'phrase-translations-error', label: 'Translations' },
 };
 
 export function AddPhraseForm({ chapterId }: { chapterId: string }) {
@@ -120,6 +123,11 @@ function PhraseForm({ chapterId, subtitle, phrase, onSaved }: PhraseFormProps) {
             defaultValue={phrase?.dictionary}
             required
             error={error?.fieldError('dictionary')}
+          />
+          <TranslationsField
+            errorId={FIELDS.translations.id}
+            initial={phrase?.translations}
+            error={(field) => error?.fieldError(field)}
           />
           {phrase && (
             <div className="current-media">

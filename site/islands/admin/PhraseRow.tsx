@@ -3,7 +3,7 @@
  * which keeps a chapter of hundreds of phrases quick. Audio players load nothing until played.
  */
 import { memo, type KeyboardEvent } from 'react';
-import { adminRoutes, type Phrase } from '../../lib/admin';
+import { adminRoutes, languageName, type Phrase } from '../../lib/admin';
 import type { DragHandlers } from './useRowDrag';
 
 export interface RowActions {
@@ -24,6 +24,23 @@ interface PhraseRowProps {
   dropTarget: boolean;
   deleting: boolean;
   actions: RowActions;
+}
+
+/** The languages a phrase is translated into, under its text ("Translations: en, de"); nothing without. */
+function TranslationLanguages({ translations }: { translations: Record<string, string> | undefined }) {
+  const tags = Object.keys(translations ?? {}).sort();
+  if (tags.length === 0) return null;
+  return (
+    <span className="phrase-languages">
+      Translations:{' '}
+      {tags.map((tag, i) => (
+        <span key={tag}>
+          {i > 0 && ', '}
+          <abbr title={languageName(tag)}>{tag}</abbr>
+        </span>
+      ))}
+    </span>
+  );
 }
 
 export const handleId = (phrase: Phrase) => `reorder-${phrase.id}`;
@@ -87,7 +104,10 @@ export const PhraseRow = memo(function PhraseRow({
         </button>
       </td>
       <td data-label="No.">{position}</td>
-      <th scope="row">{phrase.phrase}</th>
+      <th scope="row">
+        {phrase.phrase}
+        <TranslationLanguages translations={phrase.translations} />
+      </th>
       <td data-label="Dictionary" className="multiline">
         {phrase.dictionary}
       </td>

@@ -3,7 +3,12 @@
  * from GET admin/book/{book_code}/insights. Aggregates only: the answer names no member.
  */
 import type { CSSProperties } from 'react';
-import type { BookInsights, ChapterInsight, ReplayedPhrase } from '../../../server/insights/insights.service';
+import type {
+  BookInsights,
+  ChapterInsight,
+  LostPhrase,
+  ReplayedPhrase,
+} from '../../../server/insights/insights.service';
 import { TableScroll } from './ui/Table';
 import { useLoad } from './ui/hooks';
 
@@ -50,6 +55,7 @@ function Insights({ insights }: { insights: BookInsights }) {
       <Funnel chapters={insights.chapters} started={insights.started} />
       <StopPoints chapters={insights.chapters} />
       <MostReplayed phrases={insights.most_replayed} />
+      <MostLost phrases={insights.most_lost} />
     </>
   );
 }
@@ -163,6 +169,45 @@ function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
                   <td data-label="Position">{phrase.position}</td>
                   <td data-label="Replays">{phrase.replays}</td>
                   <td data-label="Listeners">{phrase.listeners}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </>
+  );
+}
+
+/** docs/practice.md: the phrases members most often marked Lost ("did you understand?" in the reader). */
+function MostLost({ phrases }: { phrases: LostPhrase[] }) {
+  return (
+    <>
+      <h3 id="lost-heading">Most often lost</h3>
+      <p>
+        The phrases members most often marked Lost after hearing them: candidates for a glossary entry, a
+        translation or a slower clip. Each member counts once per phrase, with their latest mark.
+      </p>
+      {phrases.length === 0 ? (
+        <p>No phrase has been marked Lost yet.</p>
+      ) : (
+        <TableScroll label="Most often lost">
+          <table className="admin-table" aria-labelledby="lost-heading">
+            <thead>
+              <tr>
+                <th scope="col">Phrase</th>
+                <th scope="col">Chapter</th>
+                <th scope="col">Position</th>
+                <th scope="col">Members who were lost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {phrases.map((phrase) => (
+                <tr key={phrase.phrase_id}>
+                  <th scope="row">{phrase.text}</th>
+                  <td data-label="Chapter">{phrase.chapter_no}</td>
+                  <td data-label="Position">{phrase.position}</td>
+                  <td data-label="Members who were lost">{phrase.lost}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,9 @@
 /**
- * /review: the member's due and new cards, one at a time. The front shows the term; "Show answer" (or
- * Space) reveals the meaning and the phrase it came from, with the term marked, and plays the narrator's
- * clip of that phrase. 1–4 answer, P plays the clip again, U takes back the last answer.
+ * /review: the member's due and new cards, one at a time. A word's front shows the term; "Show answer"
+ * (or Space) reveals the meaning and the phrase it came from, with the term marked, and plays the
+ * narrator's clip of that phrase. A phrase card is listening first: its clip plays as it comes up, with no
+ * text, and the answer shows the text, its translation and its glossary (ReviewCardView). 1–4 answer,
+ * P plays the clip again, U takes back the last answer.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewCard, ReviewQueue as Queue } from '../../../server/words/review.dto';
@@ -14,14 +16,8 @@ import { dueIn } from '../../lib/due-time';
 import { signedIn } from '../../lib/guards';
 import { syncTimeZone } from '../../lib/time-zone';
 import { useGuard } from '../../lib/useGuard';
-import { HighlightedPhrase } from './HighlightedPhrase';
-
-const RATINGS = [
-  { rating: 1, key: 'again', label: 'Again' },
-  { rating: 2, key: 'hard', label: 'Hard' },
-  { rating: 3, key: 'good', label: 'Good' },
-  { rating: 4, key: 'easy', label: 'Easy' },
-] as const;
+import { cardName, isPhraseCard } from '../../lib/cards';
+import { ReviewCardView } from './ReviewCardView';
 
 const guard = signedIn('/review');
 
@@ -29,6 +25,7 @@ export default function ReviewSession() {
   const access = useGuard(guard);
   const [queue, setQueue] = useState<Queue | null>(null);
   const [revealed, setRevealed] = useState(false);
+  const [played, setPlayed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [answered, setAnswered] = useState(0);
   const [status, setStatus] = useState('');
@@ -75,8 +72,25 @@ export default function ReviewSession() {
     const element = audio.current;
     if (!element || !card?.audio) return;
     element.currentTime = 0;
-    element.play().catch(() => setStatus('The clip could not be played.'));
+    element
+      .play()
+      .then(() => setPlayed(true))
+      .catch(() => setStatus('The clip could not be played.'));
   }, [card]);
+
+  // A phrase card's front is its clip: it plays as the card comes up. A browser that blocks sound before
+  // the member has touched the page refuses; the Play button is there for that.
+  const cardKey = card ? `${card.id}:${card.version}` : null;
+  const phraseFront = !!card && isPhraseCard(card) && !revealed;
+  useEffect(() => {
+    setPlayed(false);
+    if (!cardKey || !phraseFront) return;
+    audio.current?.play().then(
+      () => setPlayed(true),
+      () => undefined,
+    );
+    // Only a new card starts it, not the answer being shown (phraseFront is read as the card comes up).
+  }, [cardKey]);
 
   const reveal = useCallback(() => {
     if (!card || revealed) return;
@@ -98,7 +112,7 @@ export default function ReviewSession() {
         lastQueued.current = sent === null;
         setAnswered((n) => n + 1);
         const rest = queue.cards.slice(1);
-        setStatus(`Answered “${card.term}”. ${rest.length} left.`);
+        setStatus(`Answered “${cardName(card)}”. ${rest.length} left.`);
         // Cards answered Again come back today: an empty local queue asks the server for what is due now.
         if (rest.length) {
           setQueue({ ...queue, cards: rest });
@@ -127,7 +141,7 @@ export default function ReviewSession() {
       setQueue((q) => (q ? { ...q, cards: [data, ...q.cards.filter((c) => c.id !== data.id)] } : q));
       setRevealed(false);
       setAnswered((n) => n - 1);
-      setStatus(`Undone: “${data.term}” is back.`);
+      setStatus(`Undone: “${cardName(data)}” is back.`);
     } catch (failure) {
       setStatus(failure instanceof ApiError ? failure.message : errorMessage(failure));
     } finally {
@@ -177,48 +191,21 @@ export default function ReviewSession() {
         {status}
       </p>
       {card ? (
-        <section className="review-card" aria-labelledby="review-term">
-          <h2 id="review-term" className="review-term">
-            {card.term}
-          </h2>
-          <p className="review-source">
-            {card.book_title}, chapter {card.chapter_no}
-          </p>
-          {card.audio ? (
-            <>
-              <audio ref={audio} src={card.audio} preload="auto" data-review-audio />
-              <button type="button" onClick={play}>
-                Play the phrase <kbd>P</kbd>
-              </button>
-            </>
-          ) : (
-            <p className="muted">This clip is part of Premium Plus.</p>
-          )}
-          {revealed ? (
-            <div className="review-back">
-              <p className="review-meaning">{card.meaning}</p>
-              <p className="review-phrase">
-                <HighlightedPhrase phrase={card.phrase} term={card.term} />
-              </p>
-              <div className="review-answers" role="group" aria-label="How well did you know it?">
-                {RATINGS.map(({ rating, key, label }) => (
-                  <button type="button" key={key} disabled={busy} onClick={() => void answer(rating)}>
-                    <span>{label}</span> <small>{card.next[key].label}</small> <kbd>{rating}</kbd>
-                  </button>
-                ))}
-              </div>
-            </div>
-          ) : (
-            <button type="button" className="button" onClick={reveal}>
-              Show answer <kbd>Space</kbd>
-            </button>
-          )}
-        </section>
+        <ReviewCardView
+          card={card}
+          revealed={revealed}
+          busy={busy}
+          played={played}
+          audio={audio}
+          onPlay={play}
+          onReveal={reveal}
+          onAnswer={(rating) => void answer(rating)}
+        />
       ) : (
         <p className="review-done">
           {queue.next_due_at
             ? `All done for now. The next card is due ${dueIn(queue.next_due_at)}.`
-            : 'You have no words to review yet. Save words from a book’s glossary while you read.'}{' '}
+            : 'You have nothing to review yet. Save words from a book’s glossary, or phrases, while you read.'}{' '}
           <a href="/words">Your words</a>
         </p>
       )}

@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { WordResponse } from '../../../server/words/words.dto';
+import { cardName } from '../../lib/cards';
 
 export interface Deleted {
   word: WordResponse;
@@ -57,7 +58,7 @@ export function UndoDelete({ deleted, onUndo, onExpire }: Props) {
     >
       {deleted && (
         <p>
-          <span>“{deleted.word.term}” deleted.</span>{' '}
+          <span>“{cardName(deleted.word)}” deleted.</span>{' '}
           <button ref={button} type="button" onClick={() => onUndo(deleted.word)}>
             Undo
           </button>

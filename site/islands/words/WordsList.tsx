@@ -1,6 +1,7 @@
 /**
- * /words: the member's saved words, newest first, with a search box, a book filter, each word's clip and
- * when it is next due, delete, and the two exports (a CSV for spreadsheets, a zip for Anki).
+ * /words: the member's saved words and phrase cards, newest first, with a search box, a filter by kind
+ * (words, phrases or both: the API's `?kind=`) and by book, each card's clip and when it is next due,
+ * delete, and the two exports (a CSV for spreadsheets, a zip for Anki), which carry both kinds.
  *
  * Delete asks nothing: the word goes at once, and Undo brings it back (its card and review history
  * too) for a few seconds (UndoDelete). A mistaken tap costs one more tap, not a dialog every time.
@@ -13,22 +14,27 @@ import type {
   WordResponse,
 } from '../../../server/words/words.dto';
 import { api, apiDownload, errorMessage } from '../../lib/api';
-import { dueIn } from '../../lib/due-time';
+import { cardCount, cardName, type KindFilter } from '../../lib/cards';
 import { signedIn } from '../../lib/guards';
 import { useGuard } from '../../lib/useGuard';
-import { HighlightedPhrase } from './HighlightedPhrase';
+import { CardItem } from './CardItem';
 import { UndoDelete, type Deleted } from './UndoDelete';
 import { DeviceNotice } from '../shared/DeviceNotice';
 
 const PER_PAGE = 50;
 const guard = signedIn('/words');
 
-const dueLabel = (iso: string) => `Due ${dueIn(iso)}`;
+const KINDS: Array<{ value: KindFilter; label: string }> = [
+  { value: 'all', label: 'Words and phrases' },
+  { value: 'word', label: 'Words' },
+  { value: 'phrase', label: 'Phrases' },
+];
 
 export default function WordsList() {
   const access = useGuard(guard);
   const [search, setSearch] = useState('');
   const [book, setBook] = useState('');
+  const [kind, setKind] = useState<KindFilter>('all');
   const [page, setPage] = useState(1);
   const [words, setWords] = useState<Page | null>(null);
   const [books, setBooks] = useState<BookOption[]>([]);
@@ -55,6 +61,7 @@ export default function WordsList() {
       const query = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
       if (search.trim()) query.set('q', search.trim());
       if (book) query.set('book_code', book);
+      if (kind !== 'all') query.set('kind', kind);
       api<Page>(`user/words?${query}`, { signal: abort.signal })
         .then((answer) => {
           // The last word of the last page deleted: show the page before.
@@ -69,7 +76,7 @@ export default function WordsList() {
       clearTimeout(timer);
       abort.abort();
     };
-  }, [access.status, search, book, page, reload]);
+  }, [access.status, search, book, kind, page, reload]);
 
   const play = (src: string) => {
     const element = audio.current;
@@ -100,7 +107,7 @@ export default function WordsList() {
   const restore = async (word: WordResponse) => {
     try {
       await api(`user/words/${word.id}/restore`, { method: 'POST' });
-      setStatus(`“${word.term}” is back.`);
+      setStatus(`“${cardName(word)}” is back.`);
       // Undo goes: the focus goes back to the list rather than to the top of the page.
       summary.current?.focus();
     } catch (failure) {
@@ -149,6 +156,22 @@ export default function WordsList() {
           />
         </label>
         <label>
+          Show
+          <select
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value as KindFilter);
+              setPage(1);
+            }}
+          >
+            {KINDS.map(({ value, label }) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           Book
           <select
             value={book}
@@ -191,51 +214,18 @@ export default function WordsList() {
         <p>Loading…</p>
       ) : words.data.length === 0 ? (
         <p ref={summary} tabIndex={-1} className="words-summary">
-          {search || book
-            ? 'No saved word matches.'
-            : 'You have not saved any words yet. While you read, press “Save” beside a glossary entry.'}
+          {search || book || kind !== 'all'
+            ? `No saved ${kind === 'phrase' ? 'phrase' : kind === 'word' ? 'word' : 'word or phrase'} matches.`
+            : 'You have not saved any words yet. While you read, press “Save” beside a glossary entry, or “Save phrase”.'}
         </p>
       ) : (
         <>
           <p ref={summary} tabIndex={-1} className="words-summary">
-            {words.meta.total} {words.meta.total === 1 ? 'word' : 'words'}
+            {cardCount(words.meta.total, kind, pages === 1 ? words.data.map((w) => w.kind) : undefined)}
           </p>
           <ul className="word-list">
             {words.data.map((word) => (
-              <li key={word.id}>
-                <p className="word-term">
-                  <strong>{word.term}</strong> <span lang="en">{word.meaning}</span>
-                </p>
-                <p className="word-phrase">
-                  <HighlightedPhrase phrase={word.phrase} term={word.term} />
-                </p>
-                <p className="word-meta">
-                  <a href={`/read/${word.book_code}/${word.chapter_no}#p-${word.position}`}>
-                    {word.book_title}, chapter {word.chapter_no}
-                  </a>{' '}
-                  · {dueLabel(word.due_at)}
-                </p>
-                <div className="word-actions">
-                  {word.audio ? (
-                    <button
-                      type="button"
-                      onClick={() => play(word.audio!)}
-                      aria-label={`Play the phrase of “${word.term}”`}
-                    >
-                      Play
-                    </button>
-                  ) : (
-                    <span className="muted">Clip in Premium Plus</span>
-                  )}
-                  <button
-                    type="button"
-                    onClick={() => void remove(word)}
-                    aria-label={`Delete “${word.term}”`}
-                  >
-                    Delete
-                  </button>
-                </div>
-              </li>
+              <CardItem key={word.id} word={word} onPlay={play} onDelete={(w) => void remove(w)} />
             ))}
           </ul>
           {pages > 1 && (
