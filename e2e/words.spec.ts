@@ -147,10 +147,12 @@ test('the words page lists, filters, plays, deletes and exports the CSV', async 
   const file = await download;
   expect(file.suggestedFilename()).toBe('lingonovel-words.csv');
   const csv = await readFile(await file.path(), 'utf8');
-  expect(csv.startsWith('\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires\r\n')).toBe(true);
+  expect(
+    csv.startsWith('\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires,kind,translation\r\n'),
+  ).toBe(true);
   expect(csv).toContain('Fähre,ferry,Die Fähre brachte nur zweimal in der Woche Post auf die Insel.');
   // Chapter 1 is free: its clips' links never expire, and the file says so.
-  expect(csv).toMatch(/Fähre,ferry,.*\.mp3,never\r\n/);
+  expect(csv).toMatch(/Fähre,ferry,.*\.mp3,never,word,/);
   expect(csv).toContain('Umschlag,envelope,');
   expect(csv.trim().split('\r\n')).toHaveLength(3);
 
