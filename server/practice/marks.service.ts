@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { Clock } from '../common/clock';
+import { isForeignKeyViolation } from '../database/db-errors';
 import type { User } from '../users/user.entity';
 import { PhraseCards } from '../words/phrase-cards';
 import { PhraseMark, type PhraseMarkValue } from './phrase-mark.entity';
 import type { ChapterMarksAnswer, ChapterQuery, MarkAnswer, MarkDto } from './practice.dto';
-import { ReadablePhrase } from './readable-phrase';
+import { PHRASE_NOT_FOUND, ReadablePhrase } from '../words/readable-phrase';
 
 /** Marks that make the phrase a card: the learner did not follow it. */
 const NEEDS_A_CARD: ReadonlySet<PhraseMarkValue> = new Set(['unsure', 'lost']);
@@ -31,10 +32,15 @@ export class MarksService {
    */
   async mark(user: User, dto: MarkDto): Promise<MarkAnswer> {
     const place = await this.readable.of(user, dto.phrase_id);
-    await this.marks.upsert(
-      { userId: user.id, phraseId: place.id, mark: dto.mark, markedAt: this.clock.now() },
-      { conflictPaths: ['userId', 'phraseId'] },
-    );
+    await this.marks
+      .upsert(
+        { userId: user.id, phraseId: place.id, mark: dto.mark, markedAt: this.clock.now() },
+        { conflictPaths: ['userId', 'phraseId'] },
+      )
+      .catch((error: unknown) => {
+        // The phrase deleted since the access check: its foreign key refuses the mark.
+        throw isForeignKeyViolation(error) ? new NotFoundException(PHRASE_NOT_FOUND) : error;
+      });
     const cardId = NEEDS_A_CARD.has(dto.mark)
       ? await this.cards.ensure(user.id, place.id)
       : await this.cards.idOf(user.id, place.id);

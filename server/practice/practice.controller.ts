@@ -1,9 +1,11 @@
 import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
-import { ErrorAnswer } from '../common/error-answer';
+import { ErrorAnswer, errorContent } from '../common/error-answer';
+import { PREMIUM_CHAPTER } from '../reading/access';
 import { MemberRateLimit } from '../common/rate-limit';
 import type { User } from '../users/user.entity';
+import { PHRASE_NOT_FOUND } from '../words/readable-phrase';
 import { DictationService } from './dictation.service';
 import { MarksService } from './marks.service';
 import {
@@ -18,7 +20,10 @@ import {
   MARKS_LIMIT,
 } from './practice.dto';
 
-const LOCKED = 'The phrase is in a chapter the member may not read (Premium Plus).';
+// The descriptions are the answers' own messages, so that a client can match them.
+const LOCKED = `The phrase's chapter is one the member may not read: "${PREMIUM_CHAPTER}"`;
+const NOT_FOUND = `No phrase has that id: "${PHRASE_NOT_FOUND}"`;
+const BAD_CHAPTER = 'book_code or chapter_no is missing or not valid: `errors` says why, by field.';
 
 /** A member's practice on phrases: dictations and "did you understand?" marks. */
 @Controller('user')
@@ -32,13 +37,14 @@ export class PracticeController {
   @MemberRateLimit(DICTATION_LIMIT)
   @ApiCreatedResponse({ type: DictationResultAnswer, description: 'The attempt, scored and kept.' })
   @ErrorAnswer(403, LOCKED)
-  @ErrorAnswer(404, 'No phrase has that id.')
+  @ErrorAnswer(404, NOT_FOUND)
   attempt(@CurrentUser() user: User, @Body() dto: DictationDto) {
     return this.dictation.attempt(user, dto);
   }
 
   @Get('dictation')
   @ApiOkResponse({ type: DictationChapterAnswer })
+  @ApiResponse({ status: 422, ...errorContent(BAD_CHAPTER, true) })
   scores(@CurrentUser() user: User, @Query() query: ChapterQuery) {
     return this.dictation.chapter(user, query);
   }
@@ -47,13 +53,14 @@ export class PracticeController {
   @MemberRateLimit(MARKS_LIMIT)
   @ApiOkResponse({ type: MarkAnswer })
   @ErrorAnswer(403, LOCKED)
-  @ErrorAnswer(404, 'No phrase has that id.')
+  @ErrorAnswer(404, NOT_FOUND)
   mark(@CurrentUser() user: User, @Body() dto: MarkDto) {
     return this.marks.mark(user, dto);
   }
 
   @Get('marks')
   @ApiOkResponse({ type: ChapterMarksAnswer })
+  @ApiResponse({ status: 422, ...errorContent(BAD_CHAPTER, true) })
   chapterMarks(@CurrentUser() user: User, @Query() query: ChapterQuery) {
     return this.marks.ofChapter(user, query);
   }

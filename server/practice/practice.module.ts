@@ -6,12 +6,11 @@ import { DictationService } from './dictation.service';
 import { MarksService } from './marks.service';
 import { PhraseMark } from './phrase-mark.entity';
 import { PracticeController } from './practice.controller';
-import { ReadablePhrase } from './readable-phrase';
 
 /** Practice on phrases (docs/practice.md): dictations and marks; phrase cards are the words module's. */
 @Module({
   imports: [TypeOrmModule.forFeature([DictationAttempt, PhraseMark]), WordsModule],
   controllers: [PracticeController],
-  providers: [DictationService, MarksService, ReadablePhrase],
+  providers: [DictationService, MarksService],
 })
 export class PracticeModule {}

@@ -1,12 +1,16 @@
 import { DataSource } from 'typeorm';
+import { Book } from '../books/book.entity';
 import yauzl from 'yauzl';
 import { PhraseTranslation } from '../phrases/phrase-translation.entity';
 import { PhraseMark } from '../practice/phrase-mark.entity';
 import { User } from '../users/user.entity';
+import { DeletedWord } from '../words/deleted-word.entity';
+import { ReadablePhrase } from '../words/readable-phrase';
 import { SavedWord } from '../words/saved-word.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { parseCsv } from './csv';
+import { controlClock, MINUTE } from './clock';
 import { startServer, type TestServer } from './harness';
 
 interface Card {
@@ -82,7 +86,11 @@ describe('Marks and phrase cards', () => {
       { phraseId: phrases[0][0], language: 'en', text: 'Hello. (1)' },
       { phraseId: phrases[0][0], language: 'de', text: 'Guten Tag. (1)' },
       { phraseId: phrases[0][1], language: 'en', text: 'Goodbye. (1)' },
+      { phraseId: phrases[0][0], language: 'pt', text: 'Olá. (1)' },
+      // In the book's own language (French): never what a card shows.
+      { phraseId: phrases[0][1], language: 'fr', text: 'Adieu. (1)' },
     ]);
+    await db.getRepository(Book).update({ bookCode: code }, { language: 'fr' });
   });
   afterAll(() => server.close());
 
@@ -108,14 +116,22 @@ describe('Marks and phrase cards', () => {
     });
     expect((await client.get(`user/marks?book_code=${code}&chapter_no=2`)).body).toEqual({ data: [] });
 
-    const marks = ['got', 'unsure', 'lost', 'got', 'lost', 'unsure', 'got', 'lost'];
+    const markOf = async () =>
+      (await db.getRepository(PhraseMark).findBy({ userId: id, phraseId: phrases[0][1] })).map((r) => r.mark);
+    // One after the other, the latest wins every time.
+    for (const mark of ['got', 'lost', 'unsure', 'got']) {
+      await client.put('user/marks', { phrase_id: phrases[0][1], mark });
+      expect(await markOf()).toEqual([mark]);
+    }
+    // At once, from a "got": one row, holding one of the marks sent (never the earlier "got").
+    const marks = ['unsure', 'lost', 'unsure', 'lost', 'lost', 'unsure', 'lost', 'unsure'];
     const answers = await Promise.all(
       marks.map((mark) => client.put<Marked>('user/marks', { phrase_id: phrases[0][1], mark })),
     );
     expect(answers.map((a) => a.status)).toEqual(marks.map(() => 200));
-    const rows = await db.getRepository(PhraseMark).findBy({ userId: id, phraseId: phrases[0][1] });
+    const rows = await markOf();
     expect(rows).toHaveLength(1);
-    expect(marks).toContain(rows[0].mark);
+    expect(['unsure', 'lost']).toContain(rows[0]);
     // However they raced, one card for the phrase.
     expect(await db.getRepository(SavedWord).countBy({ userId: id, phraseId: phrases[0][1] })).toBe(1);
     await client.put('user/marks', { phrase_id: phrases[0][1], mark: 'got' });
@@ -131,6 +147,17 @@ describe('Marks and phrase cards', () => {
     expect((await new ApiClient(server).get(`user/marks?book_code=${code}&chapter_no=1`)).status).toBe(401);
     expect((await client.put('user/marks', { phrase_id: phrases[1][0], mark: 'lost' })).status).toBe(403);
     expect((await client.put('user/marks', { phrase_id: 999_999, mark: 'lost' })).status).toBe(404);
+    for (const phraseId of [[phrases[0][0]], null, -1, 0, 2 ** 31, 1.5, 'one', { id: 1 }]) {
+      const res = await client.put<{ errors: Record<string, string[]> }>('user/marks', {
+        phrase_id: phraseId,
+        mark: 'lost',
+      });
+      expect([phraseId, res.status, Object.keys(res.body.errors ?? {})]).toEqual([
+        phraseId,
+        422,
+        ['phrase_id'],
+      ]);
+    }
     for (const mark of ['maybe', '', 'LOST', 3, null]) {
       const res = await client.put('user/marks', { phrase_id: phrases[0][0], mark });
       expect([mark, res.status]).toEqual([mark, 422]);
@@ -143,6 +170,113 @@ describe('Marks and phrase cards', () => {
     expect((await client.get(`user/marks?book_code=${code}`)).status).toBe(422);
     // Nothing refused made a card.
     expect((await client.get<CardList>('user/words')).body.meta.total).toBe(0);
+  });
+
+  it('takes 120 marks a minute from a member, then 429 with Retry-After', async () => {
+    const clock = controlClock(server);
+    try {
+      const { client } = await newMember(server);
+      const send = (i: number) =>
+        client.put('user/marks', { phrase_id: phrases[0][i % 2], mark: i % 3 ? 'got' : 'lost' });
+      for (let i = 0; i < 120; i++) expect((await send(i)).status).toBe(200);
+      const refused = await send(0);
+      expect([refused.status, refused.body]).toEqual([
+        429,
+        { message: 'Too many marks sent. Please try again in a minute.' },
+      ]);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+      clock.advance(MINUTE);
+      expect((await send(0)).status).toBe(200);
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('lets an administrator mark a locked phrase', async () => {
+    const res = await admin.put<Marked>('user/marks', { phrase_id: phrases[1][0], mark: 'lost' });
+    expect([res.status, res.body.data.card_id]).toEqual([200, expect.any(Number)]);
+  });
+
+  it('answers 404, not 500, for a phrase deleted between the access check and the write', async () => {
+    const { client } = await reader();
+    const readable = server.app.get(ReadablePhrase);
+    const of = readable.of.bind(readable);
+    const deletedAfterCheck = () =>
+      jest.spyOn(readable, 'of').mockImplementationOnce(async (user, phraseId) => {
+        const place = await of(user, phraseId);
+        expect((await admin.delete(`admin/phrase/${phraseId}`)).status).toBe(200);
+        return place;
+      });
+    const fresh = async () => (await phraseIdsOf(admin, (await makeBook(admin)).chapterIds))[0][0];
+    const gone = { message: 'Phrase not found.' };
+    try {
+      deletedAfterCheck();
+      const mark = await client.put('user/marks', { phrase_id: await fresh(), mark: 'lost' });
+      expect([mark.status, mark.body]).toEqual([404, gone]);
+      deletedAfterCheck();
+      const card = await client.post('user/words', { phrase_id: await fresh(), kind: 'phrase' });
+      expect([card.status, card.body]).toEqual([404, gone]);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('gives a card the translation the reader would ask for: en-GB finds en, pt-BR pt, never the book’s own', async () => {
+    const { client, id } = await newMember(server);
+    await client.post('user/words', { phrase_id: phrases[0][0], kind: 'phrase' });
+    await client.post('user/words', { phrase_id: phrases[0][1], kind: 'phrase' });
+    const translations = async () =>
+      Object.fromEntries(
+        (await client.get<CardList>('user/words?kind=phrase')).body.data.map((card) => [
+          card.phrase_id,
+          card.translation,
+        ]),
+      );
+    await db.getRepository(User).update({ id }, { speaks: 'en-GB' });
+    expect(await translations()).toEqual({
+      [phrases[0][0]]: { language: 'en', text: 'Hello. (1)' },
+      [phrases[0][1]]: { language: 'en', text: 'Goodbye. (1)' },
+    });
+    // The exports say the same.
+    const csv = parseCsv((await (await client.raw('user/words/export')).text()).replace(/^\uFEFF/, ''));
+    expect(
+      csv
+        .slice(1)
+        .map((row) => row[8])
+        .sort(),
+    ).toEqual(['Goodbye. (1)', 'Hello. (1)']);
+    const zip = Buffer.from(await (await client.raw('user/words/export?format=anki')).arrayBuffer());
+    expect(await ankiCsv(zip)).toContain('Hello. (1)');
+
+    await db.getRepository(User).update({ id }, { speaks: 'pt-BR,en' });
+    expect(await translations()).toEqual({
+      [phrases[0][0]]: { language: 'pt', text: 'Olá. (1)' },
+      [phrases[0][1]]: { language: 'en', text: 'Goodbye. (1)' },
+    });
+    // French first, but the book is French: its French "translation" is skipped.
+    await db.getRepository(User).update({ id }, { speaks: 'fr,en' });
+    expect((await translations())[phrases[0][1]]).toEqual({ language: 'en', text: 'Goodbye. (1)' });
+  });
+
+  it('brings back a card deleted before cards had a kind, as a word', async () => {
+    const { client } = await newMember(server);
+    const saved = await client.post<{ data: Card }>('user/words', {
+      phrase_id: phrases[0][0],
+      term: 'bonjour',
+    });
+    const wordId = saved.body.data.id;
+    expect((await client.delete(`user/words/${wordId}`)).status).toBe(200);
+    // A snapshot as the trash kept it before the Practice migration: no kind.
+    const trash = db.getRepository(DeletedWord);
+    const entry = await trash.findOneByOrFail({ wordId });
+    const snapshot = JSON.parse(entry.snapshot) as { word: Record<string, unknown> };
+    delete snapshot.word.kind;
+    await trash.update({ wordId }, { snapshot: JSON.stringify(snapshot) });
+    const restored = await client.post<{ data: Card }>(`user/words/${wordId}/restore`);
+    expect([restored.status, restored.body.data]).toEqual([
+      200,
+      expect.objectContaining({ id: wordId, kind: 'word' }),
+    ]);
   });
 
   it('makes Lost a phrase card, reviewed, answered and undone like a word', async () => {

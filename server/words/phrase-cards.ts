@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { Clock } from '../common/clock';
-import { isUniqueViolation } from '../database/db-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors';
+import { PHRASE_NOT_FOUND } from './readable-phrase';
 import { SavedWord } from './saved-word.entity';
 import { newCard } from './scheduler';
 
@@ -45,6 +46,8 @@ export class PhraseCards {
       });
       return Number(identifiers[0].id);
     } catch (error) {
+      // The phrase deleted since the caller's access check: its foreign key refuses the card.
+      if (isForeignKeyViolation(error)) throw new NotFoundException(PHRASE_NOT_FOUND);
       // Made twice at the same moment (a mark and a Save, two tabs): the unique index keeps one.
       if (!isUniqueViolation(error)) throw error;
       const winner = await this.idOf(userId, phraseId);

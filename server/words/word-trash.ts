@@ -39,6 +39,8 @@ interface WordSnapshot {
 const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 const reviveWord = (word: SavedWord): SavedWord => ({
   ...word,
+  // Deleted before cards had kinds (migration Practice): a word, as every card was then.
+  kind: word.kind ?? 'word',
   createdAt: date(word.createdAt)!,
   due: date(word.due)!,
   lastReview: date(word.lastReview),

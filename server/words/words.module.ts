@@ -4,6 +4,7 @@ import { AnkiExport } from './anki-export';
 import { AnkiExportSlots } from './anki-export-slots';
 import { DeletedWord } from './deleted-word.entity';
 import { PhraseCards } from './phrase-cards';
+import { ReadablePhrase } from './readable-phrase';
 import { ReviewLog } from './review-log.entity';
 import { ReviewController } from './review.controller';
 import { ReviewService } from './review.service';
@@ -16,8 +17,17 @@ import { WordTrash } from './word-trash';
 @Module({
   imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, DeletedWord])],
   controllers: [WordsController, ReviewController],
-  providers: [WordsService, ReviewService, AnkiExport, AnkiExportSlots, WordTrash, PhraseCards],
-  // Practice's marks make phrase cards through it: this module stays the one writer of saved_words.
-  exports: [PhraseCards],
+  providers: [
+    WordsService,
+    ReviewService,
+    AnkiExport,
+    AnkiExportSlots,
+    WordTrash,
+    PhraseCards,
+    ReadablePhrase,
+  ],
+  // Practice's marks make phrase cards through it (this module stays the one writer of saved_words), and
+  // its calls check access to a phrase as saving a word does.
+  exports: [PhraseCards, ReadablePhrase],
 })
 export class WordsModule {}

@@ -1,24 +1,25 @@
 import { isUniqueViolation } from '../database/db-errors';
 import { firstChapterNoSql, isFreeChapter } from '../catalogue/free-chapters';
 import { dateFromDb } from '../database/db-dates';
-import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { toCsv } from './csv';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
-import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { ValidationFailed } from '../common/api-error';
+import { withFallbacks } from '../common/language-tags';
 import { Clock } from '../common/clock';
-import { PREMIUM_CHAPTER } from '../reading/access';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
 import { MediaIndex } from '../reading/media-index';
 import { splitGlossary } from '../reading/glossary';
 import { ReadingService } from '../reading/reading.service';
+import { speaksOf } from '../users/speaks';
 import type { User } from '../users/user.entity';
 import { PhraseCards } from './phrase-cards';
+import { ReadablePhrase } from './readable-phrase';
 import { SavedWord, type CardKind } from './saved-word.entity';
 import { newCard } from './scheduler';
 import type {
@@ -41,6 +42,7 @@ export interface WordRow {
   audio_path: string;
   book_code: string;
   book_title: string;
+  book_language: string | null;
   chapter_no: number | string;
   first_chapter_no: number | string;
   position: number | string;
@@ -52,13 +54,6 @@ export interface WordRow {
 }
 
 const iso = (value: Date | string) => dateFromDb(value).toISOString();
-
-/** The member's languages, best first (users.speaks, comma-separated); none when they chose none. */
-export const speaksOf = (user: User): string[] =>
-  (user.speaks ?? '')
-    .split(',')
-    .map((tag) => tag.trim())
-    .filter(Boolean);
 
 /** When a clip's link stops working, as a spreadsheet shows it ("2026-03-12 18:00 UTC"), or "never". */
 function linkExpiry(url: string): string {
@@ -72,9 +67,9 @@ function linkExpiry(url: string): string {
 export class WordsService {
   constructor(
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
-    private readonly phrases: PhrasesRepository,
     private readonly translations: PhraseTranslationsRepository,
     private readonly phraseCards: PhraseCards,
+    private readonly readable: ReadablePhrase,
     private readonly reading: ReadingService,
     private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
@@ -87,10 +82,7 @@ export class WordsService {
    * as a card; saving it again answers the same card.
    */
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
-    const [found] = await this.phrases.places([dto.phrase_id]);
-    if (!found) throw new NotFoundException('Phrase not found.');
-    const access = await this.reading.access(isFreeChapter(found.chapter_no, found.first_chapter_no), user);
-    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
+    const found = await this.readable.of(user, dto.phrase_id);
     if (dto.kind === 'phrase')
       return { data: await this.one(user, await this.phraseCards.ensure(user.id, found.id)) };
     const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
@@ -225,6 +217,7 @@ export class WordsService {
       .addSelect('p.audioPath', 'audio_path')
       .addSelect('b.bookCode', 'book_code')
       .addSelect('b.title', 'book_title')
+      .addSelect('b.language', 'book_language')
       .addSelect('c.chapterNo', 'chapter_no')
       .addSelect(firstChapterNoSql('c'), 'first_chapter_no')
       .addSelect('p.position', 'position')
@@ -252,13 +245,20 @@ export class WordsService {
    */
   async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
     const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
+    const speaks = speaksOf(user);
     const [mayReadLocked, translations] = await Promise.all([
       !rows.every(isFree) && this.reading.access(false, user).then((access) => access === 'granted'),
-      this.translations.bestFor(
+      this.translations.ofPhrases(
         rows.map((row) => Number(row.phrase_id)),
-        speaksOf(user),
+        withFallbacks(speaks),
       ),
     ]);
+    /** The first of the reader's tags (fallbacks included, the book's own language left out) it has. */
+    const translationOf = (row: WordRow) => {
+      const set = translations.get(Number(row.phrase_id));
+      const language = set && withFallbacks(speaks, row.book_language).find((tag) => Object.hasOwn(set, tag));
+      return set && language ? { language, text: set[language] } : null;
+    };
     return rows.map((row) => {
       const free = isFree(row);
       return {
@@ -269,7 +269,7 @@ export class WordsService {
         meaning: row.meaning,
         phrase: row.phrase,
         glossary: splitGlossary(row.dictionary),
-        translation: translations.get(Number(row.phrase_id)) ?? null,
+        translation: translationOf(row),
         audio:
           free || mayReadLocked
             ? clipUrl(this.links, row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))

@@ -5,9 +5,13 @@ import { PREMIUM_CHAPTER } from '../reading/access';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 
+/** What a call on a phrase that does not exist answers (404). */
+export const PHRASE_NOT_FOUND = 'Phrase not found.';
+
 /**
- * The reader's access rule for a practice call on one phrase (docs/practice.md): 404 for a phrase that
- * does not exist, 403 for one in a chapter the member may not read, as saving a word answers.
+ * The reader's access rule for a member's call on one phrase (saving a word or a phrase card, a dictation,
+ * a mark; docs/practice.md): 404 for a phrase that does not exist, 403 (PREMIUM_CHAPTER) for one in a
+ * chapter the member may not read.
  */
 @Injectable()
 export class ReadablePhrase {
@@ -18,7 +22,7 @@ export class ReadablePhrase {
 
   async of(user: User, phraseId: number): Promise<PhrasePlace> {
     const [place] = await this.phrases.places([phraseId]);
-    if (!place) throw new NotFoundException('Phrase not found.');
+    if (!place) throw new NotFoundException(PHRASE_NOT_FOUND);
     const access = await this.reading.access(isFreeChapter(place.chapter_no, place.first_chapter_no), user);
     if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     return place;
