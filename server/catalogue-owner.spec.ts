@@ -4,7 +4,7 @@ import * as ts from 'typescript';
 import { PROJECT_ROOT } from './paths';
 
 /**
- * One writer per table, as a test: books, chapters, phrases and the search's book_words are written and
+ * One writer per table, as a test: books, chapters, phrases, their translations and the search's book_words are written and
  * read only by the catalogue's repositories (docs/architecture.md, "The catalogue's owner"). It looks at what a file does with the
  * tables (a query builder on an entity, a repository of one, SQL naming a table), not at what it imports:
  * importing the repositories from everywhere is the point.
@@ -20,6 +20,7 @@ const OWNER = [
   'books/book.entity',
   'chapters/chapter.entity',
   'phrases/phrase.entity',
+  'phrases/phrase-translation.entity',
 ];
 
 /** Everything else that may still name the tables, and why. A file entry that no longer needs it fails. */
@@ -29,9 +30,9 @@ export const EXCEPTIONS: Record<string, string> = {
     'the media sweep must know every column that names a file (REFERENCED_MEDIA_SQL, also read by backups from their snapshot), and media/ imports no feature',
 };
 
-const TABLES = new Set(['books', 'chapters', 'phrases', 'book_words']);
-const ENTITY_MODULE = /(^|\/)(book|chapter|phrase)\.entity$/;
-const ENTITY_NAMES = new Set(['Book', 'Chapter', 'Phrase']);
+const TABLES = new Set(['books', 'chapters', 'phrases', 'phrase_translations', 'book_words']);
+const ENTITY_MODULE = /(^|\/)(book|chapter|phrase|phrase-translation)\.entity$/;
+const ENTITY_NAMES = new Set(['Book', 'Chapter', 'Phrase', 'PhraseTranslation']);
 /** Query-builder and entity-manager methods that take a table's name as a string. */
 const TAKES_TABLE = new Set([
   'from',
@@ -50,7 +51,7 @@ const SQL_STATEMENT =
   /\b(select\b[\s\S]*\bfrom|insert\s+into|update\b[\s\S]*\bset|delete\s+from|truncate(?:\s+table)?\s)/i;
 /** A table named after a keyword that reads or writes it, schema-qualified (`public.phrases`) or not. */
 const SQL_TABLE =
-  /\b(?:from|join|into|update|truncate(?:\s+table)?)\s+(?:["`]?\w+["`]?\.)?["`]?(books|chapters|phrases|book_words)\b["`]?/i;
+  /\b(?:from|join|into|update|truncate(?:\s+table)?)\s+(?:["`]?\w+["`]?\.)?["`]?(books|chapters|phrases|phrase_translations|book_words)\b["`]?/i;
 
 const matches = (path: string, entries: string[]) =>
   entries.some((entry) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry));
@@ -176,6 +177,20 @@ describe('the catalogue’s owner', () => {
       'line 2: SQL naming book_words',
     ]);
     expect(check("qb.from('book_words', 'w');")).toEqual(["line 2: from('book_words')"]);
+    // Translations are the catalogue's: by SQL, by table name and by entity.
+    expect(check('sql(tx, `DELETE FROM phrase_translations WHERE phrase_id = ?`, [id]);')).toEqual([
+      'line 2: SQL naming phrase_translations',
+    ]);
+    expect(
+      check("db.query('SELECT t.text FROM saved_words w JOIN phrase_translations t ON 1 = 1');"),
+    ).toEqual(['line 2: SQL naming phrase_translations']);
+    expect(check("qb.from('phrase_translations', 't');")).toEqual(["line 2: from('phrase_translations')"]);
+    expect(
+      catalogueAccesses(
+        'practice/x',
+        "import { PhraseTranslation } from '../phrases/phrase-translation.entity';\ntx.insert(PhraseTranslation, rows);",
+      ),
+    ).toEqual(['line 2: insert(PhraseTranslation)']);
     // An alias counts too.
     expect(
       catalogueAccesses('x/y', "import { Book as B } from '../books/book.entity';\nm.findOneBy(B, { id });"),

@@ -6,13 +6,14 @@ import { CatalogueBroadcast } from './catalogue-broadcast';
 import { BooksRepository } from './repository/books.repository';
 import { ChaptersRepository } from './repository/chapters.repository';
 import { PhrasesRepository } from './repository/phrases.repository';
+import { PhraseTranslationsRepository } from './repository/phrase-translations.repository';
 import { Sitemaps } from './sitemap';
 
-const REPOSITORIES = [BooksRepository, ChaptersRepository, PhrasesRepository];
+const REPOSITORIES = [BooksRepository, ChaptersRepository, PhrasesRepository, PhraseTranslationsRepository];
 
 /**
- * The catalogue: its repositories, the only writers of books, chapters and phrases and where every module
- * reads them (docs/architecture.md, "The catalogue's owner"); the public view; the change events.
+ * The catalogue: its repositories, the only writers of books, chapters, phrases and their translations and
+ * where every module reads them (docs/architecture.md, "The catalogue's owner"); the public view; the change events.
  */
 @Global()
 @Module({

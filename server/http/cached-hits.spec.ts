@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parse } from 'node:querystring';
 import { cachedHits, serveCachedHitsFirst } from './cached-hits';
 import { PageCache } from './page-cache';
-import { API_ROUTES, PAGE_ROUTES } from './query-rules';
+import { apiRoutes, PAGE_ROUTES } from './query-rules';
 import { securityHeaderLists } from './security-headers';
 
 /** The paths kept in the cache, as the cached routes would have kept them. */
@@ -31,7 +31,7 @@ async function serve(pages: boolean) {
     server,
     cachedHits({
       cache,
-      api: API_ROUTES,
+      api: apiRoutes({ languagesOf: () => [] }),
       pages: pages ? PAGE_ROUTES : null,
       security: securityHeaderLists([], 'http://localhost'),
       logFormat: 'text',

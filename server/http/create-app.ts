@@ -23,7 +23,8 @@ import { ReadingService } from '../reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
-import { API_ROUTES, PAGE_ROUTES } from './query-rules';
+import { apiRoutes, PAGE_ROUTES } from './query-rules';
+import { TranslationIndex } from '../reading/translation-index';
 import { cachedHits, GUEST_API, serveCachedHitsFirst } from './cached-hits';
 import type { TrustFn } from '../common/request-context';
 import { sitemapRoute } from './sitemap-route';
@@ -105,11 +106,12 @@ async function assemble(
   // Public pages and the guest API are rendered once and kept until an admin change clears them.
   const cache = app.get(PageCache);
   app.get(CatalogueEvents).subscribe(() => cache.clear());
+  const guestRoutes = apiRoutes(app.get(TranslationIndex));
   const guestApi = cachedRoute(
     cache,
     (_req, _res, _pass, next) => next(),
     (_req, _res, next) => next(),
-    API_ROUTES,
+    guestRoutes,
   );
   app.use((req: Request, res: Response, next: NextFunction) =>
     req.path.startsWith(GUEST_API) ? guestApi(req, res, next) : next(),
@@ -137,7 +139,7 @@ async function assemble(
     app.getHttpServer(),
     cachedHits({
       cache,
-      api: API_ROUTES,
+      api: guestRoutes,
       pages: options.pages ? PAGE_ROUTES : null,
       security,
       logFormat: config.logFormat,

@@ -1,4 +1,7 @@
 import { parseBrowseQuery } from '../catalogue/browse-query';
+import { byTag } from '../catalogue/repository/phrase-translations.repository';
+import type { ChapterLanguages } from '../reading/translation-index';
+import { parseAskedLanguages } from '../reading/translations-query';
 import type { CachedRouteOptions, QueryRule } from './cached-route';
 
 /**
@@ -13,12 +16,40 @@ function browseRule(perPage: boolean): QueryRule {
   };
 }
 
+/**
+ * A chapter's `?translations=`: keyed on the asked languages the chapter has, sorted (docs/architecture.md,
+ * "The page cache"), so that `de,en`, `en,de,xx` and `en,de` share one entry and languages the chapter
+ * lacks add none. The chapter is rendered from the key alone (cached-route.ts), so an answer holds exactly
+ * the key's languages. While the index cannot tell, the asked languages key an answer that is not kept.
+ */
+function chapterRule(languages: ChapterLanguages, bookCode: string, chapterNo: string): QueryRule {
+  return (query) => {
+    const asked = parseAskedLanguages(query.translations);
+    if (!asked.ok) return null;
+    const has = asked.tags.length ? languages.languagesOf(bookCode, chapterNo) : [];
+    const kept = has === null ? asked.tags : asked.tags.filter((tag) => has.includes(tag));
+    const canonical = kept.length ? `translations=${kept.sort(byTag).join(',')}` : '';
+    return { canonical, cacheable: has !== null };
+  };
+}
+
+const CHAPTER_API = /^\/api\/v1\/guest\/book\/([^/]+)\/chapter\/([^/]+)$/;
+
 const PAGE_RULES = new Map<string, QueryRule>([['/books', browseRule(false)]]);
 const API_RULES = new Map<string, QueryRule>([['/api/v1/guest/books', browseRule(true)]]);
 
 export const pageQueryRule = (path: string) => PAGE_RULES.get(path);
-export const apiQueryRule = (path: string) => API_RULES.get(path);
+
+/** The guest API's rules; a chapter's key needs the languages each chapter has (reading/translation-index.ts). */
+export function apiQueryRules(languages: ChapterLanguages): (path: string) => QueryRule | undefined {
+  return (path) => {
+    const chapter = CHAPTER_API.exec(path);
+    return chapter ? chapterRule(languages, chapter[1], chapter[2]) : API_RULES.get(path);
+  };
+}
 
 /** How the pages' cached route (pages.ts) and the guest API's (create-app.ts) read a query. */
 export const PAGE_ROUTES: CachedRouteOptions = { rules: pageQueryRule, pages: true };
-export const API_ROUTES: CachedRouteOptions = { rules: apiQueryRule };
+export const apiRoutes = (languages: ChapterLanguages): CachedRouteOptions => ({
+  rules: apiQueryRules(languages),
+});

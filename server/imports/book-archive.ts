@@ -6,7 +6,7 @@
  *   cover.webp                 the cover (any JPEG, PNG or WebP named cover.*)
  *   sample.mp3                 the sample (any audio named sample.*)
  *   chapters/001/chapter.json  { "title": …, "number": 1 }
- *   chapters/001/phrases.tsv   the chapter import's TSV: phrase, dictionary, audio
+ *   chapters/001/phrases.tsv   the chapter import's TSV: phrase, dictionary, audio, translation:<tag>…
  *   chapters/001/001.mp3 …     the clips phrases.tsv names
  */
 
@@ -18,9 +18,13 @@ export const PHRASES_FILE = /^phrases\.(tsv|csv|txt)$/i;
 export const COVER_FILE = /^cover\.[a-z0-9]+$/i;
 export const SAMPLE_FILE = /^sample\.[a-z0-9]+$/i;
 
-/** Written into book.json, so that a later version of the format can be told apart. */
+/**
+ * Written into book.json, so that a later version of the format can be told apart. Version 2 added the
+ * `translation:<tag>` columns of phrases.tsv, which a version 1 reader refuses as unknown columns; this
+ * reader takes both (version 1 archives simply have no translations).
+ */
 export const BOOK_FORMAT = 'lingonovel-book';
-export const BOOK_FORMAT_VERSION = 1;
+export const BOOK_FORMAT_VERSION = 2;
 
 /** The book fields of book.json, named as the admin book form names them. */
 export const BOOK_FIELDS = [

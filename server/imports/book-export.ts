@@ -5,6 +5,7 @@ import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { RuleFailed } from '../common/api-error';
 import { COVER_WIDTHS, coverFile } from '../media/media-urls';
 import { MediaService } from '../media/media.service';
@@ -44,6 +45,7 @@ export class BookExport {
     private readonly books: BooksRepository,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
+    private readonly translations: PhraseTranslationsRepository,
     private readonly media: MediaService,
     private readonly links: SignedLinks,
   ) {}
@@ -118,6 +120,7 @@ export class BookExport {
     ];
     const chapters = await this.chapters.ofBook(book.id);
     const phrases = await this.phrases.ofChapters(chapters.map((chapter) => chapter.id));
+    const translations = await this.translations.ofPhrases(phrases.map((phrase) => phrase.id));
     for (const chapter of chapters) {
       const folder = chapterFolder(chapter.chapterNo);
       const own = phrases.filter((phrase) => phrase.chapterId === chapter.id);
@@ -133,6 +136,7 @@ export class BookExport {
                 phrase: phrase.phrase,
                 dictionary: phrase.dictionary,
                 audio: clips[i],
+                translations: translations.get(phrase.id),
               })),
             ),
             'utf8',

@@ -186,6 +186,7 @@ export class BookImportService {
         phrases: chapter.rows.map((line, i) => ({
           phrase: line.phrase,
           dictionary: line.dictionary,
+          translations: line.translations,
           audioPath: clips[c][i].path,
           audioMs: clips[c][i].durationMs,
         })),

@@ -128,6 +128,10 @@ export class ChapterImportService {
           'text',
           `The text has ${text.rows.length} phrases; the most is ${MAX_CLIPS}.`,
         );
+      // A recording's boundaries are checked again in the preview, which clears its problems; the text's
+      // own (a malformed translation column) would need a new upload anyway, so they are a 422 at once.
+      if (dto.recording && text.problems.length)
+        throw ValidationFailed.field('text', text.problems.join(' '));
       const manifest = dto.recording
         ? await this.stageRecording(id, dto.recording, recordingRows(text, decodeText(bytes)), text.format)
         : await this.stageClips(id, text, dto.clips ?? []);
@@ -214,6 +218,7 @@ export class ChapterImportService {
       n: row.n,
       phrase: row.phrase,
       dictionary: row.dictionary,
+      translations: row.translations ?? {},
       clip: row.clip,
       duration_ms: spans[i] ? spans[i].endMs - spans[i].startMs : row.duration_ms,
       ...(spans[i] && { start_ms: spans[i].startMs, end_ms: spans[i].endMs }),
@@ -324,6 +329,7 @@ export class ChapterImportService {
             dictionary: row.dictionary,
             audioPath: stored[i].path,
             audioMs: stored[i].durationMs,
+            translations: row.translations,
           })),
           tx,
         );

@@ -8,10 +8,10 @@ describe('matching clips to rows', () => {
       {
         format: 'tsv',
         rows: [
-          { n: 1, phrase: 'Un.', dictionary: '', audio: 'folder/1.mp3' },
-          { n: 2, phrase: 'Deux.', dictionary: '', audio: '2.MP3' },
-          { n: 3, phrase: 'Trois.', dictionary: '', audio: 'missing.mp3' },
-          { n: 4, phrase: '', dictionary: '', audio: null },
+          { n: 1, phrase: 'Un.', dictionary: '', audio: 'folder/1.mp3', translations: {} },
+          { n: 2, phrase: 'Deux.', dictionary: '', audio: '2.MP3', translations: {} },
+          { n: 3, phrase: 'Trois.', dictionary: '', audio: 'missing.mp3', translations: {} },
+          { n: 4, phrase: '', dictionary: '', audio: null, translations: {} },
         ],
       },
       [clip('1.mp3'), clip('2.mp3'), clip('extra.mp3')],
@@ -28,7 +28,7 @@ describe('matching clips to rows', () => {
   it('matches plain blocks by natural order and reports a count mismatch on the rows and in all', () => {
     const text = {
       format: 'blocks' as const,
-      rows: [1, 2, 3].map((n) => ({ n, phrase: `P${n}`, dictionary: '', audio: null })),
+      rows: [1, 2, 3].map((n) => ({ n, phrase: `P${n}`, dictionary: '', audio: null, translations: {} })),
     };
     const fits = matchClips(text, [clip('10.mp3'), clip('2.mp3'), clip('1.mp3')]);
     expect(fits.rows.map((r) => r.clip)).toEqual(['1.mp3', '2.mp3', '10.mp3']);

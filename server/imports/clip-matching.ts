@@ -11,6 +11,8 @@ export interface MatchedRow {
   n: number;
   phrase: string;
   dictionary: string;
+  /** By canonical tag (text-formats.ts); absent from an import staged before translations. */
+  translations?: Record<string, string>;
   clip: string | null;
   file: string | null;
   error: string | null;
@@ -27,9 +29,21 @@ export const baseName = (name: string) => name.split(/[\\/]/).pop() ?? name;
  * (plain blocks, clips sorted naturally). Every problem is said on its row, or in `errors` when it
  * belongs to no row (a clip nothing names).
  */
-export function matchClips(text: ParsedText, clips: StagedClip[]): { rows: MatchedRow[]; errors: string[] } {
-  const errors: string[] = [];
-  const rows: MatchedRow[] = text.rows.map((row) => ({ ...row, clip: row.audio, file: null, error: null }));
+export function matchClips(
+  text: Pick<ParsedText, 'format' | 'rows'> & { problems?: string[] },
+  clips: StagedClip[],
+): { rows: MatchedRow[]; errors: string[] } {
+  // The header's problems (a malformed translation column) belong to no row.
+  const errors: string[] = [...(text.problems ?? [])];
+  const rows: MatchedRow[] = text.rows.map(({ n, phrase, dictionary, audio, translations }) => ({
+    n,
+    phrase,
+    dictionary,
+    translations,
+    clip: audio,
+    file: null,
+    error: null,
+  }));
   if (text.format === 'blocks') {
     const ordered = [...clips].sort((a, b) => naturalOrder(a.name, b.name));
     const mismatch =

@@ -51,6 +51,13 @@ export class ImportRowResponse {
   @ApiProperty({ description: 'The row number in the text, from 1.' }) n: number;
   @ApiProperty() phrase: string;
   @ApiProperty() dictionary: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { en: 'Good morning.' },
+    description: 'Its translations by BCP 47 tag, from the translation:<tag> columns; {} when none.',
+  })
+  translations: Record<string, string>;
   @ApiProperty({ type: 'string', nullable: true, description: "The clip's file name." }) clip: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
   @ApiProperty({ required: false, description: "In recording mode, where the phrase's segment starts." })

@@ -14,6 +14,7 @@ const row = (n: number, changes: Partial<ChapterRow> = {}): ChapterRow => ({
   n,
   phrase: `Phrase ${n}.`,
   dictionary: 'mot — word',
+  translations: n === 1 ? { en: 'Phrase one.', 'pt-BR': 'Frase um.' } : {},
   clip: `${n}.mp3`,
   file: `${n}.clip`,
   error: null,
@@ -83,6 +84,9 @@ describe(readChapterManifest.name, () => {
     const without = recorded();
     delete without.notice;
     expect(readChapterManifest(JSON.stringify(without))).not.toHaveProperty('notice');
+    // Staged before translations: none.
+    const older = edited(clips(), (m) => delete m.rows[0].translations);
+    expect(readChapterManifest(older).rows[0].translations).toEqual({});
   });
 
   it.each([
@@ -107,6 +111,16 @@ describe(readChapterManifest.name, () => {
       'rows[0].phrase is not text',
     ],
     ['a missing glossary', edited(clips(), (m) => delete m.rows[0].dictionary), 'rows[0].dictionary'],
+    [
+      'a translation under a tag that is not canonical',
+      edited(clips(), (m) => (m.rows[0].translations = { 'pt-br': 'x' })),
+      'rows[0].translations.pt-br is not a canonical language tag',
+    ],
+    [
+      'a translation that is not text',
+      edited(clips(), (m) => (m.rows[0].translations = { en: 3 })),
+      'rows[0].translations.en is not text',
+    ],
     [
       'an infinite duration',
       JSON.stringify(clips()).replace('"duration_ms":1200', '"duration_ms":1e999'),
@@ -256,7 +270,14 @@ describe(readBookManifest.name, () => {
         {
           title: 'Le départ',
           chapter_no: 1,
-          rows: [{ phrase: 'Phrase 1.', dictionary: 'mot — word', file: '1.clip' }],
+          rows: [
+            {
+              phrase: 'Phrase 1.',
+              dictionary: 'mot — word',
+              translations: { en: 'Phrase one.', 'pt-BR': 'Frase um.' },
+              file: '1.clip',
+            },
+          ],
         },
       ],
     });

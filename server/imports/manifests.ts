@@ -3,6 +3,7 @@ import type { FieldErrors } from '../common/api-error';
 import type { AudioType } from '../media/sniff';
 import { BOOK_FIELDS, isBookCode, type BookField } from './book-archive';
 import type { MatchedRow } from './clip-matching';
+import { canonicalTag } from '../common/language-tags';
 
 /**
  * What staging found, kept as JSON in the import's row (`imports.manifest`) until the commit, and read
@@ -148,6 +149,17 @@ const list =
 
 const texts = list(text);
 
+/** A row's translations by canonical tag; an import staged before translations has none. */
+const translations: Check<Record<string, string>> = (value, at) => {
+  if (value === undefined) return {};
+  const found = object(value, at);
+  for (const [tag, translated] of Object.entries(found)) {
+    if (canonicalTag(tag) !== tag) refuse(`${at}.${tag}`, 'is not a canonical language tag');
+    text(translated, `${at}.${tag}`);
+  }
+  return found as Record<string, string>;
+};
+
 function parse(json: string): Record<string, unknown> {
   let value: unknown;
   try {
@@ -168,6 +180,7 @@ function chapterRow(value: unknown, at: string, withClip: boolean): ChapterRow {
     n: ordinal(row.n, `${at}.n`),
     phrase: text(row.phrase, `${at}.phrase`),
     dictionary: text(row.dictionary, `${at}.dictionary`),
+    translations: translations(row.translations, `${at}.translations`),
     clip: nullable(text)(row.clip, `${at}.clip`),
     file: nullable(stagedName)(row.file, `${at}.file`),
     error: nullable(text)(row.error, `${at}.error`),
@@ -302,7 +315,7 @@ export interface ReadyBook {
   chapters: Array<{
     title: string;
     chapter_no: number;
-    rows: Array<{ phrase: string; dictionary: string; file: string }>;
+    rows: Array<{ phrase: string; dictionary: string; file: string; translations: Record<string, string> }>;
   }>;
 }
 
@@ -335,6 +348,7 @@ export function readyBook(manifest: BookManifest): ReadyBook {
       rows: chapter.rows.map((row, r) => ({
         phrase: row.phrase,
         dictionary: row.dictionary,
+        translations: row.translations ?? {},
         file: row.file ?? refuse(`chapters[${c}].rows[${r}].file`, 'is missing'),
       })),
     })),

@@ -21,7 +21,7 @@ export function recordingRows(text: ParsedText, raw: string): TextRow[] {
     .split(/\r\n|\r|\n/)
     .map((line) => line.trim())
     .filter(Boolean)
-    .map((phrase, i) => ({ n: i + 1, phrase, dictionary: '', audio: null }));
+    .map((phrase, i) => ({ n: i + 1, phrase, dictionary: '', audio: null, translations: {} }));
 }
 
 /**

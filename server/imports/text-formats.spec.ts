@@ -17,9 +17,22 @@ describe('import text formats', () => {
       '"Il a dit ""oui""."\t"dire — to say\noui — yes"\t2.mp3\n';
     expect(parseImportText(Buffer.from(tsv))).toEqual({
       format: 'tsv',
+      problems: [],
       rows: [
-        { n: 1, phrase: 'Bonjour.', dictionary: 'bonjour — hello\ntout — all', audio: '1.mp3' },
-        { n: 2, phrase: 'Il a dit "oui".', dictionary: 'dire — to say\noui — yes', audio: '2.mp3' },
+        {
+          n: 1,
+          phrase: 'Bonjour.',
+          dictionary: 'bonjour — hello\ntout — all',
+          audio: '1.mp3',
+          translations: {},
+        },
+        {
+          n: 2,
+          phrase: 'Il a dit "oui".',
+          dictionary: 'dire — to say\noui — yes',
+          audio: '2.mp3',
+          translations: {},
+        },
       ],
     });
   });
@@ -27,8 +40,8 @@ describe('import text formats', () => {
   it('reads a CSV with a BOM, CRLF, commas inside quotes and columns in any order', () => {
     const csv = '\uFEFFaudio,phrase,dictionary\r\na.mp3,"Oui, merci.",merci — thanks\r\n\r\nb.mp3,Non.,\r\n';
     expect(parseImportText(Buffer.from(csv)).rows).toEqual([
-      { n: 1, phrase: 'Oui, merci.', dictionary: 'merci — thanks', audio: 'a.mp3' },
-      { n: 2, phrase: 'Non.', dictionary: '', audio: 'b.mp3' },
+      { n: 1, phrase: 'Oui, merci.', dictionary: 'merci — thanks', audio: 'a.mp3', translations: {} },
+      { n: 2, phrase: 'Non.', dictionary: '', audio: 'b.mp3', translations: {} },
     ]);
   });
 
@@ -45,10 +58,17 @@ describe('import text formats', () => {
     const text = 'Il pleut.\npleuvoir — to rain\n\n\nIl fait froid.\nfroid — cold\nfaire — to do\n\nFin.\n';
     expect(parseImportText(Buffer.from(text))).toEqual({
       format: 'blocks',
+      problems: [],
       rows: [
-        { n: 1, phrase: 'Il pleut.', dictionary: 'pleuvoir — to rain', audio: null },
-        { n: 2, phrase: 'Il fait froid.', dictionary: 'froid — cold\nfaire — to do', audio: null },
-        { n: 3, phrase: 'Fin.', dictionary: '', audio: null },
+        { n: 1, phrase: 'Il pleut.', dictionary: 'pleuvoir — to rain', audio: null, translations: {} },
+        {
+          n: 2,
+          phrase: 'Il fait froid.',
+          dictionary: 'froid — cold\nfaire — to do',
+          audio: null,
+          translations: {},
+        },
+        { n: 3, phrase: 'Fin.', dictionary: '', audio: null, translations: {} },
       ],
     });
   });
@@ -63,7 +83,7 @@ describe('import text formats', () => {
   it('keeps quotes that do not quote a field, skips empty spreadsheet rows, and knows a phrase from a header', () => {
     const tsv = 'phrase\tdictionary\taudio\n"Hello," she said.\tsay — dire\t1.mp3\n\t\t\n';
     expect(parseImportText(Buffer.from(tsv)).rows).toEqual([
-      { n: 1, phrase: '"Hello," she said.', dictionary: 'say — dire', audio: '1.mp3' },
+      { n: 1, phrase: '"Hello," she said.', dictionary: 'say — dire', audio: '1.mp3', translations: {} },
     ]);
     expect(parseImportText(Buffer.from('phrase,audio\nOui.,1.mp3\n,,\n')).rows).toHaveLength(1);
     // A quoted field with spaces before its separator keeps its value, not its quotes.
@@ -89,18 +109,82 @@ describe('import text formats', () => {
 
   it('writes a TSV that it reads back exactly: quotes, tabs, line breaks and any script', () => {
     const rows = [
-      { phrase: 'Il dit "au revoir".', dictionary: 'dire — to say\nau revoir — goodbye', audio: '001.mp3' },
-      { phrase: 'Colonne\tà\ttabulations', dictionary: 'tab\tentry — a tab inside', audio: '002.mp3' },
-      { phrase: 'Two\nlines, "quoted"\r\nand CRLF', dictionary: '', audio: '003.ogg' },
-      { phrase: '"Starts with a quote', dictionary: 'x — a|b\nç — ü', audio: '010.wav' },
-      { phrase: 'Привет, 世界! 🙂', dictionary: 'мир — world', audio: '011.mp3' },
+      {
+        phrase: 'Il dit "au revoir".',
+        dictionary: 'dire — to say\nau revoir — goodbye',
+        audio: '001.mp3',
+        translations: {},
+      },
+      {
+        phrase: 'Colonne\tà\ttabulations',
+        dictionary: 'tab\tentry — a tab inside',
+        audio: '002.mp3',
+        translations: {},
+      },
+      { phrase: 'Two\nlines, "quoted"\r\nand CRLF', dictionary: '', audio: '003.ogg', translations: {} },
+      { phrase: '"Starts with a quote', dictionary: 'x — a|b\nç — ü', audio: '010.wav', translations: {} },
+      { phrase: 'Привет, 世界! 🙂', dictionary: 'мир — world', audio: '011.mp3', translations: {} },
     ];
     const tsv = toTsv(rows);
     expect(tsv.split('\n', 1)[0]).toBe('phrase\tdictionary\taudio');
     expect(parseImportText(Buffer.from(tsv, 'utf8'))).toEqual({
       format: 'tsv',
-      rows: rows.map((row, i) => ({ n: i + 1, ...row })),
+      problems: [],
+      rows: rows.map((row, i) => ({ n: i + 1, ...row, translations: {} })),
     });
-    expect(parseImportText(Buffer.from(toTsv([]), 'utf8'))).toEqual({ format: 'tsv', rows: [] });
+    expect(parseImportText(Buffer.from(toTsv([]), 'utf8'))).toEqual({
+      format: 'tsv',
+      problems: [],
+      rows: [],
+    });
+    // Translations: a column per language any row has, sorted; an empty cell is no translation.
+    const translated: Array<{
+      phrase: string;
+      dictionary: string;
+      audio: string;
+      translations: Record<string, string>;
+    }> = [
+      { phrase: 'Bonjour.', dictionary: '', audio: '1.mp3', translations: { en: 'Hello.', de: 'Hallo.' } },
+      { phrase: 'Merci.', dictionary: '', audio: '2.mp3', translations: { 'pt-BR': 'Obrigado,\n"muito".' } },
+    ];
+    const withTranslations = toTsv(translated);
+    expect(withTranslations.split('\n', 1)[0]).toBe(
+      'phrase\tdictionary\taudio\ttranslation:de\ttranslation:en\ttranslation:pt-BR',
+    );
+    expect(parseImportText(Buffer.from(withTranslations)).rows).toEqual(
+      translated.map((row, i) => ({ n: i + 1, ...row })),
+    );
+  });
+
+  it('reads translation:<tag> columns in any case, and lists a malformed tag as a problem', () => {
+    const csv = 'phrase,Translation:EN,translation:pt-br,audio\nOui.,Yes.,Sim.,1.mp3\nNon.,,Não.,2.mp3\n';
+    expect(parseImportText(Buffer.from(csv))).toEqual({
+      format: 'csv',
+      problems: [],
+      rows: [
+        {
+          n: 1,
+          phrase: 'Oui.',
+          dictionary: '',
+          audio: '1.mp3',
+          translations: { en: 'Yes.', 'pt-BR': 'Sim.' },
+        },
+        { n: 2, phrase: 'Non.', dictionary: '', audio: '2.mp3', translations: { 'pt-BR': 'Não.' } },
+      ],
+    });
+    const bad = parseImportText(
+      Buffer.from(
+        'phrase\ttranslation:en_us\ttranslation:\ttranslation:en\ttranslation:EN\nA.\tx\ty\tz\tw\n',
+      ),
+    );
+    expect(bad.problems).toEqual([
+      'The column "translation:en_us" does not name a language: write translation: and a language tag (BCP 47), such as translation:en or translation:pt-BR.',
+      'The column "translation:" does not name a language: write translation: and a language tag (BCP 47), such as translation:en or translation:pt-BR.',
+      'Two columns hold the en translation: keep one.',
+    ]);
+    expect(bad.rows[0].translations).toEqual({ en: 'z' });
+    expect(() => parseImportText(Buffer.from('phrase\ttranslations:en\nA.\tB.\n'))).toThrow(
+      'unknown columns: translations:en',
+    );
   });
 });

@@ -1,6 +1,9 @@
+import { canonicalTag } from '../common/language-tags';
+import { MAX_TRANSLATION_LANGUAGES, MAX_TRANSLATION_LENGTH } from '../phrases/translations-field';
+
 /**
  * The text of a chapter import (docs/import.md): a TSV or CSV with a header row (phrase, dictionary,
- * audio), or plain blocks separated by blank lines (the phrase, then its glossary lines). Files come as
+ * audio, and `translation:<tag>` columns), or plain blocks separated by blank lines (the phrase, then its glossary lines). Files come as
  * UTF-8 with or without a BOM, or as the UTF-16 that spreadsheets save.
  */
 
@@ -12,11 +15,18 @@ export interface TextRow {
   dictionary: string;
   /** The clip's file name, as the TSV or CSV names it; null in plain-text mode (clips go by order). */
   audio: string | null;
+  /** Its translations by canonical tag, from the `translation:<tag>` columns; empty cells left out. */
+  translations: Record<string, string>;
 }
 
 export interface ParsedText {
   format: 'tsv' | 'csv' | 'blocks';
   rows: TextRow[];
+  /**
+   * Problems of the header that still let the rows be read and previewed (a `translation:` column whose
+   * tag is malformed is left out and named here); the import cannot be committed until they are fixed.
+   */
+  problems: string[];
 }
 
 /** A whole-file problem: the file cannot be read as any of the formats. */
@@ -99,6 +109,11 @@ export function glossaryLines(value: string): string {
 }
 
 const HEADERS = ['phrase', 'dictionary', 'audio'];
+/** A translation's column: `translation:en`, `translation:pt-BR` (any case; the tag is checked later). */
+const TRANSLATION_COLUMN = /^translation:(.*)$/;
+
+/** A column name as a header may hold it: a word, or `translation:` and a tag-like text. */
+const isColumnName = (name: string) => /^[a-z_]+$/.test(name) || /^translation:[a-z0-9_-]*$/.test(name);
 
 /** A header row: `phrase` and only known column names (so "Phrase, he said." stays a phrase). */
 function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
@@ -108,7 +123,7 @@ function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
       .map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase())
       .filter(Boolean);
     // Every cell a column name, known or not (a misspelt one is then reported), one of them `phrase`.
-    return names.includes('phrase') && names.every((name) => /^[a-z_]+$/.test(name));
+    return names.includes('phrase') && names.every(isColumnName);
   };
   // A tab-separated first line naming `phrase` is a header even with a misspelt column, which is then
   // reported; phrases themselves hold no tabs.
@@ -125,24 +140,61 @@ export function parseImportText(bytes: Buffer): ParsedText {
   if (!text.trim()) throw new TextRejected('The text file is empty.');
   const firstLine = text.split(/\r\n|\r|\n/, 1)[0];
   const format = headerFormat(firstLine);
-  if (!format) return { format: 'blocks', rows: parseBlocks(text) };
+  if (!format) return { format: 'blocks', rows: parseBlocks(text), problems: [] };
   const [header, ...records] = parseDelimited(text, format === 'tsv' ? '\t' : ',');
   const columns = header.map((name) => name.trim().toLowerCase());
-  const unknown = columns.filter((name) => name && !HEADERS.includes(name));
+  const unknown = columns.filter((name) => name && !HEADERS.includes(name) && !TRANSLATION_COLUMN.test(name));
   if (unknown.length)
     throw new TextRejected(
-      `The header names unknown columns: ${unknown.join(', ')}. The columns are phrase, dictionary and audio.`,
+      `The header names unknown columns: ${unknown.join(', ')}. The columns are phrase, dictionary, audio and translation:<language> (such as translation:en).`,
     );
+  const { languages, problems } = translationColumns(header);
   const at = (name: string) => columns.indexOf(name);
   return {
     format,
+    problems,
     rows: records.map((cells, i) => ({
       n: i + 1,
       phrase: (cells[at('phrase')] ?? '').trim(),
       dictionary: at('dictionary') >= 0 ? glossaryLines(cells[at('dictionary')] ?? '') : '',
       audio: at('audio') >= 0 ? (cells[at('audio')] ?? '').trim() || null : null,
+      translations: Object.fromEntries(
+        languages
+          .map(([column, tag]): [string, string] => [
+            tag,
+            (cells[column] ?? '').replace(/\r\n?/g, '\n').trim(),
+          ])
+          .filter(([, value]) => value !== ''),
+      ),
     })),
   };
+}
+
+/**
+ * The header's `translation:<tag>` columns: each column's index and canonical tag. A malformed tag, a
+ * language named twice (`translation:pt-br` and `translation:pt-BR`) or too many languages are problems,
+ * and such a column is left out.
+ */
+function translationColumns(header: string[]): { languages: Array<[number, string]>; problems: string[] } {
+  const languages: Array<[number, string]> = [];
+  const problems: string[] = [];
+  header.forEach((cell, column) => {
+    const name = cell.trim();
+    if (!TRANSLATION_COLUMN.test(name.toLowerCase())) return;
+    const tag = canonicalTag(name.slice('translation:'.length));
+    if (tag === null)
+      problems.push(
+        `The column "${name.slice(0, 60)}" does not name a language: write translation: and a language tag (BCP 47), such as translation:en or translation:pt-BR.`,
+      );
+    else if (languages.some(([, seen]) => seen === tag))
+      problems.push(`Two columns hold the ${tag} translation: keep one.`);
+    else languages.push([column, tag]);
+  });
+  if (languages.length > MAX_TRANSLATION_LANGUAGES)
+    problems.push(
+      `The text has ${languages.length} translation columns; a phrase may have at most ${MAX_TRANSLATION_LANGUAGES}.`,
+    );
+  return { languages, problems };
 }
 
 /** Blocks separated by blank lines: the first line is the phrase, the rest its glossary. */
@@ -157,6 +209,7 @@ function parseBlocks(text: string): TextRow[] {
       phrase: lines[0],
       dictionary: glossaryLines(lines.slice(1).join('\n')),
       audio: null,
+      translations: {},
     }));
 }
 
@@ -165,12 +218,21 @@ export const NUL_MESSAGE = 'contains a NUL character, which text cannot hold.';
 export const hasNul = (value: string) => value.includes('\0');
 
 /** What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. */
-export function rowTextProblem(row: { phrase: string; dictionary: string }): string | null {
+export function rowTextProblem(row: {
+  phrase: string;
+  dictionary: string;
+  translations?: Record<string, string>;
+}): string | null {
   if (!row.phrase) return 'The phrase is empty.';
   if (hasNul(row.phrase)) return `The phrase ${NUL_MESSAGE}`;
   if (hasNul(row.dictionary)) return `The glossary ${NUL_MESSAGE}`;
   if (row.phrase.length > 2000) return 'The phrase is longer than 2000 characters.';
   if (row.dictionary.length > 5000) return 'The glossary is longer than 5000 characters.';
+  for (const [tag, text] of Object.entries(row.translations ?? {})) {
+    if (hasNul(text)) return `The ${tag} translation ${NUL_MESSAGE}`;
+    if (text.length > MAX_TRANSLATION_LENGTH)
+      return `The ${tag} translation is longer than ${MAX_TRANSLATION_LENGTH} characters.`;
+  }
   return null;
 }
 
@@ -187,8 +249,17 @@ function tsvCell(value: string): string {
  * Rows as the TSV that parseImportText reads (the whole-book export writes each chapter so). Glossaries
  * keep their lines as newlines inside quotes, which the reader gives back as they are, provided they are
  * already one trimmed, non-empty entry per line without " | " inside, as the reader shows them anyway.
+ * Translations get a `translation:<tag>` column per language any row has, sorted; none, no column.
  */
-export function toTsv(rows: Array<{ phrase: string; dictionary: string; audio: string }>): string {
-  const lines = rows.map((row) => [row.phrase, row.dictionary, row.audio].map(tsvCell).join('\t'));
-  return [HEADERS.join('\t'), ...lines].join('\n') + '\n';
+export function toTsv(
+  rows: Array<{ phrase: string; dictionary: string; audio: string; translations?: Record<string, string> }>,
+): string {
+  const languages = [...new Set(rows.flatMap((row) => Object.keys(row.translations ?? {})))].sort();
+  const lines = rows.map((row) =>
+    [row.phrase, row.dictionary, row.audio, ...languages.map((tag) => row.translations?.[tag] ?? '')]
+      .map(tsvCell)
+      .join('\t'),
+  );
+  const header = [...HEADERS, ...languages.map((tag) => `translation:${tag}`)];
+  return [header.join('\t'), ...lines].join('\n') + '\n';
 }

@@ -14,6 +14,13 @@ export class PhraseResponse {
   line_audio: string;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Null when the file did not say.' })
   duration_ms: number | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { en: 'Good morning.' },
+    description: 'Its translations by BCP 47 tag; {} when none.',
+  })
+  translations: Record<string, string>;
 }
 
 export class ChapterPhrasesResponse {

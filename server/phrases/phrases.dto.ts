@@ -9,6 +9,7 @@ import {
   Min,
 } from 'class-validator';
 import { Transform } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import { Field } from '../common/field';
 import { Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
@@ -16,6 +17,8 @@ import { IsAudioFile } from '../media/upload-checks';
 import { PositiveId } from '../chapters/chapters.dto';
 import type { Phrase } from './phrase.entity';
 import type { PhraseResponse } from './phrase-responses';
+import type { Translations } from '../catalogue/repository/phrase-translations.repository';
+import { MAX_TRANSLATION_LANGUAGES, MAX_TRANSLATION_LENGTH, TranslationsField } from './translations-field';
 
 export { PHRASE_UPLOADS } from '../common/body-limits';
 
@@ -38,6 +41,20 @@ class PhraseFieldsDto {
     MaxLength(5000, { message: 'The dictionary must not be longer than 5000 characters.' }),
   )
   dictionary: string;
+
+  @ApiProperty({
+    required: false,
+    type: Object,
+    additionalProperties: { type: 'string' },
+    example: { en: 'Good morning.', 'pt-BR': 'Bom dia.' },
+    description:
+      `Text per BCP 47 tag; in a form, one field per language: translations[en], translations[pt-BR]. ` +
+      `Left out, the phrase keeps its translations; sent, it is the whole set (a language left out or ` +
+      `with an empty text is removed). At most ${MAX_TRANSLATION_LANGUAGES} languages of ` +
+      `${MAX_TRANSLATION_LENGTH} characters.`,
+  })
+  @Field(...TranslationsField())
+  translations?: Record<string, string>;
 }
 
 /** Add Phrase (docs/product.md section 5): phrase, dictionary and the MP3 are all required. */
@@ -81,7 +98,11 @@ export type PhraseFields = Pick<
 >;
 
 /** `audio` is the clip's URL as media-urls.ts's clipUrl gives it: signed when its chapter is locked. */
-export const toPhraseResponse = (phrase: PhraseFields, audio: string): PhraseResponse => ({
+export const toPhraseResponse = (
+  phrase: PhraseFields,
+  audio: string,
+  translations: Translations,
+): PhraseResponse => ({
   id: phrase.id,
   chapter_id: phrase.chapterId,
   position: phrase.position,
@@ -89,4 +110,5 @@ export const toPhraseResponse = (phrase: PhraseFields, audio: string): PhraseRes
   dictionary: phrase.dictionary,
   line_audio: audio,
   duration_ms: phrase.audioMs,
+  translations,
 });

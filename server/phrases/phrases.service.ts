@@ -6,6 +6,11 @@ import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { rejected } from '../books/books.service';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository, type NewPhrase } from '../catalogue/repository/phrases.repository';
+import {
+  PhraseTranslationsRepository,
+  type Translations,
+} from '../catalogue/repository/phrase-translations.repository';
+import { toTranslations } from './translations-field';
 import type { Phrase } from './phrase.entity';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
@@ -21,6 +26,7 @@ import {
 export class PhrasesService {
   constructor(
     private readonly phrases: PhrasesRepository,
+    private readonly translations: PhraseTranslationsRepository,
     private readonly chapters: ChaptersRepository,
     private readonly media: MediaService,
     private readonly events: CatalogueEvents,
@@ -29,17 +35,24 @@ export class PhrasesService {
   ) {}
 
   /** The admin screens play clips in <audio>, which sends no token: all but known free ones get signed URLs. */
-  private readonly toResponse = (phrase: PhraseFields) =>
+  private readonly toResponse = (phrase: PhraseFields, translations: Translations) =>
     toPhraseResponse(
       phrase,
       clipUrl(this.links, phrase.audioPath, !this.mediaIndex.isKnownFree(phrase.audioPath)),
+      translations,
     );
 
-  /** A chapter with its phrases in reading order, and what its breadcrumbs need, in two queries. */
+  /** A phrase's answer with its translations as stored. */
+  private async answer(phrase: PhraseFields) {
+    return this.toResponse(phrase, await this.translations.ofPhrase(phrase.id));
+  }
+
+  /** A chapter with its phrases in reading order, their translations, and its breadcrumbs: three queries. */
   async listForChapter(chapterId: number) {
     const chapter = await this.chapters.withBook(chapterId);
     if (!chapter) throw new NotFoundException('Chapter not found.');
     const phrases = await this.phrases.ofChapter(chapterId);
+    const translations = await this.translations.ofPhrases(phrases.map((phrase) => phrase.id));
     return {
       data: {
         id: chapter.id,
@@ -48,13 +61,13 @@ export class PhrasesService {
         book_id: chapter.bookId,
         book_code: chapter.book.bookCode,
         book_title: chapter.book.title,
-        phrases: phrases.map(this.toResponse),
+        phrases: phrases.map((phrase) => this.toResponse(phrase, translations.get(phrase.id) ?? {})),
       },
     };
   }
 
   async get(id: number) {
-    return { data: this.toResponse(await this.find(id)) };
+    return { data: await this.answer(await this.find(id)) };
   }
 
   /** Appends the phrase at the end of its chapter. */
@@ -62,12 +75,19 @@ export class PhrasesService {
     const chapter = await this.chapters.withBook(dto.chapter_id);
     if (!chapter) throw ValidationFailed.field('chapter_id', 'The selected chapter does not exist.');
     const audio = await this.storeAudio(dto.line_audio.path);
+    const translations = toTranslations(dto.translations ?? {});
     try {
       const [phrase] = await this.phrases.append(chapter.id, [
-        { phrase: dto.phrase, dictionary: dto.dictionary, audioPath: audio.path, audioMs: audio.durationMs },
+        {
+          phrase: dto.phrase,
+          dictionary: dto.dictionary,
+          audioPath: audio.path,
+          audioMs: audio.durationMs,
+          translations,
+        },
       ]);
       await this.events.changed(chapter.book.bookCode);
-      return { message: 'The phrase has been added.', data: this.toResponse(phrase) };
+      return { message: 'The phrase has been added.', data: this.toResponse(phrase, translations) };
     } catch (error) {
       await this.media.discard([audio.path]);
       if (isForeignKeyViolation(error)) {
@@ -85,7 +105,8 @@ export class PhrasesService {
     if (audio) Object.assign(changes, { audioPath: audio.path, audioMs: audio.durationMs });
     let replaced: string | null = null;
     try {
-      const previous = await this.phrases.update(id, changes);
+      const translations = dto.translations && toTranslations(dto.translations);
+      const previous = await this.phrases.update(id, changes, translations);
       if (!previous) throw new NotFoundException('Phrase not found.');
       replaced = audio ? previous.audioPath : null;
     } catch (error) {
@@ -95,7 +116,7 @@ export class PhrasesService {
     await this.media.remove([replaced]);
     const phrase = await this.find(id);
     await this.changed(phrase.chapterId);
-    return { message: 'The phrase has been updated.', data: this.toResponse(phrase) };
+    return { message: 'The phrase has been updated.', data: await this.answer(phrase) };
   }
 
   /** Removes the phrase and its audio, and closes the gap in the reading order. */

@@ -1,11 +1,12 @@
 import { ErrorAnswer } from '../common/error-answer';
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
 import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
 import type { User } from '../users/user.entity';
 import { ReaderChapterAnswer, TableOfContentsAnswer } from './reading.dto';
 import { ReadingService } from './reading.service';
+import { AskedLanguagesPipe, MAX_ASKED_LANGUAGES } from './translations-query';
 
 /** The reader's calls. Public, and they read the token when one comes: access is decided per chapter. */
 @OptionalAuth()
@@ -21,13 +22,20 @@ export class ReadingController {
 
   @ErrorAnswer(403, 'A locked chapter: the reader needs Premium Plus (or to sign in first).')
   @Get('chapter/:chapterNo')
+  @ApiQuery({
+    name: 'translations',
+    required: false,
+    example: 'en,pt-BR',
+    description: `The languages (BCP 47, at most ${MAX_ASKED_LANGUAGES}, comma-separated) whose translations each phrase carries.`,
+  })
   @ApiOkResponse({ type: ReaderChapterAnswer })
   chapter(
     @Param('bookCode') bookCode: string,
     @Param('chapterNo') chapterNo: string,
+    @Query('translations', AskedLanguagesPipe) asked: string[],
     @MaybeUser() user: User | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ReaderChapterAnswer> {
-    return this.reading.chapter(bookCode, chapterNo, user, res).then((data) => ({ data }));
+    return this.reading.chapter(bookCode, chapterNo, asked, user, res).then((data) => ({ data }));
   }
 }

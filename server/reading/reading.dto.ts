@@ -33,6 +33,18 @@ export class ReaderPhrase {
   @ApiProperty({ type: 'integer', nullable: true }) duration_ms: number | null;
 }
 
+/** A phrase as the chapter API gives it: with the translations asked for (docs/practice.md). */
+export class TranslatedReaderPhrase extends ReaderPhrase {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { en: 'Good morning.' },
+    description: 'The asked languages this phrase has a translation in, by BCP 47 tag; {} when none.',
+  })
+  translations: Record<string, string>;
+}
+
+/** The chapter as the shared reader page shows it (publicView): the same for everyone, no translations. */
 export class ReaderChapter {
   @ApiProperty() book_code: string;
   @ApiProperty() book_title: string;
@@ -45,6 +57,16 @@ export class ReaderChapter {
   @ApiProperty({ type: 'integer', nullable: true, description: "The next chapter's number." })
   next: number | null;
   @ApiProperty({ type: [ReaderPhrase] }) phrases: ReaderPhrase[];
+  @ApiProperty({
+    type: [String],
+    description: 'Every language any of its phrases has a translation in (BCP 47), sorted.',
+  })
+  translation_languages: string[];
+}
+
+/** The chapter API's answer: the reader page's view, each phrase with its asked translations. */
+export class TranslatedReaderChapter extends ReaderChapter {
+  @ApiProperty({ type: [TranslatedReaderPhrase] }) declare phrases: TranslatedReaderPhrase[];
 }
 
 export class TableOfContentsAnswer {
@@ -52,7 +74,7 @@ export class TableOfContentsAnswer {
 }
 
 export class ReaderChapterAnswer {
-  @ApiProperty({ type: ReaderChapter }) data: ReaderChapter;
+  @ApiProperty({ type: TranslatedReaderChapter }) data: TranslatedReaderChapter;
 }
 
 export const toReaderPhrase = (phrase: Phrase, audio: string): ReaderPhrase => ({

@@ -4,6 +4,7 @@ import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import type { Chapter } from '../chapters/chapter.entity';
 import type { Phrase } from '../phrases/phrase.entity';
 import { MemberPlans } from '../billing/member-plans';
@@ -14,7 +15,13 @@ import { clipUrl } from '../media/media-urls';
 import { User, UserType } from '../users/user.entity';
 import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
 import { MediaIndex } from './media-index';
-import { toReaderPhrase, type ReaderChapter, type TableOfContents } from './reading.dto';
+import { TranslationIndex } from './translation-index';
+import {
+  toReaderPhrase,
+  type ReaderChapter,
+  type TableOfContents,
+  type TranslatedReaderChapter,
+} from './reading.dto';
 
 /** Chapter numbers in URLs are written one way only (`1`, never `01`), so no other spelling is cached. */
 const CANONICAL_NUMBER = /^[1-9]\d{0,8}$/;
@@ -26,11 +33,21 @@ export class ReadingService {
     private readonly books: BooksRepository,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
+    private readonly translations: PhraseTranslationsRepository,
     private readonly plans: MemberPlans,
     private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
+    private readonly translationIndex: TranslationIndex,
     private readonly clock: Clock,
   ) {}
+
+  /** A chapter's translation languages: from the index (no query), or read when it cannot tell. */
+  private async languagesOf(book: Book, chapter: Chapter): Promise<string[]> {
+    return (
+      this.translationIndex.languagesOf(book.bookCode, String(chapter.chapterNo)) ??
+      (await this.translations.languagesOfChapter(chapter.id))
+    );
+  }
 
   private async book(bookCode: string): Promise<Book> {
     const book = await this.books.byCode(bookCode);
@@ -87,9 +104,10 @@ export class ReadingService {
       const chapter = chapters[index];
       const free = access === 'free';
       const phrases = free ? await this.phrases.ofChapter(chapter.id) : [];
+      const languages = await this.languagesOf(book, chapter);
       // Plain URLs, so the shared page stays the same for everyone; its player asks the API again if
-      // the gate refuses one (see chapter()).
-      return this.toChapter(book, chapters, index, phrases, !free, () => false);
+      // the gate refuses one (see chapter()). No translations: the browser asks the API for its reader's.
+      return this.toChapter(book, chapters, index, phrases, languages, !free, () => false);
     } catch (error) {
       if (error instanceof NotFoundException) return null;
       throw error;
@@ -101,6 +119,7 @@ export class ReadingService {
     chapters: Chapter[],
     index: number,
     phrases: Phrase[],
+    languages: string[],
     locked: boolean,
     signed: (path: string) => boolean,
   ): ReaderChapter {
@@ -117,24 +136,33 @@ export class ReadingService {
       phrases: phrases.map((phrase) =>
         toReaderPhrase(phrase, clipUrl(this.links, phrase.audioPath, signed(phrase.audioPath))),
       ),
+      translation_languages: languages,
     };
   }
 
   /**
    * A chapter's phrases, refused with 401 or 403 when locked for this caller. A locked chapter's answer
-   * depends on who asks, so it says `private, no-store` and no shared cache keeps it.
+   * depends on who asks, so it says `private, no-store` and no shared cache keeps it. Each phrase carries
+   * its translations in `asked` (canonical tags) that exist.
    */
   async chapter(
     bookCode: string,
     chapterParam: string,
+    asked: string[],
     user: User | undefined,
     res: Response,
-  ): Promise<ReaderChapter> {
+  ): Promise<TranslatedReaderChapter> {
     const { book, chapters, index, access } = await this.locate(bookCode, chapterParam, user);
     if (access !== 'free') res.setHeader('Cache-Control', 'private, no-store');
     if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
     if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
     const phrases = await this.phrases.ofChapter(chapters[index].id);
+    const languages = await this.languagesOf(book, chapters[index]);
+    const wanted = asked.filter((tag) => languages.includes(tag));
+    const translated = await this.translations.ofPhrases(
+      phrases.map((phrase) => phrase.id),
+      wanted,
+    );
     const free = access === 'free';
     // A free chapter's clip that the gate cannot vouch for right now (its index failed to refresh, or has
     // not heard of the clip yet) is handed out signed, so the reader still plays. Signed links expire, so
@@ -142,6 +170,13 @@ export class ReadingService {
     const signed = (path: string) => !free || !this.mediaIndex.isKnownFree(path);
     if (free && phrases.some((phrase) => signed(phrase.audioPath)))
       res.setHeader('Cache-Control', 'no-store');
-    return this.toChapter(book, chapters, index, phrases, !free, signed);
+    const chapter = this.toChapter(book, chapters, index, phrases, languages, !free, signed);
+    return {
+      ...chapter,
+      phrases: chapter.phrases.map((phrase) => ({
+        ...phrase,
+        translations: translated.get(phrase.id) ?? {},
+      })),
+    };
   }
 }

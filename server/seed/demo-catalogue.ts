@@ -7,6 +7,8 @@ export interface DemoPhrase {
   phrase: string;
   dictionary: string;
   audio: string;
+  /** By canonical BCP 47 tag: English for every phrase, German too for le-petit-voyage. */
+  translations?: Record<string, string>;
 }
 
 export interface DemoBook {

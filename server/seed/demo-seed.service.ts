@@ -79,6 +79,7 @@ export class DemoSeedService {
               phrases: chapter.phrases.map((phrase, p) => ({
                 phrase: phrase.phrase,
                 dictionary: phrase.dictionary,
+                translations: phrase.translations,
                 audioPath: media.lines[c][p].path,
                 audioMs: media.lines[c][p].durationMs,
               })),

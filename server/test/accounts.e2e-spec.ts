@@ -252,6 +252,7 @@ describe('Profile', () => {
         user_role_id: 2,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         time_zone: null,
+        speaks: [],
         subscription: {
           status: 'none',
           trial_ends_at: null,

@@ -140,6 +140,7 @@ describe('Admin chapters and phrases API', () => {
       // Chapter 3 is locked to readers, so even the admin screens get a signed URL (an <audio> sends no token).
       line_audio: expect.stringMatching(/^\/media\/lines\/[0-9a-f]{32}\.mp3\?exp=\d+&sig=[\w-]+$/),
       duration_ms: expect.any(Number),
+      translations: {},
     });
     expect(first.duration_ms).toBeGreaterThan(500);
     expect(await stored(first.line_audio)).toEqual([true]);

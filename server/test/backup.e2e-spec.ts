@@ -28,6 +28,7 @@ import { bookForm, fixture, form, mediaBytes, mediaFiles } from './fixtures';
 import { rawGet, startServer, tempStorage, type TestServer } from './harness';
 import { startS3, type TestS3 } from './s3';
 import { makeZip, renameEntry } from './zips';
+import { addPracticeRows, practiceRows } from './practice-rows';
 
 /** The schema this code migrates to: its last migration's name. */
 const LAST_MIGRATION = new MIGRATIONS[MIGRATIONS.length - 1]().name;
@@ -167,6 +168,8 @@ describe('npm run backup and npm run restore', () => {
       password: member.password,
     });
     memberToken = login.body.token;
+    // The practice modes' rows, on a phrase the writer loop below never deletes.
+    await addPracticeRows(server, admin, member, (await phraseIdsOf(admin, chapterIds))[0][0]);
   });
   afterAll(() => server.close());
 
@@ -242,7 +245,14 @@ describe('npm run backup and npm run restore', () => {
         }
       }
       // The generated session secret came back with the database: a token from before still works.
-      expect((await new ApiClient(restored, memberToken).get('user/profile')).status).toBe(200);
+      const profile = await new ApiClient(restored, memberToken).get<{ data: { speaks: string[] } }>(
+        'user/profile',
+      );
+      expect([profile.status, profile.body.data.speaks]).toEqual([200, ['pt-BR', 'en']]);
+      // The practice modes' rows came back too (the writer loop touches none of them).
+      const practice = await practiceRows(db);
+      expect(practice).toEqual(await practiceRows(server.app.get(DataSource)));
+      expect(Object.values(practice).map((rows) => rows.length)).toEqual([2, 1, 1, 1, 1]);
     } finally {
       await restored.close();
     }

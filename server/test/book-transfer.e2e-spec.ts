@@ -225,7 +225,7 @@ describe('Moving a whole book', () => {
     const file = (name: string) => items.find((item) => item.name === name)!.data;
     expect(JSON.parse(file('book.json').toString())).toEqual({
       format: 'lingonovel-book',
-      version: 1,
+      version: 2,
       book_code: original.book_code,
       ...BOOK,
     });

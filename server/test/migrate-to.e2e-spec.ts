@@ -9,6 +9,7 @@ import { assertBuilt } from './built-server';
 import { databaseUrlFor, onPostgres } from './database';
 import { startServer, tempStorage } from './harness';
 import { startS3, type TestS3 } from './s3';
+import { addPracticeRows, practiceRows } from './practice-rows';
 
 const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
 
@@ -57,6 +58,10 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     });
     expect(word.status).toBe(200);
     expect((await words.delete(`user/words/${word.body.data.id}`)).status).toBe(200);
+    // The practice modes' rows: translations, the member's languages, a dictation, a mark, a phrase card.
+    await addPracticeRows(old, admin.client, member, first[0]);
+    const practice = await practiceRows(old.app.get(DataSource));
+    expect(Object.values(practice).map((rows) => rows.length)).toEqual([2, 1, 1, 1, 1]);
     await old.close(true);
 
     const targetUrl = (await databaseUrlFor(tempStorage()))!;
@@ -70,6 +75,7 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     expect(run.stderr).not.toContain('Migration failed');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('phrases: 5 row(s)');
+    expect(run.stdout).toContain('phrase_translations: 2 row(s)');
     // The search's words are written again from the copied book (its 12 distinct words), not copied.
     expect(run.stdout).toContain('book_words: 12 row(s), rebuilt from the books');
     expect(run.stdout).toContain(`media: ${kept.length} file(s) copied to bucket`);
@@ -91,6 +97,11 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
       expect(Buffer.from(await clip.arrayBuffer())).toEqual(
         Buffer.from(await fixture('clip.mp3').arrayBuffer()),
       );
+      expect(await practiceRows(moved.app.get(DataSource))).toEqual(practice);
+      const translated = await guest.get<{ data: { phrases: Array<{ translations: object }> } }>(
+        `guest/book/${code}/chapter/1?translations=en`,
+      );
+      expect(translated.body.data.phrases[0].translations).toEqual({ en: 'Hello, world.' });
       const found = await guest.get<{ data: Array<{ book_code: string }> }>('guest/books?q=lefevre%20lyon');
       expect(found.body.data.map((book) => book.book_code)).toEqual([code]);
       // The member's session from before the move still works: the secret moved with the rows.

@@ -5,6 +5,7 @@ import { Field } from '../common/field';
 import { canonicalTimeZone } from '../common/time-zone';
 import { SubscriptionSummary } from '../billing/billing.dto';
 import type { User } from './user.entity';
+import { MAX_SPEAKS, SpeaksField, speaksOf } from './speaks';
 
 const IsTimeZone = () =>
   ValidateBy({
@@ -16,14 +17,29 @@ const IsTimeZone = () =>
   });
 
 export class UpdateProfileDto {
-  // The name may be left out when the call only sets the time zone, which the site does by itself.
-  @ValidateIf((dto: UpdateProfileDto) => dto.name !== undefined || dto.time_zone === undefined)
+  // The name may be left out when the call only sets the time zone (the site does so by itself) or the
+  // languages.
+  @ValidateIf(
+    (dto: UpdateProfileDto) =>
+      dto.name !== undefined || (dto.time_zone === undefined && dto.speaks === undefined),
+  )
   @Name()
   name?: string;
 
   /** Null goes back to UTC days. */
   @Field(IsOptional(), IsTimeZone())
   time_zone?: string | null;
+
+  /** Best first; null or [] clears the list. */
+  @ApiProperty({
+    required: false,
+    type: [String],
+    nullable: true,
+    example: ['en', 'pt-BR'],
+    description: `The languages the member reads (BCP 47), best first; at most ${MAX_SPEAKS}. [] or null clears them.`,
+  })
+  @Field(...SpeaksField())
+  speaks?: string[] | null;
 }
 
 /** The user as the login answer and the browser's session hold it: never a hash or a token version. */
@@ -39,6 +55,12 @@ export class ProfileResponse extends UserResponse {
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'An IANA time zone; null means UTC days.' })
   time_zone: string | null;
+  @ApiProperty({
+    type: [String],
+    example: ['en', 'pt-BR'],
+    description: 'The languages the member reads (BCP 47), best first; [] when none chosen.',
+  })
+  speaks: string[];
 }
 
 export class ProfileWithSubscription extends ProfileResponse {
@@ -71,4 +93,5 @@ export const toProfileResponse = (user: User): ProfileResponse => ({
   ...toUserResponse(user),
   created_at: user.createdAt.toISOString(),
   time_zone: user.timeZone,
+  speaks: speaksOf(user),
 });

@@ -8,6 +8,7 @@ import type { ChangePasswordDto } from '../auth/auth.dto';
 import { BillingService } from '../billing/billing.service';
 import { canonicalTimeZone } from '../common/time-zone';
 import { User } from './user.entity';
+import { toSpeaks } from './speaks';
 import {
   toProfileResponse,
   type PasswordChangedAnswer,
@@ -33,6 +34,7 @@ export class UsersService {
     const changes: Partial<User> = {};
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.time_zone !== undefined) changes.timeZone = dto.time_zone && canonicalTimeZone(dto.time_zone);
+    if (dto.speaks !== undefined) changes.speaks = toSpeaks(dto.speaks ?? []);
     await this.users.update({ id: user.id }, changes);
     const saved = await this.users.findOneByOrFail({ id: user.id });
     return { message: 'Your profile has been updated.', data: toProfileResponse(saved) };

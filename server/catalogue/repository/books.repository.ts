@@ -10,7 +10,7 @@ import type { BrowseFilter } from '../browse-query';
 import { browseBooks, type BrowsePage } from './book-browse';
 import { fillBookWords, writeBookWords, type SearchedFields } from './book-words';
 import { ChaptersRepository } from './chapters.repository';
-import { PhrasesRepository, type NewPhrase } from './phrases.repository';
+import { PhrasesRepository, type PhraseToAppend } from './phrases.repository';
 
 /** A book's own fields; the language and the level may be left to the database's default (none). */
 export type NewBook = Omit<
@@ -42,7 +42,7 @@ const FILL_PAGE = 200;
 export interface NewBookChapter {
   title: string;
   chapterNo: number;
-  phrases: NewPhrase[];
+  phrases: PhraseToAppend[];
 }
 
 export interface SitemapBook {

@@ -6,9 +6,12 @@ import { Phrase } from '../../phrases/phrase.entity';
 import { firstChapterNoSql } from '../free-chapters';
 import { lockChapter } from './chapter-lock';
 import { measureChapter } from './chapter-length';
+import { PhraseTranslationsRepository, type Translations } from './phrase-translations.repository';
 
 /** A phrase as its writer gives it; the repository gives it its chapter and position. */
 export type NewPhrase = Pick<Phrase, 'phrase' | 'dictionary' | 'audioPath' | 'audioMs'>;
+/** A phrase to append, with its translations (canonical tags, texts not empty) when it has some. */
+export type PhraseToAppend = NewPhrase & { translations?: Translations };
 /** A phrase as appended: its fields, id and place, without the timestamps the database filled in. */
 export type AppendedPhrase = NewPhrase & Pick<Phrase, 'id' | 'chapterId' | 'position'>;
 
@@ -33,7 +36,10 @@ const PHRASES_PER_INSERT = 100;
  */
 @Injectable()
 export class PhrasesRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly translations: PhraseTranslationsRepository,
+  ) {}
 
   byId(id: number, tx: EntityManager = this.db.manager): Promise<Phrase | null> {
     return tx.findOneBy(Phrase, { id });
@@ -114,8 +120,9 @@ export class PhrasesRepository {
    * Appends phrases at the end of a chapter, in the order given: the one place positions are handed out.
    * Within `tx` when given (an import or a new book adds its phrases with its other rows), else in a
    * transaction of its own. The chapter's lock keeps two appends from reading the same last position.
+   * Their translations are written in the same transaction.
    */
-  async append(chapterId: number, phrases: NewPhrase[], tx?: EntityManager): Promise<AppendedPhrase[]> {
+  async append(chapterId: number, phrases: PhraseToAppend[], tx?: EntityManager): Promise<AppendedPhrase[]> {
     if (!tx) return this.db.transaction((own) => this.append(chapterId, phrases, own));
     await lockChapter(tx, chapterId);
     const [{ last }] = await sql<Array<{ last: number | string }>>(
@@ -123,13 +130,25 @@ export class PhrasesRepository {
       `SELECT COALESCE(MAX(position), 0) AS last FROM phrases WHERE chapter_id = ?`,
       [chapterId],
     );
-    const rows = phrases.map((phrase, i) => ({ ...phrase, chapterId, position: Number(last) + i + 1 }));
+    const rows = phrases.map(({ phrase, dictionary, audioPath, audioMs }, i) => ({
+      phrase,
+      dictionary,
+      audioPath,
+      audioMs,
+      chapterId,
+      position: Number(last) + i + 1,
+    }));
     const appended: AppendedPhrase[] = [];
     for (let at = 0; at < rows.length; at += PHRASES_PER_INSERT) {
       const batch = rows.slice(at, at + PHRASES_PER_INSERT);
       const ids = await this.insertBatch(tx, batch);
       appended.push(...batch.map((row, i) => ({ ...row, id: ids[i] })));
     }
+    const translated = new Map<number, Translations>();
+    phrases.forEach(({ translations }, i) => {
+      if (translations && Object.keys(translations).length) translated.set(appended[i].id, translations);
+    });
+    if (translated.size) await this.translations.replace(translated, tx);
     await measureChapter(tx, chapterId);
     return appended;
   }
@@ -141,10 +160,11 @@ export class PhrasesRepository {
   }
 
   /**
-   * Changes a phrase's text or clip; answers the row as it was (read in the same transaction), or null. A
-   * new clip changes its chapter's length, measured again under the chapter's lock.
+   * Changes a phrase's text or clip, and replaces its translations when `translations` is given; answers
+   * the row as it was (read in the same transaction), or null. A new clip changes its chapter's length,
+   * measured again under the chapter's lock.
    */
-  update(id: number, changes: Partial<NewPhrase>): Promise<Phrase | null> {
+  update(id: number, changes: Partial<NewPhrase>, translations?: Translations): Promise<Phrase | null> {
     return this.db.transaction(async (tx) => {
       const found = await tx.findOneBy(Phrase, { id });
       if (!found) return null;
@@ -154,6 +174,7 @@ export class PhrasesRepository {
       const current = measure ? await tx.findOneBy(Phrase, { id }) : found;
       if (!current) return null;
       await tx.update(Phrase, { id }, changes);
+      if (translations) await this.translations.replace(new Map([[id, translations]]), tx);
       if (measure) await measureChapter(tx, current.chapterId);
       return current;
     });
