@@ -17,10 +17,19 @@ const KEPT = [
   '/media/covers/x.webp',
   '/api/v1/health',
   '/api/docs',
+  // A chapter's answers: without translations, and with the two languages it has (translation-index.ts).
+  '/api/v1/guest/book/le-petit-voyage/chapter/1',
+  '/api/v1/guest/book/le-petit-voyage/chapter/1?translations=de,en',
 ];
 
+/** The translation index as chapter-keyed answers need it: chapter 1 has de and en; null: cannot tell. */
+const withLanguages = (known: boolean) => ({
+  languagesOf: (code: string, chapterNo: string) =>
+    known ? (code === 'le-petit-voyage' && chapterNo === '1' ? ['de', 'en'] : []) : null,
+});
+
 /** An HTTP server whose "chain" answers 299, with the fast path in front of it. */
-async function serve(pages: boolean) {
+async function serve(pages: boolean, languages = withLanguages(true)) {
   const cache = new PageCache();
   for (const key of KEPT)
     await cache.render(key, () =>
@@ -31,7 +40,7 @@ async function serve(pages: boolean) {
     server,
     cachedHits({
       cache,
-      api: apiRoutes({ languagesOf: () => [] }),
+      api: apiRoutes(languages),
       pages: pages ? PAGE_ROUTES : null,
       security: securityHeaderLists([], 'http://localhost'),
       logFormat: 'text',
@@ -92,6 +101,37 @@ describe(cachedHits.name, () => {
     const server = await serve(true);
     try {
       expect((await server.request(path)).way).toBe(way);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['?translations=de,en', 'fast'],
+    ['', 'fast'],
+    // Kept under the spelling its key has: other orders and unknown tags go through the chain.
+    ['?translations=en,de', 'chain'],
+    ['?translations=de,en,xx', 'chain'],
+    ['?translations=fr', 'chain'],
+    ['?translations=en_US', 'chain'],
+  ])('takes a chapter with translations %s the %s way', async (query, way) => {
+    const server = await serve(true);
+    try {
+      const res = await server.request(`/api/v1/guest/book/le-petit-voyage/chapter/1${query}`);
+      expect(res.way).toBe(way);
+      if (way === 'fast') expect(res.body).toBe(`/api/v1/guest/book/le-petit-voyage/chapter/1${query}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves no chapter with translations from the cache while the index cannot tell', async () => {
+    const server = await serve(true, withLanguages(false));
+    try {
+      const chapter = '/api/v1/guest/book/le-petit-voyage/chapter/1';
+      expect((await server.request(`${chapter}?translations=de,en`)).way).toBe('chain');
+      // Without translations the key needs no index.
+      expect((await server.request(chapter)).way).toBe('fast');
     } finally {
       await server.close();
     }

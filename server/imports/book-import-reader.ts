@@ -25,7 +25,7 @@ import {
 import { matchClips, type StagedClip } from './clip-matching';
 import { CHAPTER_IMPORT_UPLOADS, MAX_CLIPS } from './imports.dto';
 import type { BookChapter, BookManifest, ChapterRow } from './manifests';
-import { decodeText, hasNul, NUL_MESSAGE, parseImportText, TextRejected } from './text-formats';
+import { decodeText, hasNul, NUL_MESSAGE, parseImportText, TextRejected, TooManyRows } from './text-formats';
 import type { ZipEntry } from './zip-entries';
 
 type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | null }>;
@@ -286,14 +286,12 @@ async function readChapter(folder: string, items: Item[], files: Item[], path: (
   try {
     if (texts[0].size > CHAPTER_IMPORT_UPLOADS.text)
       throw new TextRejected('The text file is larger than 5 MB.');
-    text = parseImportText(await readFile(path(texts[0])));
+    text = parseImportText(await readFile(path(texts[0])), MAX_CLIPS);
   } catch (error) {
-    if (!(error instanceof TextRejected)) throw error;
-    chapter.errors.push(`${base(texts[0].rel)}: ${error.message}`);
-    return chapter;
-  }
-  if (text.rows.length > MAX_CLIPS) {
-    chapter.errors.push(`The chapter has ${text.rows.length} phrases; the most is ${MAX_CLIPS}.`);
+    if (error instanceof TooManyRows)
+      chapter.errors.push(`The chapter has ${error.count} phrases; the most is ${MAX_CLIPS}.`);
+    else if (error instanceof TextRejected) chapter.errors.push(`${base(texts[0].rel)}: ${error.message}`);
+    else throw error;
     return chapter;
   }
   const matched = matchClips(text, clips);

@@ -38,6 +38,7 @@ import {
   parseImportText,
   rowTextProblem,
   TextRejected,
+  TooManyRows,
   type ParsedText,
   type TextRow,
 } from './text-formats';
@@ -118,16 +119,16 @@ export class ChapterImportService {
       const bytes = await readFile(dto.text.path);
       let text;
       try {
-        text = parseImportText(bytes);
+        text = parseImportText(bytes, MAX_CLIPS);
       } catch (error) {
+        if (error instanceof TooManyRows)
+          throw ValidationFailed.field(
+            'text',
+            `The text has ${error.count} phrases; the most is ${MAX_CLIPS}.`,
+          );
         if (error instanceof TextRejected) throw ValidationFailed.field('text', error.message);
         throw error;
       }
-      if (text.rows.length > MAX_CLIPS)
-        throw ValidationFailed.field(
-          'text',
-          `The text has ${text.rows.length} phrases; the most is ${MAX_CLIPS}.`,
-        );
       // A recording's boundaries are checked again in the preview, which clears its problems; the text's
       // own (a malformed translation column) would need a new upload anyway, so they are a 422 at once.
       if (dto.recording && text.problems.length)

@@ -4,6 +4,7 @@ import {
   naturalOrder,
   parseImportText,
   TextRejected,
+  TooManyRows,
   toTsv,
 } from './text-formats';
 
@@ -186,5 +187,47 @@ describe('import text formats', () => {
     expect(() => parseImportText(Buffer.from('phrase\ttranslations:en\nA.\tB.\n'))).toThrow(
       'unknown columns: translations:en',
     );
+  });
+
+  it('reads a CSV header with a malformed translation column as a header, naming the column', () => {
+    for (const column of ['translation:pt BR', 'translation:en.US']) {
+      const parsed = parseImportText(Buffer.from(`phrase,audio,${column}\nOui.,1.mp3,Yes.\n`));
+      expect(parsed.format).toBe('csv');
+      expect(parsed.rows).toEqual([
+        { n: 1, phrase: 'Oui.', dictionary: '', audio: '1.mp3', translations: {} },
+      ]);
+      expect(parsed.problems).toEqual([
+        `The column "${column}" does not name a language: write translation: and a language tag (BCP 47), such as translation:en or translation:pt-BR.`,
+      ]);
+    }
+    // Blank space around the tag is the editor's.
+    const spaced = parseImportText(Buffer.from('phrase,translation: en \nOui.,Yes.\n'));
+    expect(spaced).toMatchObject({ format: 'csv', problems: [], rows: [{ translations: { en: 'Yes.' } }] });
+  });
+
+  it('refuses a header of thousands of columns before reading its rows', () => {
+    const translations = Array.from({ length: 5000 }, (_, i) => `translation:x${i}`).join('\t');
+    const rows = 'A.\n'.repeat(5000);
+    expect(() => parseImportText(Buffer.from(`phrase\t${translations}\n${rows}`))).toThrow(
+      new TextRejected('The header has 5000 translation columns; a phrase may have at most 20 languages.'),
+    );
+    // 21 is already too many; empty or unknown columns by the thousand are refused too.
+    const many = Array.from({ length: 21 }, (_, i) => `translation:${String.fromCharCode(97 + i)}a`);
+    expect(() => parseImportText(Buffer.from(`phrase,${many.join(',')}\nA.\n`))).toThrow(
+      'The header has 21 translation columns',
+    );
+    expect(() => parseImportText(Buffer.from(`phrase${'\t'.repeat(5000)}\nA.\n`))).toThrow(
+      'The header has 5001 columns; the most is 63.',
+    );
+    const unknown = Array.from({ length: 30 }, (_, i) => `col_${'x'.repeat(i + 1)}`).join('\t');
+    expect(() => parseImportText(Buffer.from(`phrase\t${unknown}\nA.\n`))).toThrow(
+      'The header names unknown columns: col_x, col_xx, col_xxx, col_xxxx, col_xxxxx and 25 more. The columns',
+    );
+  });
+
+  it('refuses more rows than asked for before mapping them, in either format', () => {
+    expect(() => parseImportText(Buffer.from('phrase\nA.\nB.\nC.\n'), 2)).toThrow(new TooManyRows(3));
+    expect(() => parseImportText(Buffer.from('A.\n\nB.\n\nC.\n'), 2)).toThrow(TooManyRows);
+    expect(parseImportText(Buffer.from('phrase\nA.\nB.\n'), 2).rows).toHaveLength(2);
   });
 });

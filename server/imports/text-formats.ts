@@ -110,17 +110,28 @@ export function glossaryLines(value: string): string {
 
 const HEADERS = ['phrase', 'dictionary', 'audio'];
 /** A translation's column: `translation:en`, `translation:pt-BR` (any case; the tag is checked later). */
-const TRANSLATION_COLUMN = /^translation:(.*)$/;
+const TRANSLATION_COLUMN = /^translation:/;
+/**
+ * The most columns a header may have: its three, a translation per language a phrase may have, and room
+ * for the empty ones spreadsheets leave. More is refused before any row is read, so a hostile header of
+ * thousands of columns costs nothing (each row would otherwise be walked column by column).
+ */
+export const MAX_COLUMNS = HEADERS.length + MAX_TRANSLATION_LANGUAGES + 40;
+/** The most problems a header's message names; the rest are counted ("… and 3 more"). */
+export const MAX_PROBLEMS = 5;
 
-/** A column name as a header may hold it: a word, or `translation:` and a tag-like text. */
-const isColumnName = (name: string) => /^[a-z_]+$/.test(name) || /^translation:[a-z0-9_-]*$/.test(name);
+/**
+ * A column name as a header may hold it: a word, or any `translation:` cell (a malformed tag, such as
+ * `translation:pt BR`, is then reported rather than the whole file read as plain text).
+ */
+const isColumnName = (name: string) => /^[a-z_]+$/.test(name) || TRANSLATION_COLUMN.test(name);
 
 /** A header row: `phrase` and only known column names (so "Phrase, he said." stays a phrase). */
 function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
   const isHeader = (separator: string) => {
     const names = firstLine
       .split(separator)
-      .map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase())
+      .map((cell) => cell.trim().replace(/^"|"$/g, '').trim().toLowerCase())
       .filter(Boolean);
     // Every cell a column name, known or not (a misspelt one is then reported), one of them `phrase`.
     return names.includes('phrase') && names.every(isColumnName);
@@ -134,66 +145,104 @@ function headerFormat(firstLine: string): 'tsv' | 'csv' | null {
   return null;
 }
 
-/** Reads an import's text in whichever format it is; the header row decides (docs/import.md). */
-export function parseImportText(bytes: Buffer): ParsedText {
+/** Problems as one message: the first MAX_PROBLEMS, then how many more, so a 422 stays small. */
+export function someProblems(problems: string[]): string[] {
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  return [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more.`];
+}
+
+/** Names as a list a message can hold: the first MAX_PROBLEMS, each cut short, then how many more. */
+const someNames = (names: string[]) =>
+  names
+    .slice(0, MAX_PROBLEMS)
+    .map((name) => name.slice(0, 60))
+    .join(', ') + (names.length > MAX_PROBLEMS ? ` and ${names.length - MAX_PROBLEMS} more` : '');
+
+/** More rows than an import takes: refused before they are read (`count` for the caller's message). */
+export class TooManyRows extends TextRejected {
+  constructor(readonly count: number) {
+    super(`The text has ${count} phrases.`);
+  }
+}
+
+/**
+ * Reads an import's text in whichever format it is; the header row decides (docs/import.md). More than
+ * `maxRows` rows is a TooManyRows, thrown before the rows are mapped.
+ */
+export function parseImportText(bytes: Buffer, maxRows = Infinity): ParsedText {
   const text = decodeText(bytes).replace(/^\uFEFF/, '');
   if (!text.trim()) throw new TextRejected('The text file is empty.');
   const firstLine = text.split(/\r\n|\r|\n/, 1)[0];
   const format = headerFormat(firstLine);
-  if (!format) return { format: 'blocks', rows: parseBlocks(text), problems: [] };
+  if (!format) {
+    const rows = parseBlocks(text);
+    if (rows.length > maxRows) throw new TooManyRows(rows.length);
+    return { format: 'blocks', rows, problems: [] };
+  }
   const [header, ...records] = parseDelimited(text, format === 'tsv' ? '\t' : ',');
   const columns = header.map((name) => name.trim().toLowerCase());
+  const translationCount = columns.filter((name) => TRANSLATION_COLUMN.test(name)).length;
+  if (translationCount > MAX_TRANSLATION_LANGUAGES)
+    throw new TextRejected(
+      `The header has ${translationCount} translation columns; a phrase may have at most ${MAX_TRANSLATION_LANGUAGES} languages.`,
+    );
+  if (columns.length > MAX_COLUMNS)
+    throw new TextRejected(`The header has ${columns.length} columns; the most is ${MAX_COLUMNS}.`);
   const unknown = columns.filter((name) => name && !HEADERS.includes(name) && !TRANSLATION_COLUMN.test(name));
   if (unknown.length)
     throw new TextRejected(
-      `The header names unknown columns: ${unknown.join(', ')}. The columns are phrase, dictionary, audio and translation:<language> (such as translation:en).`,
+      `The header names unknown columns: ${someNames(unknown)}. The columns are phrase, dictionary, audio and translation:<language> (such as translation:en).`,
     );
+  if (records.length > maxRows) throw new TooManyRows(records.length);
   const { languages, problems } = translationColumns(header);
-  const at = (name: string) => columns.indexOf(name);
+  // Each column's index, found once (not per row and field).
+  const phraseAt = columns.indexOf('phrase');
+  const dictionaryAt = columns.indexOf('dictionary');
+  const audioAt = columns.indexOf('audio');
   return {
     format,
-    problems,
-    rows: records.map((cells, i) => ({
-      n: i + 1,
-      phrase: (cells[at('phrase')] ?? '').trim(),
-      dictionary: at('dictionary') >= 0 ? glossaryLines(cells[at('dictionary')] ?? '') : '',
-      audio: at('audio') >= 0 ? (cells[at('audio')] ?? '').trim() || null : null,
-      translations: Object.fromEntries(
-        languages
-          .map(([column, tag]): [string, string] => [
-            tag,
-            (cells[column] ?? '').replace(/\r\n?/g, '\n').trim(),
-          ])
-          .filter(([, value]) => value !== ''),
-      ),
-    })),
+    problems: someProblems(problems),
+    rows: records.map((cells, i) => {
+      const translations: Record<string, string> = {};
+      for (const [column, tag] of languages) {
+        const value = (cells[column] ?? '').replace(/\r\n?/g, '\n').trim();
+        if (value !== '') translations[tag] = value;
+      }
+      return {
+        n: i + 1,
+        phrase: (cells[phraseAt] ?? '').trim(),
+        dictionary: dictionaryAt >= 0 ? glossaryLines(cells[dictionaryAt] ?? '') : '',
+        audio: audioAt >= 0 ? (cells[audioAt] ?? '').trim() || null : null,
+        translations,
+      };
+    }),
   };
 }
 
 /**
- * The header's `translation:<tag>` columns: each column's index and canonical tag. A malformed tag, a
- * language named twice (`translation:pt-br` and `translation:pt-BR`) or too many languages are problems,
- * and such a column is left out.
+ * The header's `translation:<tag>` columns (at most MAX_TRANSLATION_LANGUAGES, checked before): each
+ * column's index and canonical tag. The tag is trimmed (`translation: en` is English); a malformed tag or a
+ * language named twice (`translation:pt-br` and `translation:pt-BR`) is a problem, and such a column is left
+ * out.
  */
 function translationColumns(header: string[]): { languages: Array<[number, string]>; problems: string[] } {
   const languages: Array<[number, string]> = [];
+  const seen = new Set<string>();
   const problems: string[] = [];
   header.forEach((cell, column) => {
     const name = cell.trim();
     if (!TRANSLATION_COLUMN.test(name.toLowerCase())) return;
-    const tag = canonicalTag(name.slice('translation:'.length));
+    const tag = canonicalTag(name.slice('translation:'.length).trim());
     if (tag === null)
       problems.push(
         `The column "${name.slice(0, 60)}" does not name a language: write translation: and a language tag (BCP 47), such as translation:en or translation:pt-BR.`,
       );
-    else if (languages.some(([, seen]) => seen === tag))
-      problems.push(`Two columns hold the ${tag} translation: keep one.`);
-    else languages.push([column, tag]);
+    else if (seen.has(tag)) problems.push(`Two columns hold the ${tag} translation: keep one.`);
+    else {
+      seen.add(tag);
+      languages.push([column, tag]);
+    }
   });
-  if (languages.length > MAX_TRANSLATION_LANGUAGES)
-    problems.push(
-      `The text has ${languages.length} translation columns; a phrase may have at most ${MAX_TRANSLATION_LANGUAGES}.`,
-    );
   return { languages, problems };
 }
 

@@ -111,6 +111,8 @@ export class PhrasesService {
       replaced = audio ? previous.audioPath : null;
     } catch (error) {
       await this.media.discard([audio?.path]);
+      // Its translations' foreign key: the phrase was deleted while this edit was being written.
+      if (isForeignKeyViolation(error)) throw new NotFoundException('Phrase not found.');
       throw error;
     }
     await this.media.remove([replaced]);

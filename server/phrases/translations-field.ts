@@ -1,11 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
 import { canonicalTag } from '../common/language-tags';
-import type { Translations } from '../catalogue/repository/phrase-translations.repository';
+import { byTag, type Translations } from '../catalogue/repository/phrase-translations.repository';
 
 /** The most languages one phrase may have, and the longest translation (docs/practice.md). */
 export const MAX_TRANSLATION_LANGUAGES = 20;
 export const MAX_TRANSLATION_LENGTH = 2000;
+/** The most problems one 422 names; the rest are counted. */
+const MAX_PROBLEMS = 5;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -34,6 +36,21 @@ export function translationProblems(value: unknown): string[] {
   const kept = entries.filter(([, text]) => text !== '').length;
   if (kept > MAX_TRANSLATION_LANGUAGES)
     problems.push(`A phrase may have at most ${MAX_TRANSLATION_LANGUAGES} translations.`);
+  // A 422 stays small whatever was sent: the first few problems, then how many more.
+  return problems.length > MAX_PROBLEMS
+    ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more.`]
+    : problems;
+}
+
+/** The problems found by `validate`, for `defaultMessage` to name without checking again. */
+const found = new WeakMap<object, string[]>();
+
+function checked(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return translationProblems(value);
+  const known = found.get(value);
+  if (known) return known;
+  const problems = translationProblems(value);
+  found.set(value, problems);
   return problems;
 }
 
@@ -52,15 +69,19 @@ export const TranslationsField = (): PropertyDecorator[] => [
   ValidateBy({
     name: 'isTranslations',
     validator: {
-      validate: (value: unknown) => translationProblems(value).length === 0,
-      defaultMessage: (args?: ValidationArguments) => translationProblems(args?.value).join(' '),
+      validate: (value: unknown) => checked(value).length === 0,
+      defaultMessage: (args?: ValidationArguments) => checked(args?.value).join(' '),
     },
   }),
 ];
 
-/** The set to store: canonical tags, empty texts left out. Only for a value translationProblems passed. */
+/**
+ * The set to store: canonical tags, empty texts left out, sorted by tag as every answer shows a set (a
+ * create answers this one). Only for a value translationProblems passed.
+ */
 export function toTranslations(value: Record<string, string>): Translations {
-  const set: Translations = {};
-  for (const [key, text] of Object.entries(value)) if (text !== '') set[canonicalTag(key)!] = text;
-  return set;
+  const entries = Object.entries(value)
+    .filter(([, text]) => text !== '')
+    .map(([key, text]): [string, string] => [canonicalTag(key)!, text]);
+  return Object.fromEntries(entries.sort(([a], [b]) => byTag(a, b)));
 }

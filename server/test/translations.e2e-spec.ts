@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { Logger } from '@nestjs/common';
 import http from 'node:http';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import yauzl from 'yauzl';
+import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { PageCache } from '../http/page-cache';
+import { parseImportText } from '../imports/text-formats';
+import { Phrase } from '../phrases/phrase.entity';
+import { TranslationIndex } from '../reading/translation-index';
 import { ReadingService } from '../reading/reading.service';
 import { readDemoCatalogue } from '../seed/demo-catalogue';
 import { DemoSeedService } from '../seed/demo-seed.service';
@@ -104,14 +109,18 @@ describe('Translations', () => {
       (() => {
         const form = phraseForm(
           { chapter_id: String(chapterIds[2]), phrase: 'Salut.', dictionary: 'salut — hi' },
-          { en: 'Hi.' },
+          { en: 'Hi.', de: 'Hallo.' },
         );
         form.set('line_audio', fixture('clip.mp3'), 'clip.mp3');
         return form;
       })(),
     );
     expect(created.status).toBe(200);
-    expect(created.body.data.translations).toEqual({ en: 'Hi.' });
+    // Sorted by tag, as every other answer shows a set, whatever order the form sent.
+    expect(Object.entries(created.body.data.translations)).toEqual([
+      ['de', 'Hallo.'],
+      ['en', 'Hi.'],
+    ]);
     // Deleting the phrase deletes its translations (the foreign key cascades).
     const count = async () =>
       Number(
@@ -123,7 +132,7 @@ describe('Translations', () => {
             )
         )[0].n,
       );
-    expect(await count()).toBe(1);
+    expect(await count()).toBe(2);
     expect((await admin.delete(`admin/phrase/${created.body.data.id}`)).status).toBe(200);
     expect(await count()).toBe(0);
   });
@@ -150,6 +159,17 @@ describe('Translations', () => {
         .map((tag) => [tag, 'x']),
     );
     expect(await refused(many)).toEqual(['A phrase may have at most 20 translations.']);
+    // However many problems (a JSON body may hold thousands), the message names five and counts the rest.
+    const hostile = await admin.put<{ errors: Record<string, string[]> }>(`admin/phrase/${id}`, {
+      phrase: 'Au revoir. (3)',
+      dictionary: 'x — y',
+      translations: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`bad_${i}`, 'x'])),
+    });
+    const notATag = (i: number) => `"bad_${i}" is not a language tag (BCP 47, such as en or pt-BR).`;
+    expect([hostile.status, hostile.body.errors.translations]).toEqual([
+      422,
+      [[0, 1, 2, 3, 4].map(notATag).join(' ') + ' … and 2996 more.'],
+    ]);
     const list = await admin.put<{ errors: Record<string, string[]> }>(`admin/phrase/${id}`, {
       phrase: 'Au revoir. (3)',
       dictionary: 'x — y',
@@ -159,6 +179,44 @@ describe('Translations', () => {
       'The translations must be a text per language tag, such as translations[en].',
     ]);
     expect((await admin.get<AdminPhrase>(`admin/phrase/${id}`)).body.data.translations).toEqual({});
+  });
+
+  it('answers 404, writing nothing, to an edit whose phrase is deleted while it is written', async () => {
+    const db = server.app.get(DataSource);
+    const form = phraseForm({
+      chapter_id: String(chapterIds[2]),
+      phrase: 'Bientôt.',
+      dictionary: 'bientôt — soon',
+    });
+    form.set('line_audio', fixture('clip.mp3'), 'clip.mp3');
+    const doomed = (await admin.post<AdminPhrase>('admin/phrase', form)).body.data.id;
+    // The delete commits between the edit's read of the phrase and its update (on PostgreSQL through
+    // another connection; SQLite's one connection can only run it inside the edit's transaction).
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its `this` below
+    const findOneBy = EntityManager.prototype.findOneBy;
+    const spy = jest.spyOn(EntityManager.prototype, 'findOneBy').mockImplementation(async function (
+      this: EntityManager,
+      ...args: Parameters<EntityManager['findOneBy']>
+    ) {
+      const found: unknown = await findOneBy.apply(this, args);
+      if (args[0] === Phrase && this.queryRunner?.isTransactionActive) {
+        spy.mockRestore();
+        const deleter = db.options.type === 'postgres' ? db.manager : this;
+        await deleter.delete(Phrase, { id: doomed });
+      }
+      return found as never;
+    });
+    try {
+      const res = await edit(doomed, { en: 'Soon.' }, 'Bientôt.');
+      expect([res.status, res.body]).toEqual([404, { message: 'Phrase not found.' }]);
+    } finally {
+      spy.mockRestore();
+    }
+    const left = await db.query<Array<{ n: number | string }>>(
+      `SELECT COUNT(*) AS n FROM phrase_translations WHERE phrase_id = ${doomed}`,
+    );
+    expect(Number(left[0].n)).toBe(0);
+    expect((await admin.get(`admin/phrase/${doomed}`)).status).toBe(404);
   });
 
   describe('in the chapter API and its cache', () => {
@@ -253,6 +311,38 @@ describe('Translations', () => {
       ]);
     });
 
+    it('keeps no answer with translations while the index cannot tell, still answering right', async () => {
+      const cache = server.app.get(PageCache);
+      const index = server.app.get(TranslationIndex);
+      const path = `guest/book/${code}/chapter/1?translations=de,en`;
+      const wanted = [{ de: 'Hallo. (1)', en: 'Hello. (1)' }, { en: 'Goodbye. (1)' }];
+      const translationsOf = (body: string) =>
+        (JSON.parse(body) as ReaderAnswer).data.phrases.map((p) => p.translations);
+      cache.clear();
+      const get = watch();
+      // Its reads fail (and so do its retries) until the database is back.
+      const failing = jest
+        .spyOn(server.app.get(PhraseTranslationsRepository), 'languagesByBook')
+        .mockRejectedValue(new Error('connection refused'));
+      const quiet = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      try {
+        await expect(index.refresh()).rejects.toThrow('connection refused');
+        for (let i = 0; i < 3; i++) {
+          const res = await get(path);
+          expect([res.status, res.express]).toEqual([200, true]);
+          expect(translationsOf(res.body)).toEqual(wanted);
+          expect(cache.size).toBe(0);
+        }
+      } finally {
+        failing.mockRestore();
+        quiet.mockRestore();
+      }
+      await index.refresh();
+      expect(translationsOf((await get(path)).body)).toEqual(wanted);
+      expect(cache.size).toBe(1);
+      expect((await get(path)).express).toBe(false);
+    });
+
     it('refuses a malformed tag or more than 10 with a 422 naming translations', async () => {
       const visitor = new ApiClient(server);
       const errors = async (query: string) => {
@@ -335,6 +425,19 @@ describe('Translations', () => {
     const refused = await admin.post<{ message: string }>(`admin/import/${bad.body.data.import_id}/commit`);
     expect(refused.status).toBe(422);
     expect(refused.body.message).toContain('translation:english');
+
+    // A header of thousands of languages is refused at once, before any row is read.
+    const columns = Array.from({ length: 5000 }, (_, i) => `translation:x${i}`);
+    const wide = await stage(`phrase\taudio\t${columns.join('\t')}\n${'Un.\t1.mp3\n'.repeat(2000)}`);
+    expect([wide.status, wide.body]).toEqual([
+      422,
+      {
+        message: 'The header has 5000 translation columns; a phrase may have at most 20 languages.',
+        errors: {
+          text: ['The header has 5000 translation columns; a phrase may have at most 20 languages.'],
+        },
+      },
+    ]);
   });
 
   it('carries translations through a book export and import, and still reads a version 1 archive', async () => {
@@ -392,6 +495,55 @@ describe('Translations', () => {
     });
     const fromOld = await importZip(await makeZip(older));
     expect((await translationsOf(fromOld)).flat().every((set) => Object.keys(set).length === 0)).toBe(true);
+  });
+
+  it('refuses a hostile book archive with a message, writing nothing', async () => {
+    const res = await admin.raw(`admin/book/${code}/export`);
+    const items = await unzip(Buffer.from(await res.arrayBuffer()));
+    const tsvName = 'chapters/001/phrases.tsv';
+    const rows = parseImportText(items.find((item) => item.name === tsvName)!.data).rows;
+    const db = server.app.get(DataSource);
+    const counts = async () =>
+      (
+        await db.query<Array<{ books: number | string; translations: number | string }>>(
+          `SELECT (SELECT COUNT(*) FROM books) AS books, (SELECT COUNT(*) FROM phrase_translations) AS translations`,
+        )
+      ).map((row) => [Number(row.books), Number(row.translations)])[0];
+    const before = await counts();
+    const refusedWith = async (header: string, cells: (i: number) => string[]) => {
+      const tsv = [header, ...rows.map((row, i) => [row.phrase, '', row.audio!, ...cells(i)].join('\t'))];
+      const zip = await makeZip(
+        items.map((item) =>
+          item.name === tsvName ? { ...item, data: Buffer.from(tsv.join('\n') + '\n') } : item,
+        ),
+      );
+      const data = new FormData();
+      data.set('zip', new Blob([zip]), 'book.zip');
+      const staged = await admin.post<{ data: { import_id: string; errors: string[] } }>(
+        'admin/book/import',
+        data,
+      );
+      expect(staged.status).toBe(200);
+      const committed = await admin.post<{ message: string }>(
+        `admin/import/${staged.body.data.import_id}/commit`,
+      );
+      expect(committed.status).toBe(422);
+      return [staged.body.data.errors.join(' '), committed.body.message];
+    };
+    const long = await refusedWith('phrase\tdictionary\taudio\ttranslation:en', (i) => [
+      i === 0 ? 'x'.repeat(2001) : 'Fine.',
+    ]);
+    for (const message of long)
+      expect(message).toContain('The en translation is longer than 2000 characters.');
+    const languages = Array.from({ length: 4000 }, (_, i) => `translation:x${i}`);
+    const wide = await refusedWith(`phrase\tdictionary\taudio\t${languages.join('\t')}`, () =>
+      languages.map(() => 'y'),
+    );
+    for (const message of wide)
+      expect(message).toContain(
+        'The header has 4000 translation columns; a phrase may have at most 20 languages.',
+      );
+    expect(await counts()).toEqual(before);
   });
 
   it('keeps a member’s languages on the profile: canonical, best first, at most 5', async () => {
@@ -456,6 +608,8 @@ describe('Demo translations', () => {
         const german = bookCode === 'le-petit-voyage';
         expect(res.body.data.translation_languages).toEqual(german ? ['de', 'en'] : ['en']);
         for (const [i, phrase] of res.body.data.phrases.entries()) {
+          // Both undefined would be equal: each demo phrase must have an English text of its own.
+          expect(phrase.translations.en).toMatch(/\S/);
           expect(phrase.translations.en).toBe(chapter.phrases[i].translations!.en);
           expect(Boolean(phrase.translations.de)).toBe(german);
           phrases++;

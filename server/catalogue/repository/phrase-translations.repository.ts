@@ -90,25 +90,38 @@ export class PhraseTranslationsRepository {
   }
 
   /**
-   * Every chapter that has translations, keyed `<book code>/<chapter no>` as the reader's URL names it, with
-   * its languages sorted: the languages index's one query (reading/translation-index.ts).
+   * The languages of each chapter that has translations, by book code then chapter number (as the reader's
+   * URL names them), sorted: the languages index's query (reading/translation-index.ts). Only the books
+   * named in `bookCodes` when given (a catalogue change names the books it touched), every book otherwise.
    */
-  async languagesByChapter(): Promise<Map<string, string[]>> {
-    const rows = await sql<Array<{ book_code: string; chapter_no: number | string; language: string }>>(
-      this.db,
-      `SELECT DISTINCT b.book_code AS book_code, c.chapter_no AS chapter_no, t.language AS language
-         FROM phrase_translations t
-         JOIN phrases p ON p.id = t.phrase_id
-         JOIN chapters c ON c.id = p.chapter_id
-         JOIN books b ON b.id = c.book_id`,
-    );
-    const byChapter = new Map<string, string[]>();
-    for (const row of rows) {
-      const key = `${row.book_code}/${Number(row.chapter_no)}`;
-      byChapter.set(key, [...(byChapter.get(key) ?? []), row.language]);
+  async languagesByBook(bookCodes?: string[]): Promise<Map<string, Map<string, string[]>>> {
+    const byBook = new Map<string, Map<string, string[]>>();
+    const read = async (codes?: string[]) => {
+      const rows = await sql<Array<{ book_code: string; chapter_no: number | string; language: string }>>(
+        this.db,
+        `SELECT DISTINCT b.book_code AS book_code, c.chapter_no AS chapter_no, t.language AS language
+           FROM phrase_translations t
+           JOIN phrases p ON p.id = t.phrase_id
+           JOIN chapters c ON c.id = p.chapter_id
+           JOIN books b ON b.id = c.book_id` +
+          (codes ? ` WHERE b.book_code IN (${codes.map(() => '?').join(',')})` : ''),
+        codes ?? [],
+      );
+      for (const row of rows) {
+        const chapters = byBook.get(row.book_code) ?? new Map<string, string[]>();
+        byBook.set(row.book_code, chapters);
+        const chapterNo = String(Number(row.chapter_no));
+        chapters.set(chapterNo, [...(chapters.get(chapterNo) ?? []), row.language]);
+      }
+    };
+    if (!bookCodes) await read();
+    else {
+      const codes = [...new Set(bookCodes)];
+      for (let at = 0; at < codes.length; at += IDS_PER_QUERY)
+        await read(codes.slice(at, at + IDS_PER_QUERY));
     }
-    for (const languages of byChapter.values()) languages.sort(byTag);
-    return byChapter;
+    for (const chapters of byBook.values()) for (const languages of chapters.values()) languages.sort(byTag);
+    return byBook;
   }
 
   /**

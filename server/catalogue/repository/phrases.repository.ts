@@ -173,7 +173,10 @@ export class PhrasesRepository {
       // Read again under the lock: a delete or another edit may have ended meanwhile.
       const current = measure ? await tx.findOneBy(Phrase, { id }) : found;
       if (!current) return null;
-      await tx.update(Phrase, { id }, changes);
+      // A delete may have committed since the read (on PostgreSQL the read locks nothing): nothing is
+      // left to change, nor to give translations to (their foreign key would fail).
+      const { affected } = await tx.update(Phrase, { id }, changes);
+      if (!affected) return null;
       if (translations) await this.translations.replace(new Map([[id, translations]]), tx);
       if (measure) await measureChapter(tx, current.chapterId);
       return current;
