@@ -398,8 +398,9 @@ test.describe('on a laptop', () => {
     await page.getByRole('button', { name: 'Hide text' }).press('Enter');
     await page.getByRole('radio', { name: 'Off' }).first().focus();
     await page.keyboard.press('ArrowRight');
-    // (From the sheet's last control, Tab goes to the browser's own controls, then round again.)
-    for (let i = 0; i < 9; i++) {
+    // (From the sheet's last control, Tab goes to the browser's own controls, then round again, through
+    // the mode and, with translations, their switch.)
+    for (let i = 0; i < 11; i++) {
       const ring = await focusRing(page);
       if (ring) rings.push(ring);
       await page.keyboard.press('Tab');

@@ -18,6 +18,7 @@ import { measureBrowse, QUERIES } from './bench/browse-timing.mjs';
 import { explainBrowse, plansMarkdown } from './bench/browse-plans.mjs';
 import { measureSitemap } from './bench/sitemap-memory.mjs';
 import { measureOffline, offlineMarkdown } from './bench/offline-timing.mjs';
+import { measurePracticeJs } from './bench/practice-size.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -32,10 +33,13 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 /** The language and level of the filtered pages measured (the copies have every pair). */
 const LANG = 'es';
 const CEFR = 'A2';
-/** `BENCH_ONLY=offline` measures the offline section alone, on the demo catalogue, and only prints it. */
+/**
+ * `BENCH_ONLY=offline` (or `practice`) measures that section alone, on the demo catalogue, and only
+ * prints it.
+ */
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (!['', 'offline'].includes(ONLY)) {
-  console.error(`BENCH_ONLY must be "offline" or unset, not "${ONLY}".`);
+if (!['', 'offline', 'practice'].includes(ONLY)) {
+  console.error(`BENCH_ONLY must be "offline", "practice" or unset, not "${ONLY}".`);
   process.exit(1);
 }
 
@@ -322,6 +326,7 @@ async function main() {
     ];
     const js = {};
     for (const path of jsPages) js[path] = await javascriptBytes(browser, path);
+    const practiceJs = await measurePracticeJs(browser, base, code);
     await browser.close();
 
     console.log('Player timings in Chromium…');
@@ -521,6 +526,8 @@ async function main() {
         return `| \`${path}\` | ${fixed(js[path] / 1024, 1)} KB | ${budget ? label : '—'} | ${budget ? verdict(js[path] <= budget) : ''} |`;
       }),
       '',
+      ...practiceMarkdown(practiceJs, `/read/${code}/1`),
+      '',
       `## Lighthouse 12 (mobile preset, Debian's Chromium, median of ${LIGHTHOUSE_RUNS} runs)`,
       '',
       '| page | performance | accessibility | SEO | best practices | LCP | CLS | TBT | |',
@@ -610,6 +617,19 @@ async function main() {
   }
 }
 
+/** The reader's JavaScript with the practice modes (scripts/bench/practice-size.mjs). */
+function practiceMarkdown(practice, path) {
+  const kb = (bytes) => `${fixed(bytes / 1024, 1)} KB`;
+  return [
+    `### The reader's JavaScript with every practice mode in use (\`${path}\`)`,
+    '',
+    '| the page | script files | JS (gzip) | budget | |',
+    '| --- | ---: | ---: | --- | --- |',
+    `| at first paint | ${practice.firstFiles} | ${kb(practice.first)} | — | |`,
+    `| translation, marks, dictation and the voice recorder loaded | ${practice.allFiles} | ${kb(practice.all)} | ≤ 80 KB | ${verdict(practice.all <= 81_920)} |`,
+  ];
+}
+
 function reportOfflineFailures(offline) {
   if (!offline.failures.length) return;
   console.error(
@@ -636,7 +656,52 @@ async function offlineOnly() {
   }
 }
 
-(ONLY === 'offline' ? offlineOnly() : main()).catch((error) => {
+/**
+ * `BENCH_ONLY=practice`: the reader's JavaScript with every practice mode, and Lighthouse on the reader, on
+ * the demo catalogue, printed; docs/benchmarks.md is left as it is.
+ */
+async function practiceOnly() {
+  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+  let server;
+  try {
+    console.log('Preparing the demo catalogue…');
+    const { demoCodes } = await prepareData(storage, false);
+    server = await startServer(storage);
+    const path = `/read/${demoCodes[0]}/1`;
+    console.log('The reader with every practice mode…');
+    const browser = await chromium.launch({
+      executablePath: chromePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+      ],
+    });
+    const practice = await measurePracticeJs(browser, base, demoCodes[0]);
+    await browser.close();
+    console.log(`Lighthouse on ${path} (median of ${LIGHTHOUSE_RUNS})…`);
+    const m = await lighthouseMedian(base + path);
+    console.log(
+      [
+        '',
+        ...practiceMarkdown(practice, path),
+        '',
+        '| page | performance | accessibility | SEO | best practices | LCP | CLS | TBT | |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+        `| \`${path}\` | ${m.performance} | ${m.accessibility} | ${m.seo} | ${m.bestPractices} | ${fixed(m.lcp)} ms | ${fixed(m.cls, 3)} | ${fixed(m.tbt)} ms | ${verdict(m.performance >= 0.95)} |`,
+      ].join('\n'),
+    );
+  } finally {
+    if (server) await stop(server);
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+const runs = { offline: offlineOnly, practice: practiceOnly };
+(runs[ONLY] ?? main)().catch((error) => {
   console.error(error);
   process.exit(1);
 });

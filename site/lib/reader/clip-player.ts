@@ -45,8 +45,11 @@ export class ClipPlayer {
     }
   }
 
-  /** Plays `src` from its start; swaps in the preloaded element when it holds that clip already. */
-  play(src: string): Promise<void> {
+  /**
+   * Plays `src` from its start; swaps in the preloaded element when it holds that clip already. `rate`
+   * plays this once at another speed (dictation's slower replay); the next clip is at the chosen speed.
+   */
+  play(src: string, rate = this.speed): Promise<void> {
     this.wanted = true;
     // A preload the server refused (an expired signed URL) is not swapped in: it would never play.
     if (this.preloaded.getAttribute('src') === src && !this.preloaded.error) {
@@ -56,7 +59,7 @@ export class ClipPlayer {
       this.current.setAttribute('src', src);
     }
     this.current.currentTime = 0;
-    this.current.playbackRate = this.speed;
+    this.current.playbackRate = rate;
     return this.current.play().catch((error: unknown) => {
       // Refused by the autoplay rule: silence, as if stopped. Interrupted by a pause or another phrase:
       // nothing to do. Anything else: the clip could not load.

@@ -13,12 +13,13 @@ import { ClipPlayer } from './clip-player';
 import { GlossaryMarks } from './glossary-marks';
 import { reportHeard } from './listening-reports';
 import { PlayerBar } from './player-bar';
+import { Practice, type ReaderHost } from './practice';
 import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
 import { SettingsSheet } from './settings-sheet';
 
 const SPEEDS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.4, 1.5];
 
-class ReaderApp extends HTMLElement {
+class ReaderApp extends HTMLElement implements ReaderHost {
   readonly player = new ClipPlayer();
   private items: Item[] = [];
   private index = -1;
@@ -34,11 +35,22 @@ class ReaderApp extends HTMLElement {
   private marks: GlossaryMarks | undefined;
   private bar!: PlayerBar;
   private sheet!: SettingsSheet;
+  private practice!: Practice;
+  /** Dictation takes one phrase at a time: play all stops after each (dictation.ts). */
+  holdAfterPhrase = false;
 
-  private get book(): string {
+  /** The practice modes' view of the reader (site/lib/reader/practice.ts). */
+  get phrases(): readonly Item[] {
+    return this.items;
+  }
+  get current(): number {
+    return this.index;
+  }
+
+  get book(): string {
     return this.dataset.book ?? '';
   }
-  private get chapterNo(): number {
+  get chapterNo(): number {
     return Number(this.dataset.chapter);
   }
   private get free(): boolean {
@@ -72,6 +84,7 @@ class ReaderApp extends HTMLElement {
     this.setSpeed(rememberedSpeed(this.book)?.speed ?? 1, false);
     this.marks = new GlossaryMarks(this.el('[data-phrases]'), (message) => this.announce(message));
     this.showItems();
+    this.practice = new Practice(this);
     void this.start();
   }
 
@@ -93,6 +106,7 @@ class ReaderApp extends HTMLElement {
     // Unless the reader has chosen a phrase while the place was on its way.
     if (this.index < 0 && position >= 1 && position <= this.items.length) this.select(position - 1, true);
     this.warmUp();
+    this.practice.start();
   }
 
   /**
@@ -166,8 +180,8 @@ class ReaderApp extends HTMLElement {
     this.bar.on('next', () => this.step(1));
     this.bar.on('repeat', () => this.repeat());
     this.el<HTMLOListElement>('[data-phrases]').addEventListener('click', (event) => {
-      // The glossary's Save toggles are buttons of their own.
-      if ((event.target as Element).closest('.save-word')) return;
+      // The glossary's Save toggles and the practice controls are controls of their own.
+      if ((event.target as Element).closest('.save-word, [data-practice]')) return;
       const li = (event.target as Element).closest('li');
       const i = this.items.findIndex((item) => item.li === li);
       if (i === -1) return;
@@ -203,6 +217,7 @@ class ReaderApp extends HTMLElement {
       R: () => this.repeat(),
       '[': () => this.nudgeSpeed(-1),
       ']': () => this.nudgeSpeed(1),
+      ...this.practice.keys(),
     };
     const action = actions[event.key];
     if (!action || this.items.length === 0) return;
@@ -251,7 +266,7 @@ class ReaderApp extends HTMLElement {
     this.playAt(this.index);
   }
 
-  private stop(): void {
+  stop(): void {
     this.stops++;
     this.clearPause();
     this.playingAll = false;
@@ -293,14 +308,14 @@ class ReaderApp extends HTMLElement {
     this.sheet.showHidden(hidden);
   }
 
-  playAt(i: number): void {
+  playAt(i: number, rate?: number): void {
     const item = this.items[i];
     if (!item) return;
     this.clearPause();
     this.loopsLeft = this.loop;
     this.select(i, false);
     // Refused by the autoplay rule, the clip is silent: the button says so once the answer is in.
-    void this.player.play(item.audio).then(() => this.showSounding());
+    void this.player.play(item.audio, rate).then(() => this.showSounding());
     this.showSounding();
   }
 
@@ -316,8 +331,12 @@ class ReaderApp extends HTMLElement {
     item.li.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
     this.bar.showPosition(item.position, this.items.length);
     this.player.preload(this.items[i + 1]?.audio);
+    this.dispatchEvent(new CustomEvent('reader:selected', { detail: i }));
+    // Hidden text stays unsaid: hide text's until revealed, dictation's until checked (dictation.ts).
+    const list = this.el('[data-phrases]').classList;
     const hidden =
-      this.el('[data-phrases]').classList.contains('hide-text') && !item.li.classList.contains('revealed');
+      (list.contains('hide-text') && !item.li.classList.contains('revealed')) ||
+      (list.contains('dictation') && !item.li.classList.contains('dictated'));
     this.announce(`Phrase ${item.position} of ${this.items.length}${hidden ? '' : `: ${item.text}`}`);
     this.savePlace();
     if (navigator.mediaSession && typeof MediaMetadata !== 'undefined') {
@@ -341,6 +360,8 @@ class ReaderApp extends HTMLElement {
     if (!item) return;
     reportHeard(item.id, item.durationMs || this.player.element.duration * 1000);
     if (this.loop === 0 || --this.loopsLeft > 0) return void this.player.play(item.audio);
+    this.dispatchEvent(new CustomEvent('reader:ended', { detail: this.index }));
+    if (this.holdAfterPhrase) this.playingAll = false;
     const next = () => {
       this.pauseTimer = undefined;
       if (this.playingAll) this.advance();
@@ -367,6 +388,7 @@ class ReaderApp extends HTMLElement {
       this.render(chapter);
       showChapter(this, chapter);
       void this.marks?.show(this.book, chapter.chapter_no);
+      this.dispatchEvent(new CustomEvent('reader:chapter'));
       // Stopped while the chapter was on its way: it is shown, and stays silent.
       if (this.playingAll) this.playAt(0);
     } catch (error) {
@@ -403,7 +425,7 @@ class ReaderApp extends HTMLElement {
     this.showSounding();
   }
 
-  private announce(message: string): void {
+  announce(message: string): void {
     this.el<HTMLElement>('[data-live]').textContent = message;
   }
 }

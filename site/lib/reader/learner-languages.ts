@@ -1,0 +1,68 @@
+/**
+ * The languages a learner reads, best first, for the translations the reader asks for (docs/practice.md,
+ * "The reader"): a member's "I speak" (`speaks` in user/profile), kept in sessionStorage for the visit so
+ * each chapter does not ask again; otherwise, or when they chose none, the browser's own languages.
+ */
+import { api } from '../api';
+import { getToken, getUser } from '../session';
+
+/** What the chapter API takes at most (`?translations=`). */
+const MAX_TAGS = 10;
+
+const storageKey = (member: number) => `speaks:${member}`;
+
+async function memberSpeaks(): Promise<string[]> {
+  const user = getUser();
+  if (!getToken() || !user) return [];
+  try {
+    const kept = sessionStorage.getItem(storageKey(user.id));
+    if (kept !== null) return JSON.parse(kept) as string[];
+  } catch {
+    // Storage blocked: ask the server every time.
+  }
+  try {
+    const { data } = await api<{ data: { speaks?: string[] | null } }>('user/profile');
+    const speaks = Array.isArray(data.speaks) ? data.speaks : [];
+    try {
+      sessionStorage.setItem(storageKey(user.id), JSON.stringify(speaks));
+    } catch {
+      // Not kept: asked again on the next chapter.
+    }
+    return speaks;
+  } catch {
+    return [];
+  }
+}
+
+/** After the member changes "I speak" (the profile page): the next chapter asks the server again. */
+export function forgetLearnerLanguages(member: number): void {
+  try {
+    sessionStorage.removeItem(storageKey(member));
+  } catch {
+    // Storage blocked: nothing was kept.
+  }
+}
+
+const primary = (tag: string) => tag.split('-')[0].toLowerCase();
+
+/**
+ * The tags to ask for, best first: each well-formed tag, then its bare language when it has a region or
+ * script ("en-GB", then "en": a book translated to "en" serves an "en-GB" reader). The book's own language
+ * is left out (nobody needs a French phrase translated into French), even when it is the learner's first.
+ */
+export async function learnerLanguages(bookLanguage: string): Promise<string[]> {
+  const chosen = await memberSpeaks();
+  const raw = chosen.length > 0 ? chosen : [...(navigator.languages ?? [navigator.language])];
+  const tags: string[] = [];
+  for (const entry of raw) {
+    let canonical: string;
+    try {
+      [canonical] = Intl.getCanonicalLocales(entry);
+    } catch {
+      continue;
+    }
+    if (!canonical || (bookLanguage && primary(canonical) === primary(bookLanguage))) continue;
+    for (const tag of [canonical, primary(canonical)]) if (!tags.includes(tag)) tags.push(tag);
+  }
+  return tags.slice(0, MAX_TAGS);
+}

@@ -1,0 +1,211 @@
+/**
+ * "Did you understand?" after each phrase (docs/practice.md, "The reader"): once the current phrase's
+ * clip has ended, three small buttons, Got it / Not sure / Lost (keys 1, 2, 3 until another phrase
+ * starts), and "Save phrase". Not sure and Lost make the phrase a card in the member's review, as Save
+ * phrase does (PUT user/marks, POST user/words with kind "phrase"); a marked phrase shows its mark. The
+ * member's marks and phrase cards come from their own calls: the chapter answer is cached for everyone.
+ * Visitors are asked to sign in, as the glossary's Save does (glossary-marks.ts).
+ */
+import { api, ApiError } from '../api';
+import { sendOrQueue } from '../offline/queue';
+import { getToken } from '../session';
+import type { KeyOwner, ReaderHost } from './practice';
+
+type Mark = 'got' | 'unsure' | 'lost';
+
+const MARKS: Array<{ mark: Mark; label: string; key: string }> = [
+  { mark: 'got', label: 'Got it', key: '1' },
+  { mark: 'unsure', label: 'Not sure', key: '2' },
+  { mark: 'lost', label: 'Lost', key: '3' },
+];
+const LABEL = Object.fromEntries(MARKS.map(({ mark, label }) => [mark, label])) as Record<Mark, string>;
+/** A phrase card saved offline, until the server gives it an id. */
+const QUEUED = -1;
+
+export class PhraseMarks implements KeyOwner {
+  private marks = new Map<number, Mark>();
+  /** Phrase cards of this chapter: phrase id to the card's (saved word's) id. */
+  private cards = new Map<number, number>();
+  /**
+   * The phrase whose clip ended last: the keys mark it, and its buttons stay in view, until another
+   * phrase ends (in play all, while the next one already sounds).
+   */
+  private ended = -1;
+
+  constructor(private readonly reader: ReaderHost) {
+    reader.addEventListener('reader:ended', (event) =>
+      this.afterPhrase((event as CustomEvent<number>).detail),
+    );
+    reader.querySelector('[data-phrases]')!.addEventListener('click', (event) => {
+      const button = (event.target as Element).closest<HTMLButtonElement>('.phrase-marks button');
+      const li = button?.closest('li');
+      if (!button || !li) return;
+      const id = Number(li.dataset.id);
+      if (button.dataset.mark) void this.mark(id, button.dataset.mark as Mark, button);
+      else void this.toggleCard(id, button);
+    });
+    reader.addEventListener('reader:chapter', () => void this.load());
+    void this.load();
+  }
+
+  keys(): Record<string, () => void> {
+    const item = this.reader.phrases[this.ended];
+    if (!item) return {};
+    return Object.fromEntries(MARKS.map(({ mark, key }) => [key, () => void this.mark(item.id, mark)]));
+  }
+
+  private async load(): Promise<void> {
+    this.marks.clear();
+    this.cards.clear();
+    this.ended = -1;
+    if (getToken()) {
+      const query = `book_code=${encodeURIComponent(this.reader.book)}&chapter_no=${this.reader.chapterNo}`;
+      const [marks, cards] = await Promise.all([
+        api<{ data: Array<{ phrase_id: number; mark: Mark }> }>(`user/marks?${query}`).catch(() => null),
+        api<{ data: Array<{ id: number; phrase_id: number }> }>(
+          `user/words?kind=phrase&per_page=200&${query}`,
+        ).catch(() => null),
+      ]);
+      for (const { phrase_id, mark } of marks?.data ?? []) this.marks.set(phrase_id, mark);
+      for (const { id, phrase_id } of cards?.data ?? []) this.cards.set(phrase_id, id);
+    }
+    for (const item of this.reader.phrases) this.paint(item.id);
+  }
+
+  private afterPhrase(index: number): void {
+    const item = this.reader.phrases[index];
+    if (!item) return;
+    this.reader.phrases[this.ended]?.li.classList.remove('just-ended');
+    this.ended = index;
+    this.group(item.li);
+    item.li.classList.add('heard', 'just-ended');
+    this.paint(item.id);
+  }
+
+  /** The buttons of a phrase, made the first time it ends. */
+  private group(li: HTMLLIElement): HTMLElement {
+    const found = li.querySelector<HTMLElement>('.phrase-marks');
+    if (found) return found;
+    const group = Object.assign(document.createElement('div'), { className: 'phrase-marks' });
+    group.dataset.practice = '';
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', `Did you understand phrase ${li.id.replace('p-', '')}?`);
+    const question = Object.assign(document.createElement('span'), {
+      className: 'marks-question',
+      textContent: 'Did you understand?',
+    });
+    question.setAttribute('aria-hidden', 'true');
+    group.append(question);
+    for (const { mark, label, key } of MARKS) {
+      const button = Object.assign(document.createElement('button'), { type: 'button', textContent: label });
+      button.dataset.mark = mark;
+      button.setAttribute('aria-keyshortcuts', key);
+      const hint = Object.assign(document.createElement('kbd'), { textContent: key });
+      hint.setAttribute('aria-hidden', 'true');
+      button.append(hint);
+      group.append(button);
+    }
+    group.append(
+      Object.assign(document.createElement('button'), {
+        type: 'button',
+        className: 'save-phrase',
+        textContent: 'Save phrase',
+      }),
+    );
+    li.append(group);
+    return group;
+  }
+
+  private paint(phraseId: number): void {
+    const li = this.reader.phrases.find((item) => item.id === phraseId)?.li;
+    if (!li) return;
+    const mark = this.marks.get(phraseId);
+    let badge = li.querySelector('.mark-badge');
+    if (mark && !badge) {
+      badge = Object.assign(document.createElement('span'), { className: 'mark-badge' });
+      li.querySelector('.phrase')?.after(badge);
+    }
+    if (badge && !mark) badge.remove();
+    if (badge && mark) {
+      badge.textContent = LABEL[mark];
+      badge.setAttribute('data-mark', mark);
+      badge.setAttribute('aria-label', `Your mark: ${LABEL[mark]}`);
+    }
+    const group = li.querySelector('.phrase-marks');
+    if (!group) return;
+    for (const button of group.querySelectorAll<HTMLButtonElement>('button[data-mark]'))
+      button.setAttribute('aria-pressed', String(button.dataset.mark === mark));
+    const save = group.querySelector<HTMLButtonElement>('.save-phrase')!;
+    const saved = this.cards.has(phraseId);
+    save.setAttribute('aria-pressed', String(saved));
+    save.textContent = saved ? 'Phrase saved' : 'Save phrase';
+  }
+
+  private signIn(): boolean {
+    if (getToken()) return false;
+    location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+    return true;
+  }
+
+  private async mark(phraseId: number, mark: Mark, button?: HTMLButtonElement): Promise<void> {
+    if (this.signIn()) return;
+    if (button) button.disabled = true;
+    try {
+      const { data } = await api<{ data: { mark: Mark; card_id: number | null } }>('user/marks', {
+        method: 'PUT',
+        body: { phrase_id: phraseId, mark },
+      });
+      this.marks.set(phraseId, data.mark);
+      if (data.card_id) this.cards.set(phraseId, data.card_id);
+      else this.cards.delete(phraseId);
+      this.reader.announce(
+        `Marked ${LABEL[data.mark]}.${data.card_id && mark !== 'got' ? ' The phrase joins your review.' : ''}`,
+      );
+    } catch (error) {
+      this.reader.announce(
+        error instanceof ApiError && error.status === 0
+          ? 'Marks need a connection: this one was not kept.'
+          : error instanceof ApiError
+            ? error.message
+            : 'The mark could not be kept.',
+      );
+    } finally {
+      if (button) button.disabled = false;
+      this.paint(phraseId);
+      button?.focus();
+    }
+  }
+
+  private async toggleCard(phraseId: number, button: HTMLButtonElement): Promise<void> {
+    if (this.signIn()) return;
+    const id = this.cards.get(phraseId);
+    button.disabled = true;
+    try {
+      if (id === QUEUED) {
+        this.reader.announce('The phrase waits to be saved: it can be removed once you are back online.');
+      } else if (id) {
+        await api(`user/words/${id}`, { method: 'DELETE' });
+        this.cards.delete(phraseId);
+        this.reader.announce('Phrase removed from your review.');
+      } else {
+        const answer = await sendOrQueue<{ data: { id: number } }>('word', 'user/words', 'POST', {
+          phrase_id: phraseId,
+          kind: 'phrase',
+        });
+        this.cards.set(phraseId, answer?.data.id ?? QUEUED);
+        this.reader.announce(
+          answer
+            ? 'Phrase saved: it joins your review.'
+            : 'The phrase will be saved when you are back online.',
+        );
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && id) this.cards.delete(phraseId);
+      else this.reader.announce(error instanceof ApiError ? error.message : 'The phrase could not be saved.');
+    } finally {
+      button.disabled = false;
+      this.paint(phraseId);
+      button.focus();
+    }
+  }
+}
