@@ -11,6 +11,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type SubmitEven
 import { api, errorMessage, type ApiError } from '../lib/api';
 import { COMMON_LANGUAGES, canonicalTag, languageLabel, languageName } from '../lib/languages';
 import type { ProfileResponse } from '../../server/users/users.dto';
+import { forgetLearnerLanguages } from '../lib/reader/learner-languages';
 import { useSubmit } from './shared/useSubmit';
 import { ErrorSummary, FieldShell, SubmitButton, SuccessMessage, useHydrated } from './shared/Form';
 
@@ -107,6 +108,8 @@ export function SpeaksForm({ speaks, onSaved }: Props) {
     if (!answer) return;
     // The server's spelling ("pt-br" is kept as "pt-BR").
     setList([...answer.data.speaks]);
+    // The reader keeps the languages for the visit: the next chapter asks for the new ones.
+    forgetLearnerLanguages(answer.data.id);
     onSaved(answer.data);
   }
 

@@ -4,6 +4,7 @@
  * each chapter does not ask again; otherwise, or when they chose none, the browser's own languages.
  */
 import { api } from '../api';
+import { canonicalTag, withFallbacks } from '../../../server/common/language-tags';
 import { getToken, getUser } from '../session';
 
 /** What the chapter API takes at most (`?translations=`). */
@@ -43,26 +44,15 @@ export function forgetLearnerLanguages(member: number): void {
   }
 }
 
-const primary = (tag: string) => tag.split('-')[0].toLowerCase();
-
 /**
- * The tags to ask for, best first: each well-formed tag, then its bare language when it has a region or
- * script ("en-GB", then "en": a book translated to "en" serves an "en-GB" reader). The book's own language
- * is left out (nobody needs a French phrase translated into French), even when it is the learner's first.
+ * The tags to ask for, best first, as the server looks cards' translations up (`withFallbacks`): each tag
+ * the server accepts (the same `canonicalTag`, so one odd browser tag cannot turn the answer into a 422),
+ * then its bare language when it has a region or script ("en-GB", then "en"). The book's own language is
+ * left out (nobody needs a French phrase translated into French), even when it is the learner's first.
  */
 export async function learnerLanguages(bookLanguage: string): Promise<string[]> {
   const chosen = await memberSpeaks();
   const raw = chosen.length > 0 ? chosen : [...(navigator.languages ?? [navigator.language])];
-  const tags: string[] = [];
-  for (const entry of raw) {
-    let canonical: string;
-    try {
-      [canonical] = Intl.getCanonicalLocales(entry);
-    } catch {
-      continue;
-    }
-    if (!canonical || (bookLanguage && primary(canonical) === primary(bookLanguage))) continue;
-    for (const tag of [canonical, primary(canonical)]) if (!tags.includes(tag)) tags.push(tag);
-  }
-  return tags.slice(0, MAX_TAGS);
+  const tags = raw.map(canonicalTag).filter((tag): tag is string => tag !== null);
+  return withFallbacks(tags, bookLanguage || null).slice(0, MAX_TAGS);
 }
