@@ -171,6 +171,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       free: String(chapter.free),
       next: chapter.next ?? '',
       prev: chapter.prev ?? '',
+      translations: chapter.translation_languages.join(','),
     });
   }
 

@@ -52,12 +52,15 @@ export class Translations implements KeyOwner {
   private async load(): Promise<void> {
     const language = this.reader.dataset.lang ?? '';
     const tags = await learnerLanguages(language);
+    // Only the languages the chapter has (the page says which), sorted and with plain commas: the very
+    // key the page cache keeps the answer under (server/http/query-rules.ts), so a free chapter's answer
+    // is shared by every learner of those languages and served before Express. None: nothing to ask.
+    const offered = new Set((this.reader.dataset.translations ?? '').split(',').filter(Boolean));
+    const asked = tags.filter((tag) => offered.has(tag)).sort();
     let chapter: TranslatedChapter | undefined;
-    if (tags.length > 0) {
+    if (asked.length > 0) {
       const path = `guest/book/${encodeURIComponent(this.reader.book)}/chapter/${this.reader.chapterNo}`;
-      chapter = await api<{ data: TranslatedChapter }>(
-        `${path}?translations=${encodeURIComponent(tags.join(','))}`,
-      )
+      chapter = await api<{ data: TranslatedChapter }>(`${path}?translations=${asked.join(',')}`)
         .then(({ data }) => data)
         .catch(() => undefined);
     }
