@@ -638,35 +638,36 @@ function reportOfflineFailures(offline) {
   process.exitCode = 1;
 }
 
-/** `BENCH_ONLY=offline`: the offline section on the demo catalogue, printed; docs/benchmarks.md is left as it is. */
-async function offlineOnly() {
+/** One section alone (`BENCH_ONLY`): the built server on the demo catalogue, removed afterwards. */
+async function onDemoServer(measure) {
   const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
   let server;
   try {
     console.log('Preparing the demo catalogue…');
     const { demoCodes } = await prepareData(storage, false);
     server = await startServer(storage);
-    console.log('Offline: download, resume, player offline, JavaScript and the service worker…');
-    const offline = await measureOffline({ chromePath, base, storage, demoCodes });
-    console.log(['', ...offlineMarkdown(offline)].join('\n'));
-    reportOfflineFailures(offline);
+    await measure(storage, demoCodes);
   } finally {
     if (server) await stop(server);
     rmSync(storage, { recursive: true, force: true });
   }
 }
 
+/** `BENCH_ONLY=offline`: the offline section, printed; docs/benchmarks.md is left as it is. */
+const offlineOnly = () =>
+  onDemoServer(async (storage, demoCodes) => {
+    console.log('Offline: download, resume, player offline, JavaScript and the service worker…');
+    const offline = await measureOffline({ chromePath, base, storage, demoCodes });
+    console.log(['', ...offlineMarkdown(offline)].join('\n'));
+    reportOfflineFailures(offline);
+  });
+
 /**
- * `BENCH_ONLY=practice`: the reader's JavaScript with every practice mode, and Lighthouse on the reader, on
- * the demo catalogue, printed; docs/benchmarks.md is left as it is.
+ * `BENCH_ONLY=practice`: the reader's JavaScript with every practice mode, and Lighthouse on the reader,
+ * printed; docs/benchmarks.md is left as it is.
  */
-async function practiceOnly() {
-  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
-  let server;
-  try {
-    console.log('Preparing the demo catalogue…');
-    const { demoCodes } = await prepareData(storage, false);
-    server = await startServer(storage);
+const practiceOnly = () =>
+  onDemoServer(async (_storage, demoCodes) => {
     const path = `/read/${demoCodes[0]}/1`;
     console.log('The reader with every practice mode…');
     const browser = await chromium.launch({
@@ -694,11 +695,7 @@ async function practiceOnly() {
         `| \`${path}\` | ${m.performance} | ${m.accessibility} | ${m.seo} | ${m.bestPractices} | ${fixed(m.lcp)} ms | ${fixed(m.cls, 3)} | ${fixed(m.tbt)} ms | ${verdict(m.performance >= 0.95)} |`,
       ].join('\n'),
     );
-  } finally {
-    if (server) await stop(server);
-    rmSync(storage, { recursive: true, force: true });
-  }
-}
+  });
 
 const runs = { offline: offlineOnly, practice: practiceOnly };
 (runs[ONLY] ?? main)().catch((error) => {

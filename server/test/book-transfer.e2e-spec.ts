@@ -3,7 +3,6 @@ import { Phrase } from '../phrases/phrase.entity';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import yauzl from 'yauzl';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import type { BookImportResponse } from '../imports/book-imports.dto';
 import { StagedImport } from '../imports/staged-import.entity';
@@ -20,7 +19,7 @@ import {
   tempFiles,
 } from './fixtures';
 import { startServer, type TestServer } from './harness';
-import { makeZip, type ZipItem } from './zips';
+import { makeZip, unzip } from './zips';
 
 const DEMO = join(__dirname, '..', 'seed', 'demo', 'audio', 'der-leuchtturmwarter');
 const CLIPS = ['c1-p1.mp3', 'c1-p2.mp3', 'c1-p3.mp3', 'c1-p4.mp3', 'c2-p1.mp3'].map((name) =>
@@ -73,30 +72,6 @@ type Book = typeof BOOK & {
 type Phrases = { data: { phrases: Array<{ position: number; phrase: string; dictionary: string }> } };
 type Chapters = { data: { chapters: Array<{ id: number; title: string; chapter_no: number }> } };
 type Preview = { data: BookImportResponse };
-
-/** Every entry of a zip, read back with the same library the import uses. */
-function unzip(zip: Buffer): Promise<ZipItem[]> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('yauzl opened no zip'));
-      const items: ZipItem[] = [];
-      file.on('entry', (entry: yauzl.Entry) =>
-        file.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err ?? new Error('yauzl opened no entry stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            items.push({ name: entry.fileName, data: Buffer.concat(chunks) });
-            file.readEntry();
-          });
-        }),
-      );
-      file.on('end', () => resolve(items));
-      file.on('error', reject);
-      file.readEntry();
-    }),
-  );
-}
 
 const zipForm = (zip: Buffer, name = 'book.zip') => {
   const data = new FormData();

@@ -3,7 +3,6 @@ import { Logger } from '@nestjs/common';
 import http from 'node:http';
 import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import yauzl from 'yauzl';
 import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { PageCache } from '../http/page-cache';
 import { parseImportText } from '../imports/text-formats';
@@ -16,7 +15,7 @@ import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { fixture } from './fixtures';
 import { startServer, type TestServer } from './harness';
-import { makeZip, type ZipItem } from './zips';
+import { makeZip, unzip } from './zips';
 
 /** Translations (docs/practice.md, "Translations"): the form, the imports, the chapter API and its cache. */
 
@@ -34,29 +33,6 @@ function phraseForm(fields: Record<string, string>, translations: Record<string,
   for (const [key, value] of Object.entries(fields)) data.set(key, value);
   for (const [tag, text] of Object.entries(translations)) data.set(`translations[${tag}]`, text);
   return data;
-}
-
-function unzip(zip: Buffer): Promise<ZipItem[]> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('yauzl opened no zip'));
-      const items: ZipItem[] = [];
-      file.on('entry', (entry: yauzl.Entry) =>
-        file.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err ?? new Error('no entry stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            items.push({ name: entry.fileName, data: Buffer.concat(chunks) });
-            file.readEntry();
-          });
-        }),
-      );
-      file.on('end', () => resolve(items));
-      file.on('error', reject);
-      file.readEntry();
-    }),
-  );
 }
 
 describe('Translations', () => {

@@ -1,3 +1,4 @@
+import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 
 export interface ZipItem {
@@ -42,4 +43,28 @@ export function understateSize(zip: Buffer, declared: number): Buffer {
   const central = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
   out.writeUInt32LE(declared, central + 24);
   return out;
+}
+
+/** Every entry of a zip, read back with the same library the import uses. */
+export function unzip(zip: Buffer): Promise<ZipItem[]> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
+      if (error || !file) return reject(error ?? new Error('yauzl opened no zip'));
+      const items: ZipItem[] = [];
+      file.on('entry', (entry: yauzl.Entry) =>
+        file.openReadStream(entry, (err, stream) => {
+          if (err || !stream) return reject(err ?? new Error('yauzl opened no entry stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            items.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            file.readEntry();
+          });
+        }),
+      );
+      file.on('end', () => resolve(items));
+      file.on('error', reject);
+      file.readEntry();
+    }),
+  );
 }
