@@ -240,8 +240,9 @@ test('a phrase card is reviewed listening first, then listed under Phrases on /w
   const reviewCard = page.getByRole('region', { name: 'Phrase card' });
   await expect(page.getByText('1 card left')).toBeVisible();
   await expect(page.getByRole('heading', { level: 2 })).toHaveText('Phrase card');
-  // The front has the clip and no text.
-  await expect(reviewCard.getByText(FIRST.phrase)).toHaveCount(0);
+  // The front has the clip and no text, nowhere on the page (not in a status either), not even its start.
+  const phraseStart = FIRST.phrase.slice(0, 16);
+  await expect(page.getByText(phraseStart)).toHaveCount(0);
   await page.keyboard.press('p');
   await reviewPlaying(page).toBe(true);
   await expect(page.getByRole('button', { name: /^Replay the phrase/ })).toBeVisible();
@@ -254,10 +255,14 @@ test('a phrase card is reviewed listening first, then listed under Phrases on /w
   await expect(glossary.locator('dd')).toHaveText(['boat', 'week']);
   await page.keyboard.press('3');
   await expect(page.getByText(/All done for now\. The next card is due/)).toBeVisible();
-  // Undo brings it back to its front: the text hidden again.
+  // Undo brings it back to its front: the text hidden again, and the status names the card without it.
   await page.keyboard.press('u');
   await expect(page.getByRole('heading', { level: 2 })).toHaveText('Phrase card');
-  await expect(reviewCard.getByText(FIRST.phrase)).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'Undone:' })).toHaveText(
+    'Undone: the phrase card is back.',
+  );
+  await expect(page.getByText(phraseStart)).toHaveCount(0);
+  await expect(reviewCard.getByRole('button', { name: /^Show answer/ })).toBeVisible();
 
   await call('POST', 'user/words', { phrase_id: book.phraseIds[1], term: 'courrier' });
   await page.goto('/words');
@@ -309,6 +314,24 @@ test('the dashboard shows dictation accuracy after two dictations', async ({ pag
   const table = page.getByRole('table', { name: 'Dictation accuracy by day' });
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('row').last()).toContainText('2');
+});
+
+test('a day of dictation at 0% draws a mark, a day without dictation none', async ({ page, request }) => {
+  const { call } = await member(page, request, 'dictation-zero');
+  const zero = await call<{ data: { score: number } }>('POST', 'user/dictation', {
+    phrase_id: book.phraseIds[1],
+    text: 'xyz qwv',
+  });
+  expect(zero.data.score).toBe(0);
+
+  await page.goto('/dashboard');
+  await expect(page.locator('[data-stat="dictation"]')).toHaveText('0%');
+  const chart = page.getByRole('list', { name: /^Dictation accuracy each day/ });
+  const today = chart.getByRole('listitem').last();
+  await expect(today).toHaveText(/: 0% over 1 dictation$/);
+  // Today's bar is there and seen, however short; the first day, without dictation, has none.
+  await expect(today.locator('.chart-bar')).toBeVisible();
+  await expect(chart.getByRole('listitem').first().locator('.chart-bar')).toHaveCount(0);
 });
 
 test('the Readers panel lists the phrases most often marked Lost', async ({ page, request }) => {

@@ -256,6 +256,9 @@ describe('Marks and phrase cards', () => {
     // French first, but the book is French: its French "translation" is skipped.
     await db.getRepository(User).update({ id }, { speaks: 'fr,en' });
     expect((await translations())[phrases[0][1]]).toEqual({ language: 'en', text: 'Goodbye. (1)' });
+    // Each card says its book's language, for the pages' lang attributes.
+    const cards = (await client.get<{ data: Array<{ language: string | null }> }>('user/words')).body.data;
+    expect(cards.map((card) => card.language)).toEqual(['fr', 'fr']);
   });
 
   it('brings back a card deleted before cards had a kind, as a word', async () => {

@@ -68,6 +68,8 @@ describe('Saved words', () => {
       audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
       book_code: code,
       book_title: 'Le Petit Voyage',
+      // The test book was made without a language.
+      language: null,
       chapter_no: 1,
       position: 1,
       due_at: expect.any(String),

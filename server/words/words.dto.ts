@@ -130,6 +130,12 @@ export class WordResponse {
   audio: string | null;
   @ApiProperty() book_code: string;
   @ApiProperty() book_title: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The book's language (a BCP 47 tag), the language of `term` and `phrase`.",
+  })
+  language: string | null;
   @ApiProperty() chapter_no: number;
   @ApiProperty() position: number;
   @ApiProperty({ format: 'date-time' }) due_at: string;

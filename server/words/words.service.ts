@@ -276,6 +276,7 @@ export class WordsService {
             : null,
         book_code: row.book_code,
         book_title: row.book_title,
+        language: row.book_language,
         chapter_no: Number(row.chapter_no),
         position: Number(row.position),
         due_at: iso(row.due),

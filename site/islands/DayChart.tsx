@@ -11,7 +11,10 @@ import { dayName, tipPosition } from '../lib/chart';
 export interface ChartDay {
   /** The member's day, "2026-03-12". */
   date: string;
-  /** The bar's height in the axis's unit; null or 0 draws none. */
+  /**
+   * The bar's height in the axis's unit. Null draws none (nothing that day); any number, 0 included,
+   * draws a bar at least a thin mark high, so a day at 0 (a 0 % dictation) is told from a day without one.
+   */
   value: number | null;
   /** What the day says to a screen reader and in the tooltip ("Thu, Mar 12: 2 minutes, 1 review"). */
   text: string;
@@ -87,10 +90,12 @@ export function DayChart({ id, caption, axis, top, tick = String, days, children
                 onBlur={() => setFocused(null)}
                 onMouseEnter={() => setHovered(i)}
               >
-                <span
-                  className="chart-bar"
-                  style={{ height: `${day.value ? Math.max(2, (day.value / top) * 100) : 0}%` }}
-                />
+                {day.value !== null && (
+                  <span
+                    className="chart-bar"
+                    style={{ height: `${Math.max(2, (day.value / top) * 100)}%`, minHeight: '3px' }}
+                  />
+                )}
                 <span className="visually-hidden">{day.text}</span>
               </li>
             ))}

@@ -2,7 +2,7 @@
  * The dashboard's dictation accuracy (docs/practice.md, Pages): the mean score of each of the last 30
  * days with a dictation, as bars on a 0–100 % axis (DayChart), the overall figure over the period (the
  * server's, `GET user/stats` `dictation`), and the same figures as a table for those who prefer one.
- * Days without a dictation draw no bar and say so.
+ * Days without a dictation draw no bar and say so; a day at 0 % draws a thin mark and says 0%.
  */
 import type { DictationStats } from '../../server/listening/listening.dto';
 import { dayName, plural } from '../lib/chart';

@@ -20,7 +20,8 @@ export default function ProgressStats({ stats }: { stats: Stats | undefined }) {
   const reviews = days.reduce((sum, d) => sum + d.reviews, 0);
   const chartDays = days.map((day) => ({
     date: day.date,
-    value: day.minutes,
+    // A day without listening draws no bar (DayChart draws a thin mark for any number, 0 included).
+    value: day.minutes > 0 ? day.minutes : null,
     text: `${dayName(day.date)}: ${minutes(day.minutes)}, ${plural(day.reviews, 'review', 'reviews')}`,
   }));
 

@@ -6,6 +6,7 @@
 import type { WordResponse } from '../../../server/words/words.dto';
 import { cardName, isPhraseCard } from '../../lib/cards';
 import { dueIn } from '../../lib/due-time';
+import { bookLanguage } from './book-language';
 import { HighlightedPhrase } from './HighlightedPhrase';
 
 interface Props {
@@ -19,12 +20,13 @@ export function CardItem({ word, onPlay, onDelete }: Props) {
   const name = cardName(word);
   // Cards kept from before translations existed have none.
   const translation = word.translation ?? null;
+  const lang = bookLanguage(word);
   return (
     <li className={phrase ? 'phrase-card' : undefined}>
       {phrase ? (
         <>
           <p className="word-phrase">
-            <span className="card-kind">Phrase</span> <strong>{word.phrase}</strong>
+            <span className="card-kind">Phrase</span> <strong lang={lang}>{word.phrase}</strong>
           </p>
           {translation && (
             <p className="word-translation" lang={translation.language}>
@@ -35,9 +37,9 @@ export function CardItem({ word, onPlay, onDelete }: Props) {
       ) : (
         <>
           <p className="word-term">
-            <strong>{word.term}</strong> <span lang="en">{word.meaning}</span>
+            <strong lang={lang}>{word.term}</strong> <span lang="en">{word.meaning}</span>
           </p>
-          <p className="word-phrase">
+          <p className="word-phrase" lang={lang}>
             <HighlightedPhrase phrase={word.phrase} term={word.term} />
           </p>
         </>

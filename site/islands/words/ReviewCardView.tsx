@@ -8,6 +8,7 @@ import type { RefObject } from 'react';
 import type { ReviewCard } from '../../../server/words/review.dto';
 import { isPhraseCard } from '../../lib/cards';
 import { languageName } from '../../lib/languages';
+import { bookLanguage } from './book-language';
 import { HighlightedPhrase } from './HighlightedPhrase';
 
 export const RATINGS = [
@@ -33,7 +34,7 @@ export function ReviewCardView({ card, revealed, busy, played, audio, onPlay, on
   const phrase = isPhraseCard(card);
   return (
     <section className={`review-card${phrase ? ' review-phrase-card' : ''}`} aria-labelledby="review-term">
-      <h2 id="review-term" className="review-term">
+      <h2 id="review-term" className="review-term" lang={phrase ? undefined : bookLanguage(card)}>
         {phrase ? 'Phrase card' : card.term}
       </h2>
       <p className="review-source">
@@ -74,7 +75,7 @@ function WordBack({ card }: { card: ReviewCard }) {
   return (
     <>
       <p className="review-meaning">{card.meaning}</p>
-      <p className="review-phrase">
+      <p className="review-phrase" lang={bookLanguage(card)}>
         <HighlightedPhrase phrase={card.phrase} term={card.term} />
       </p>
     </>
@@ -87,7 +88,9 @@ function PhraseBack({ card }: { card: ReviewCard }) {
   const glossary = card.glossary ?? [];
   return (
     <>
-      <p className="review-phrase review-phrase-text">{card.phrase}</p>
+      <p className="review-phrase review-phrase-text" lang={bookLanguage(card)}>
+        {card.phrase}
+      </p>
       {translation ? (
         <p className="review-translation">
           <span className="review-label">Translation ({languageName(translation.language)})</span>{' '}
@@ -104,7 +107,7 @@ function PhraseBack({ card }: { card: ReviewCard }) {
           <dl className="review-glossary">
             {glossary.map((entry, i) => (
               <div key={`${entry.term}-${i}`}>
-                <dt>{entry.term}</dt>
+                <dt lang={bookLanguage(card)}>{entry.term}</dt>
                 {entry.meaning && <dd>{entry.meaning}</dd>}
               </div>
             ))}

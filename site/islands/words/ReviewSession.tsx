@@ -16,10 +16,16 @@ import { dueIn } from '../../lib/due-time';
 import { signedIn } from '../../lib/guards';
 import { syncTimeZone } from '../../lib/time-zone';
 import { useGuard } from '../../lib/useGuard';
-import { cardName, isPhraseCard } from '../../lib/cards';
+import { isPhraseCard } from '../../lib/cards';
 import { ReviewCardView } from './ReviewCardView';
 
 const guard = signedIn('/review');
+
+/**
+ * How a message names a card: a word by its term; a phrase card never by its text, which would reach
+ * the page (and the screen reader) while a card's front is listening first, before Show answer.
+ */
+const named = (card: ReviewCard) => (isPhraseCard(card) ? 'the phrase card' : `“${card.term}”`);
 
 export default function ReviewSession() {
   const access = useGuard(guard);
@@ -112,7 +118,7 @@ export default function ReviewSession() {
         lastQueued.current = sent === null;
         setAnswered((n) => n + 1);
         const rest = queue.cards.slice(1);
-        setStatus(`Answered “${cardName(card)}”. ${rest.length} left.`);
+        setStatus(`Answered ${named(card)}. ${rest.length} left.`);
         // Cards answered Again come back today: an empty local queue asks the server for what is due now.
         if (rest.length) {
           setQueue({ ...queue, cards: rest });
@@ -141,7 +147,7 @@ export default function ReviewSession() {
       setQueue((q) => (q ? { ...q, cards: [data, ...q.cards.filter((c) => c.id !== data.id)] } : q));
       setRevealed(false);
       setAnswered((n) => n - 1);
-      setStatus(`Undone: “${cardName(data)}” is back.`);
+      setStatus(`Undone: ${named(data)} is back.`);
     } catch (failure) {
       setStatus(failure instanceof ApiError ? failure.message : errorMessage(failure));
     } finally {
