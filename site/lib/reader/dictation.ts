@@ -36,6 +36,12 @@ export class Dictation {
   private checked: { index: number; text: string } | undefined;
   private tabReplayed = false;
   private busy = false;
+  /** What was typed under each phrase (by phrase id) and not yet checked, kept when the form moves on. */
+  private drafts = new Map<number, string>();
+  /** A member's attempt scored here, offline: the summary says it was not kept. */
+  private unkept = false;
+  /** Only the latest scores asked for are shown (a chapter change or a newer check makes older ones stale). */
+  private scoresAsked = 0;
 
   constructor(private readonly reader: ReaderHost) {
     this.list = reader.querySelector<HTMLElement>('[data-phrases]')!;
@@ -59,9 +65,11 @@ export class Dictation {
     });
     reader.addEventListener('reader:chapter', () => {
       this.scores.clear();
-      if (!this.on) return;
-      this.setOn(false);
-      this.setOn(true);
+      this.drafts.clear();
+      this.unkept = false;
+      this.scoresAsked++;
+      // Still dictating: the new chapter's phrases hidden, the form under its first, without a word said.
+      if (this.on) this.show(true);
     });
   }
 
@@ -76,24 +84,45 @@ export class Dictation {
   setOn(on: boolean): void {
     if (on === this.on) return;
     this.on = on;
+    this.show(on);
+    this.reader.announce(on ? 'Dictation on: play a phrase, then type what you hear.' : 'Dictation off.');
+  }
+
+  /**
+   * The page in dictation or not. Each unchecked phrase's text is wrapped in its own span, hidden (not
+   * merely transparent: never painted, selected, copied or shown in forced colours); the phrase's button
+   * keeps a name that says so.
+   */
+  private show(on: boolean): void {
     this.reader.holdAfterPhrase = on;
     this.list.classList.toggle('dictation', on);
     this.strictSwitch.closest<HTMLElement>('[data-when-dictation]')!.hidden = !on;
     for (const item of this.reader.phrases) {
       const button = item.li.querySelector('.phrase');
+      if (button && on && !button.querySelector('.phrase-text')) {
+        const text = Object.assign(document.createElement('span'), { className: 'phrase-text' });
+        text.append(...button.childNodes);
+        button.append(text);
+      }
       if (on && !item.li.classList.contains('dictated'))
         button?.setAttribute('aria-label', `Play phrase ${item.position} (text hidden)`);
       else button?.removeAttribute('aria-label');
     }
     if (!on) {
+      this.keepDraft();
       this.form.remove();
       this.summary.remove();
-      return this.reader.announce('Dictation off.');
+      return;
     }
     this.list.before(this.summary);
     this.attach(Math.max(this.reader.current, 0), false);
     void this.loadScores();
-    this.reader.announce('Dictation on: play a phrase, then type what you hear.');
+  }
+
+  private keepDraft(): void {
+    const item = this.reader.phrases[this.index];
+    if (item && this.input.value) this.drafts.set(item.id, this.input.value);
+    else if (item) this.drafts.delete(item.id);
   }
 
   /** The form goes under the current phrase; the focus follows when the learner moved there. */
@@ -102,8 +131,9 @@ export class Dictation {
     if (!item) return;
     // Moved only when it must be: taking the form out of the page would take the focus from its field.
     if (this.form.parentElement !== item.li) {
+      if (this.form.isConnected) this.keepDraft();
       item.li.querySelector('.phrase')?.after(this.form);
-      this.input.value = '';
+      this.input.value = this.drafts.get(item.id) ?? '';
       this.checked = undefined;
     }
     if (focus) this.input.focus({ preventScroll: true });
@@ -151,7 +181,9 @@ export class Dictation {
     const index = this.index;
     const item = this.reader.phrases[index];
     const text = this.input.value;
-    if (!item || this.busy) return;
+    if (!item) return;
+    // Enter again while the answer is on its way: said, not dropped without a word.
+    if (this.busy) return this.reader.announce('Checking…');
     if (this.checked?.index === index && this.checked.text === text) {
       if (index + 1 < this.reader.phrases.length) this.reader.playAt(index + 1);
       else this.reader.announce('That was the last phrase of the chapter.');
@@ -162,6 +194,8 @@ export class Dictation {
     try {
       const { result, kept } = await this.score(item.id, item.text, text);
       this.checked = { index, text };
+      this.drafts.delete(item.id);
+      if (!kept && getToken()) this.unkept = true;
       this.scores.set(item.id, result.score);
       item.li.classList.add('dictated');
       item.li.querySelector('.phrase')?.removeAttribute('aria-label');
@@ -204,12 +238,15 @@ export class Dictation {
   private async loadScores(): Promise<void> {
     if (!getToken()) return this.showTotal(null);
     const query = `book_code=${encodeURIComponent(this.reader.book)}&chapter_no=${this.reader.chapterNo}`;
+    const asked = ++this.scoresAsked;
     try {
       const { data } = await api<{ data: ChapterScores }>(`user/dictation?${query}`);
-      this.scores = new Map(data.phrases.map((p) => [p.phrase_id, p.score]));
-      this.showTotal(data.total);
+      if (asked !== this.scoresAsked) return;
+      // Scores checked offline this visit stay beside the server's.
+      this.scores = new Map([...this.scores, ...data.phrases.map((p) => [p.phrase_id, p.score] as const)]);
+      this.showTotal(this.unkept ? null : data.total);
     } catch {
-      this.showTotal(null);
+      if (asked === this.scoresAsked) this.showTotal(null);
     }
   }
 
@@ -237,7 +274,11 @@ export class Dictation {
       mean === null
         ? `Dictation: no phrase checked yet.${member ? '' : ' Sign in to keep your scores.'}`
         : `Dictation: ${Math.round(mean)}% over ${done.length} of ${this.reader.phrases.length} phrases.${
-            member ? '' : ' Your scores are not kept: sign in to keep them.'
+            !member
+              ? ' Your scores are not kept: sign in to keep them.'
+              : this.unkept
+                ? ' Scores checked offline are not kept.'
+                : ''
           }`;
   }
 }

@@ -4,7 +4,8 @@
  * starts), and "Save phrase". Not sure and Lost make the phrase a card in the member's review, as Save
  * phrase does (PUT user/marks, POST user/words with kind "phrase"); a marked phrase shows its mark. The
  * member's marks and phrase cards come from their own calls: the chapter answer is cached for everyone.
- * Visitors are asked to sign in, as the glossary's Save does (glossary-marks.ts).
+ * Visitors are asked to sign in, as the glossary's Save does (glossary-marks.ts), when they press a
+ * button; their keys only say so (a key must not take them off the page, and the clip with it).
  */
 import { api, ApiError } from '../api';
 import { sendOrQueue } from '../offline/queue';
@@ -28,7 +29,7 @@ export class PhraseMarks implements KeyOwner {
   private cards = new Map<number, number>();
   /**
    * The phrase whose clip ended last: the keys mark it, and its buttons stay in view, until another
-   * phrase ends (in play all, while the next one already sounds).
+   * phrase ends (in play all, while the next one already sounds) or the learner picks another phrase.
    */
   private ended = -1;
 
@@ -36,7 +37,15 @@ export class PhraseMarks implements KeyOwner {
     reader.addEventListener('reader:ended', (event) =>
       this.afterPhrase((event as CustomEvent<number>).detail),
     );
+    reader.addEventListener('reader:selected', (event) => {
+      // Play all goes on to the next phrase, and the keys still mark the one just heard; any other
+      // phrase (a tap, an arrow, Repeat) is the learner's choice, and the keys wait for it to end.
+      if ((event as CustomEvent<number>).detail !== this.ended + 1) this.dropEnded();
+    });
     reader.querySelector('[data-phrases]')!.addEventListener('click', (event) => {
+      const target = event.target as Element;
+      // A tap on a phrase (as the reader reads it, reader-element.ts) picks that phrase.
+      if (target.closest('li') && !target.closest('.save-word, [data-practice]')) this.dropEnded();
       const button = (event.target as Element).closest<HTMLButtonElement>('.phrase-marks button');
       const li = button?.closest('li');
       if (!button || !li) return;
@@ -51,6 +60,10 @@ export class PhraseMarks implements KeyOwner {
   keys(): Record<string, () => void> {
     const item = this.reader.phrases[this.ended];
     if (!item) return {};
+    if (!getToken()) {
+      const say = () => this.reader.announce('Sign in to mark phrases.');
+      return { 1: say, 2: say, 3: say };
+    }
     return Object.fromEntries(MARKS.map(({ mark, key }) => [key, () => void this.mark(item.id, mark)]));
   }
 
@@ -70,6 +83,11 @@ export class PhraseMarks implements KeyOwner {
       for (const { id, phrase_id } of cards?.data ?? []) this.cards.set(phrase_id, id);
     }
     for (const item of this.reader.phrases) this.paint(item.id);
+  }
+
+  private dropEnded(): void {
+    this.reader.phrases[this.ended]?.li.classList.remove('just-ended');
+    this.ended = -1;
   }
 
   private afterPhrase(index: number): void {
@@ -158,8 +176,9 @@ export class PhraseMarks implements KeyOwner {
       this.marks.set(phraseId, data.mark);
       if (data.card_id) this.cards.set(phraseId, data.card_id);
       else this.cards.delete(phraseId);
+      const position = this.reader.phrases.find((item) => item.id === phraseId)?.position;
       this.reader.announce(
-        `Marked ${LABEL[data.mark]}.${data.card_id && mark !== 'got' ? ' The phrase joins your review.' : ''}`,
+        `Phrase ${position} marked ${LABEL[data.mark]}.${data.card_id && mark !== 'got' ? ' The phrase joins your review.' : ''}`,
       );
     } catch (error) {
       this.reader.announce(

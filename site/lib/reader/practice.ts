@@ -45,8 +45,11 @@ export class Practice {
   /** Once the phrases are on the page: the marks and the translations (both fetch the member's own data). */
   start(): void {
     if (this.reader.phrases.length === 0) return;
+    // Not loaded (offline, a new release): the reader goes on without them, and the next chapter tries again.
     this.translations ??= this.keep(import('./translations').then((m) => new m.Translations(this.reader)));
+    this.translations.catch(() => (this.translations = undefined));
     this.marks ??= this.keep(import('./phrase-marks').then((m) => new m.PhraseMarks(this.reader)));
+    this.marks.catch(() => (this.marks = undefined));
   }
 
   /** The modes' keys (T, 1, 2, 3), for the reader's own key handler. */
@@ -69,20 +72,49 @@ export class Practice {
    * while dictating (one panel under the phrase at a time).
    */
   private apply(): void {
-    this.applying = this.applying.then(async () => {
-      const dictation = this.checked('mode') === 'dictation';
-      const recording = Number(this.checked('shadow') ?? 0) > 0 && !dictation;
-      if (!dictation && this.dictation) (await this.dictation).setOn(false);
-      if (!recording && this.recorder) (await this.recorder).setOn(false);
-      if (dictation) {
-        this.dictation ??= import('./dictation').then((m) => new m.Dictation(this.reader));
-        (await this.dictation).setOn(true);
-      }
-      if (recording) {
-        this.recorder ??= import('./voice-recorder').then((m) => new m.VoiceRecorder(this.reader));
-        (await this.recorder).setOn(true);
-      }
-    });
+    this.applying = this.applying
+      .then(async () => {
+        const dictation = this.checked('mode') === 'dictation';
+        const recording = Number(this.checked('shadow') ?? 0) > 0 && !dictation;
+        if (!dictation) (await this.settled('dictation'))?.setOn(false);
+        if (!recording) (await this.settled('recorder'))?.setOn(false);
+        if (dictation) {
+          this.dictation ??= import('./dictation').then((m) => new m.Dictation(this.reader));
+          (
+            await this.settled(
+              'dictation',
+              'Dictation could not load. Check your connection, then choose it again.',
+            )
+          )?.setOn(true);
+        }
+        if (recording) {
+          this.recorder ??= import('./voice-recorder').then((m) => new m.VoiceRecorder(this.reader));
+          (
+            await this.settled(
+              'recorder',
+              'Recording your voice could not load. Check your connection, then choose shadowing again.',
+            )
+          )?.setOn(true);
+        }
+      })
+      // Whatever went wrong, the next change is applied: the chain never stays rejected.
+      .catch(() => undefined);
+  }
+
+  /**
+   * A mode once its module has come; undefined when it was never asked for, or failed to load. A failed
+   * import() is forgotten (so that choosing the mode again tries again) and, when asked for, said.
+   */
+  private async settled(name: 'dictation' | 'recorder', failure?: string) {
+    const mode = this[name];
+    if (!mode) return undefined;
+    try {
+      return await mode;
+    } catch {
+      if (this[name] === mode) this[name] = undefined;
+      if (failure) this.reader.announce(failure);
+      return undefined;
+    }
   }
 
   private checked(name: 'mode' | 'shadow'): string | undefined {

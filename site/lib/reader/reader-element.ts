@@ -289,11 +289,16 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     if (i >= 0 && i < this.items.length) this.playAt(i);
   }
 
-  /** ← and →: a step, and the focus follows the current phrase (it is scrolled into view already). */
+  /**
+   * ← and →: a step, and the focus follows the current phrase (it is scrolled into view already); in
+   * dictation, into its field, where the learner types next (site/lib/reader/dictation.ts).
+   */
   private focusCurrent(direction: number): void {
     this.step(direction);
     const li = this.items[this.index]?.li;
     if (!li) return;
+    const field = li.querySelector<HTMLInputElement>('.dictation-form input');
+    if (field) return field.focus({ preventScroll: true });
     li.tabIndex = -1;
     li.focus({ preventScroll: true });
   }

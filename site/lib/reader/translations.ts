@@ -76,6 +76,8 @@ export class Translations implements KeyOwner {
     }
     this.available = any;
     this.toggle.hidden = !any;
+    // What was asked ("" for nothing): the sign the chapter's translations are settled, for the journeys.
+    this.list.dataset.translationsAsked = asked.join(',');
     if (any) this.setShown(this.remembered(), false);
   }
 
