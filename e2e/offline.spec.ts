@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
-import { audioEvents, audioState, playing, recordAudio } from './helpers/reader';
+import { audioEvents, audioState, inSettings, playing, recordAudio } from './helpers/reader';
 
 // The offline journeys run with the service worker (the others block it, playwright.config.ts). Each has a
 // browser context of its own, so its caches and IndexedDB start empty.
@@ -244,6 +244,107 @@ test('a plan that ends while offline: back online, the paid downloads go and the
   await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.free}:`) })).toBeVisible();
   await expect(page.getByRole('link', { name: new RegExp(`^Chapter ${chapters.locked}:`) })).toHaveCount(0);
   expect(await cacheNames(page)).not.toContain(`lingonovel-member-${member.id}-v1`);
+});
+
+test.describe('in a French browser', () => {
+  // The browser's only language is the book's own: offline, the English can only come from the member's
+  // "I speak" kept by the download.
+  test.use({ locale: 'fr-FR' });
+
+  test("a member who speaks English reads a downloaded chapter's English translations offline, in a new tab too", async ({
+    page,
+    request,
+    context,
+  }) => {
+    const book = 'le-petit-voyage';
+    const member = await trialMember(request);
+    const login = await request.post('/api/v1/user/login', {
+      data: { email: member.email, password: member.password },
+    });
+    const headers = { Authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const profile = await request.put('/api/v1/user/profile', { headers, data: { speaks: ['en'] } });
+    expect(profile.status(), await profile.text()).toBe(200);
+    const toc = (await (await request.get(`/api/v1/guest/book/${book}/chapters`)).json()) as {
+      data: { chapters: Array<{ chapter_no: number; free: boolean }> };
+    };
+    const locked = toc.data.chapters.find((c) => !c.free)!.chapter_no;
+    const english = async (no: number) => {
+      const answer = await request.get(`/api/v1/guest/book/${book}/chapter/${no}?translations=en`, {
+        headers,
+      });
+      const { data } = (await answer.json()) as {
+        data: { phrases: Array<{ translations: { en: string } }> };
+      };
+      return data.phrases[0].translations.en;
+    };
+
+    await signIn(page, member.email, member.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await downloadHere(page, `/read/${book}/1`);
+    await downloadHere(page, `/read/${book}/${locked}`);
+    // The answers the reader asks for, under their full address: a locked chapter's in the member's cache only.
+    const kept = (name: string) =>
+      page.evaluate(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url), name);
+    const free = await kept('lingonovel-free-v1');
+    expect(free.filter((url) => url.includes('?translations='))).toEqual([
+      expect.stringMatching(new RegExp(`/api/v1/guest/book/${book}/chapter/1\\?translations=en$`)),
+    ]);
+    expect(await kept(`lingonovel-member-${member.id}-v1`)).toContainEqual(
+      expect.stringMatching(new RegExp(`/chapter/${locked}\\?translations=en$`)),
+    );
+
+    await page.goto(`/read/${book}/1`);
+    await context.setOffline(true);
+    const settings = (p: Page) => p.getByRole('dialog', { name: 'Player settings' });
+    const readsEnglish = async (p: Page, no: number, pressT: boolean) => {
+      await expect(
+        p.getByText('You are offline: pages you visited and your downloads open from this device.'),
+      ).toBeVisible();
+      // The reader's translations are settled (what it asked, docs/practice.md): the switch is final.
+      await expect(p.locator('[data-phrases]')).toHaveAttribute('data-translations-asked', 'en');
+      await inSettings(p, () =>
+        expect(settings(p).getByRole('button', { name: 'Translation', exact: true })).toBeVisible(),
+      );
+      const translation = p.locator('li#p-1 .translation');
+      if (pressT) {
+        await expect(translation).toBeHidden();
+        await p.locator('body').press('t');
+      }
+      await expect(translation).toBeVisible();
+      await expect(translation).toHaveAttribute('lang', 'en');
+      await expect(translation).toHaveText(await english(no));
+    };
+    // The same tab, reloaded: T shows the English.
+    await page.reload();
+    await readsEnglish(page, 1, true);
+    // A new tab (nothing kept for the visit, the profile out of reach): the "I speak" the download kept;
+    // the switch remembered on, so they show at once.
+    const other = await context.newPage();
+    await other.goto(`/read/${book}/${locked}`);
+    await readsEnglish(other, locked, false);
+    await other.close();
+    await context.setOffline(false);
+
+    // Signing out takes the member's kept "I speak" with their paid downloads.
+    const keptSpeaks = () =>
+      page.evaluate(
+        (id) =>
+          new Promise<unknown>((resolve, reject) => {
+            const open = indexedDB.open('lingonovel-offline');
+            open.onerror = () => reject(new Error('IndexedDB would not open'));
+            open.onsuccess = () => {
+              const get = open.result.transaction('state').objectStore('state').get(`speaks:${id}`);
+              get.onsuccess = () => resolve(get.result ?? null);
+              get.onerror = () => reject(new Error('IndexedDB would not read'));
+            };
+          }),
+        member.id,
+      );
+    expect(await keptSpeaks()).toEqual(['en']);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login/);
+    await expect.poll(keptSpeaks).toBeNull();
+  });
 });
 
 interface MemberApi {

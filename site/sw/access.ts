@@ -60,17 +60,35 @@ async function entitledMember(request: Request): Promise<number | null> {
   return recorded;
 }
 
-/** The device's copy of a download (page, data or clip) this request may have, or undefined. */
+/**
+ * The device's copy of a download (page, data or clip) this request may have, or undefined. Chapter data
+ * asked with `?translations=` is looked for under its full address first (a download keeps the reader's
+ * own request, downloads.ts), then under the path alone: that copy has no translations, and the reader
+ * then shows none.
+ */
 export async function deviceCopy(request: Request): Promise<Response | undefined> {
-  const key = clipKey(request.url, self.location.origin);
-  const free = await (await caches.open(FREE_CACHE)).match(key);
-  if (free) return free;
+  const url = new URL(request.url);
+  const path = clipKey(request.url, self.location.origin);
+  const keys = isChapterData(url) && url.search ? [request.url, path] : [path];
+  const free = await caches.open(FREE_CACHE);
+  let member: Cache | null | undefined;
+  for (const key of keys) {
+    const copy = await free.match(key);
+    if (copy) return copy;
+    if (member === undefined) member = await memberCopies(request);
+    const own = await member?.match(key);
+    if (own) return own;
+  }
+  return undefined;
+}
+
+/** The cache of the member this request may get paid copies for, or null. */
+async function memberCopies(request: Request): Promise<Cache | null> {
   const member = await entitledMember(request);
-  if (member === null) return undefined;
+  if (member === null) return null;
   // caches.has first: opening a cache that does not exist would create it.
   const name = memberCache(member);
-  if (!(await caches.has(name))) return undefined;
-  return (await caches.open(name)).match(key);
+  return (await caches.has(name)) ? caches.open(name) : null;
 }
 
 /** A public page, fully fetched from our origin, that says a shared cache may keep it. */

@@ -2,8 +2,9 @@
  * The service worker (docs/offline.md): built by scripts/build-sw.mjs with Workbox (precaching, routing,
  * range requests), served at /sw.js. What it does:
  * - keeps the site's hashed scripts and styles, the icons and the offline page (the precache);
- * - serves downloaded chapters (their reader page, their data and their clips) from the device, free ones
- *   to anyone and paid ones only to the member who downloaded them (access.ts);
+ * - serves downloaded chapters (their reader page, their data with and without the learner's
+ *   translations, and their clips) from the device, free ones to anyone and paid ones only to the member
+ *   who downloaded them (access.ts);
  * - when the network is out, serves public pages already visited, and the offline page for the rest;
  * - never keeps any other API answer: those go to the network as if it were not there.
  * A new version waits until the pages ask it to take over (the "Update ready" banner, register.ts), so a

@@ -1,15 +1,16 @@
 /**
- * Chapters kept on the device (docs/offline.md, "Downloads"): a chapter's reader page, its data and every
- * clip go into Cache Storage (the free cache, or the member's own for a chapter a plan opens), and a
- * record into IndexedDB (store.ts) for /downloads and the table of contents. A download stores each clip
- * as it arrives, so one cut short (a lost connection, Cancel) resumes where it stopped: clips already on
- * the device are not fetched again.
+ * Chapters kept on the device (docs/offline.md, "Downloads"): a chapter's reader page, its data (also with
+ * the learner's translations, translations.ts) and every clip go into Cache Storage (the free cache, or
+ * the member's own for a chapter a plan opens), and a record into IndexedDB (store.ts) for /downloads and
+ * the table of contents. A download stores each clip as it arrives, so one cut short (a lost connection,
+ * Cancel) resumes where it stopped: clips already on the device are not fetched again.
  */
 import type { ReaderChapter, TableOfContents } from '../../../server/reading/reading.dto';
 import { ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
 import { chapterDataPath, clipKey, FREE_CACHE, memberCache, PAGES_CACHE, readerPath, SHELLS } from './names';
 import { entries, get, offlineSupported, put, remove } from './store';
+import { translationsCopy } from './translations';
 
 export interface DownloadRecord {
   book: string;
@@ -132,16 +133,20 @@ export async function downloadChapter(
     }),
   );
 
-  // The data last (with the newest links), then the page: a chapter is openable only once complete.
-  await cache.put(
-    location.origin + chapterDataPath(book, chapterNo),
-    new Response(body, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
-  );
+  // The answer with the learner's translations (it is theirs when the chapter is locked: the same cache as
+  // the data), then the data (with the newest links), then the page: openable only once complete.
+  const translated = await translationsCopy(book, chapter, signal);
+  if (translated) await cache.put(translated.url, jsonResponse(translated.body));
+  await cache.put(location.origin + chapterDataPath(book, chapterNo), jsonResponse(body));
   const page = await fetchForDevice(readerPath(book, chapterNo), { signal });
   await cache.put(location.origin + readerPath(book, chapterNo), page);
   const done = { ...record, bytes: progress.bytes, at: Date.now() };
   await put('downloads', done, key);
   return done;
+}
+
+function jsonResponse(body: string): Response {
+  return new Response(body, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 }
 
 /** The chapters of a book, with whether each is free (its table of contents). */
@@ -179,7 +184,10 @@ export async function deleteDownload(record: DownloadRecord): Promise<void> {
   if (await caches.has(name)) {
     const cache = await caches.open(name);
     for (const path of record.clipKeys) if (!stillUsed.has(path)) await cache.delete(path);
-    await cache.delete(location.origin + chapterDataPath(record.book, record.chapter));
+    // Its data, and its answers with translations (the same path with ?translations=).
+    await cache.delete(location.origin + chapterDataPath(record.book, record.chapter), {
+      ignoreSearch: true,
+    });
     await cache.delete(location.origin + readerPath(record.book, record.chapter));
   }
   await remove('downloads', recordKey(record.member, record.book, record.chapter));

@@ -3,7 +3,7 @@
  * removes a member's paid downloads once they leave this browser (docs/offline.md, "Access"). Every page
  * calls recordMember at load; the session's own changes (sign-in, sign-out, a 401) end in a page load too.
  */
-import { cacheMember, isOurCache, MEMBER_KEY, reviewKeyPrefix, type RecordedMember } from './names';
+import { cacheMember, isOurCache, MEMBER_KEY, stateKeyMember, type RecordedMember } from './names';
 import { entries, get, put, remove } from './store';
 import type { DownloadRecord } from './downloads';
 
@@ -13,9 +13,10 @@ export async function forgetPaidDownloads(memberId: number): Promise<void> {
     if (isOurCache(name) && cacheMember(name) === memberId) await caches.delete(name);
   for (const { key, value } of await entries<DownloadRecord>('downloads'))
     if (value.member === memberId) await remove('downloads', key);
-  // The review cards kept for them (review-cards.ts), read here by key: every page loads this file.
+  // The review cards and "I speak" kept for them (review-cards.ts, translations.ts), read here by key:
+  // every page loads this file.
   for (const { key } of await entries('state'))
-    if (typeof key === 'string' && key.startsWith(reviewKeyPrefix(memberId))) await remove('state', key);
+    if (stateKeyMember(key) === memberId) await remove('state', key);
   dispatchEvent(new Event(DOWNLOADS_CHANGED));
 }
 
@@ -39,8 +40,8 @@ export async function recordMember(id: number | null): Promise<void> {
   for (const { value } of await entries<DownloadRecord>('downloads'))
     if (value.member !== null && value.member !== id) others.add(value.member);
   for (const { key } of await entries('state')) {
-    const owner = /^review:(\d+):/.exec(typeof key === 'string' ? key : '')?.[1];
-    if (owner && Number(owner) !== id) others.add(Number(owner));
+    const owner = stateKeyMember(key);
+    if (owner !== null && owner !== id) others.add(owner);
   }
   for (const member of others) await forgetPaidDownloads(member);
 }

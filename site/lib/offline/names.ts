@@ -59,6 +59,16 @@ export const MEMBER_KEY = 'member';
 export const SYNCED_KEY = 'synced';
 /** The keys of a member's kept review cards in the `state` store start so (review-cards.ts), one per book. */
 export const reviewKeyPrefix = (member: number) => `review:${member}:`;
+/**
+ * A member's "I speak" as it was at their last download (translations.ts), for the reader offline: one
+ * per member, deleted with their paid downloads (member.ts).
+ */
+export const speaksKey = (member: number) => `speaks:${member}`;
+/** The member a `state` key of theirs belongs to (their review cards, their "I speak"), or null. */
+export function stateKeyMember(key: IDBValidKey): number | null {
+  const owner = /^(?:review|speaks):(\d+)(?::|$)/.exec(typeof key === 'string' ? key : '')?.[1];
+  return owner ? Number(owner) : null;
+}
 /** Where a member's sync state is kept (queue.ts's SyncState): one per member. */
 export const syncKey = (member: number) => `${SYNCED_KEY}:${member}`;
 export interface RecordedMember {

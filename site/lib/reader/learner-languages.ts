@@ -5,6 +5,7 @@
  */
 import { api } from '../api';
 import { canonicalTag, withFallbacks } from '../../../server/common/language-tags';
+import { keptSpeaks } from '../offline/kept-speaks';
 import { getToken, getUser } from '../session';
 
 /** What the chapter API takes at most (`?translations=`). */
@@ -31,7 +32,8 @@ async function memberSpeaks(): Promise<string[]> {
     }
     return speaks;
   } catch {
-    return [];
+    // Offline: the "I speak" kept by the member's last download, whose translations are on the device.
+    return keptSpeaks(user.id);
   }
 }
 
