@@ -135,9 +135,18 @@ export async function downloadChapter(
 
   // The answer with the learner's translations (it is theirs when the chapter is locked: the same cache as
   // the data), then the data (with the newest links), then the page: openable only once complete.
-  const translated = await translationsCopy(book, chapter, signal);
+  // Best effort: a chapter without its translations still opens offline, as before they existed.
+  const translated = await translationsCopy(book, chapter, signal).catch((error: unknown) => {
+    if (signal.aborted) throw error;
+    return null;
+  });
+  const dataUrl = location.origin + chapterDataPath(book, chapterNo);
+  // Answers kept for other languages (an earlier download, before the learner or the chapter changed
+  // them) go: they could show out-of-date text.
+  for (const kept of await cache.keys(dataUrl, { ignoreSearch: true }))
+    if (new URL(kept.url).search && kept.url !== translated?.url) await cache.delete(kept);
   if (translated) await cache.put(translated.url, jsonResponse(translated.body));
-  await cache.put(location.origin + chapterDataPath(book, chapterNo), jsonResponse(body));
+  await cache.put(dataUrl, jsonResponse(body));
   const page = await fetchForDevice(readerPath(book, chapterNo), { signal });
   await cache.put(location.origin + readerPath(book, chapterNo), page);
   const done = { ...record, bytes: progress.bytes, at: Date.now() };

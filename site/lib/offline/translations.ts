@@ -24,10 +24,15 @@ export async function translationsCopy(
 ): Promise<{ url: string; body: string } | null> {
   const user = getUser();
   if (getToken() && user) {
-    const response = await fetchForDevice('/api/v1/user/profile', { signal, withToken: true });
-    const { data } = (await response.json()) as { data: { speaks?: string[] | null } };
-    await put('state', Array.isArray(data.speaks) ? data.speaks : [], speaksKey(user.id));
-    forgetLearnerLanguages(user.id);
+    try {
+      const response = await fetchForDevice('/api/v1/user/profile', { signal, withToken: true });
+      const { data } = (await response.json()) as { data: { speaks?: string[] | null } };
+      await put('state', Array.isArray(data.speaks) ? data.speaks : [], speaksKey(user.id));
+      forgetLearnerLanguages(user.id);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // The languages kept before (if any) stay; the reader asks with what it knows.
+    }
   }
   // The reader's own rule (translations.ts): the learner's tags the chapter has, sorted, plain commas.
   const tags = await learnerLanguages(chapter.language ?? '');
@@ -36,5 +41,11 @@ export async function translationsCopy(
   if (asked.length === 0) return null;
   const path = `${chapterDataPath(book, chapter.chapter_no)}?translations=${asked.join(',')}`;
   const response = await fetchForDevice(path, { signal, withToken: true });
-  return { url: location.origin + path, body: await response.text() };
+  const body = await response.text();
+  // Kept in the cache the chapter's data chose: only while the chapter is still what it was then (a free
+  // chapter that became locked meanwhile must not put a member's answer in the shared cache), and only
+  // for the member the download began for.
+  const answer = (JSON.parse(body) as { data: Pick<ReaderChapter, 'free'> }).data;
+  if (answer.free !== chapter.free || getUser()?.id !== user?.id) return null;
+  return { url: location.origin + path, body };
 }
