@@ -45,7 +45,11 @@ async function trialMember(request: APIRequestContext): Promise<Account & { id: 
 /** Waits until the service worker controls the page (the first one claims open pages). */
 async function controlled(page: Page): Promise<void> {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  // The first install precaches every asset: on a loaded machine (npm test runs the PostgreSQL pass beside
+  // the journeys) that takes longer than expect's default 5 s.
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 })
+    .toBe(true);
 }
 
 async function downloadHere(page: Page, path: string): Promise<void> {
