@@ -23,6 +23,9 @@ import { ListeningModule } from './listening/listening.module';
 import { ImportsModule } from './imports/imports.module';
 import { InsightsModule } from './insights/insights.module';
 import { PracticeModule } from './practice/practice.module';
+import { FormatsModule } from './formats/formats.module';
+import { DownloadsModule } from './downloads/downloads.module';
+import { OpdsModule } from './opds/opds.module';
 import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
@@ -54,6 +57,9 @@ export class AppModule {
         ImportsModule,
         InsightsModule,
         PracticeModule,
+        FormatsModule,
+        DownloadsModule,
+        OpdsModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -10,9 +10,10 @@ import { sql } from './sql';
  * The tables an installation's data lives in, parents before children (foreign keys). Left out on
  * purpose: `migrations` (the target runs its own), `rate_hits` (minutes-long counters), `imports`
  * (staged imports live a day; their files stay behind in STORAGE_DIR/imports), `media_trash` (files let
- * go of within the hour: copyMedia leaves them behind, see abandonedMedia) and `book_words` (the search's
+ * go of within the hour: copyMedia leaves them behind, see abandonedMedia), `book_words` (the search's
  * words, derived from the books: the catalogue's owner rebuilds them, fillBookWords, rather than this
- * copy paging through the largest table, docs/catalogue.md "Search").
+ * copy paging through the largest table, docs/catalogue.md "Search"), and `audio_measures` and
+ * `audiobook_builds` (derived from the media and rebuilt on demand, docs/formats.md).
  */
 export const COPIED_TABLES = [
   'users',
@@ -31,8 +32,18 @@ export const COPIED_TABLES = [
   'listening_events',
   'dictation_attempts',
   'phrase_marks',
+  'app_passwords',
 ] as const;
-const NOT_COPIED = new Set(['migrations', 'rate_hits', 'imports', 'media_trash', 'book_words']);
+const NOT_COPIED = new Set([
+  'migrations',
+  'rate_hits',
+  'imports',
+  'media_trash',
+  'book_words',
+  // Derived from the media (docs/formats.md): measured and built again on the target when first asked.
+  'audio_measures',
+  'audiobook_builds',
+]);
 /** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
 const NUMBERED = new Set(
   COPIED_TABLES.filter(

@@ -34,6 +34,10 @@ import { Practice1763859600000 } from '../migrations/1763859600000-Practice';
 import { PhraseTranslation } from '../phrases/phrase-translation.entity';
 import { DictationAttempt } from '../practice/dictation-attempt.entity';
 import { PhraseMark } from '../practice/phrase-mark.entity';
+import { Formats1764230400000 } from '../migrations/1764230400000-Formats';
+import { AudioMeasure } from '../formats/audio-measure.entity';
+import { AudiobookBuild } from '../formats/audiobook-build.entity';
+import { AppPassword } from '../app-passwords/app-password.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -54,6 +58,9 @@ export const ENTITIES = [
   PhraseTranslation,
   DictationAttempt,
   PhraseMark,
+  AudioMeasure,
+  AudiobookBuild,
+  AppPassword,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -75,4 +82,5 @@ export const MIGRATIONS = [
   BookWords1763852400000,
   BookFacets1763856000000,
   Practice1763859600000,
+  Formats1764230400000,
 ];

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { MediaService } from './media.service';
 import { MediaTrash, referencedMedia } from './media-trash';
-import { createStores, IMPORT_STORE, MEDIA_STORE, type Stores } from './store/create-stores';
+import { createStores, DERIVED_STORE, IMPORT_STORE, MEDIA_STORE, type Stores } from './store/create-stores';
 
 const STORES = Symbol('STORES');
 
@@ -17,10 +17,11 @@ const STORES = Symbol('STORES');
     { provide: STORES, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createStores(config) },
     { provide: MEDIA_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.media },
     { provide: IMPORT_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.imports },
+    { provide: DERIVED_STORE, inject: [STORES], useFactory: (stores: Stores) => stores.derived },
     MediaService,
     MediaTrash,
   ],
-  exports: [MediaService, MediaTrash, MEDIA_STORE, IMPORT_STORE],
+  exports: [MediaService, MediaTrash, MEDIA_STORE, IMPORT_STORE, DERIVED_STORE],
 })
 export class MediaModule implements OnApplicationBootstrap {
   constructor(

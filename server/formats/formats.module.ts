@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AudioMeasure } from './audio-measure.entity';
+import { AudioMeasures } from './audio-measures';
+import { AudiobookBuild } from './audiobook-build.entity';
+import { Audiobooks } from './audiobook/audiobooks';
+import { EpubClips } from './epub-clips';
+import { EpubExport } from './epub/epub-export';
+
+/** Books in standard formats: exact clip lengths, EPUB 3 read-along, M4B (docs/formats.md). */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([AudioMeasure, AudiobookBuild])],
+  providers: [AudioMeasures, EpubClips, EpubExport, Audiobooks],
+  exports: [AudioMeasures, EpubClips, EpubExport, Audiobooks],
+})
+export class FormatsModule {}
