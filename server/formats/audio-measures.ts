@@ -1,18 +1,204 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import { isUniqueViolation } from '../database/db-errors';
+import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
+import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
+import { AudioMeasure } from './audio-measure.entity';
 
 /** Which store a measured key lives in (docs/formats.md "Exact lengths"). */
 export type MeasuredStore = 'media' | 'derived';
 
-/** A local file's length as decoding it gives (ffmpeg), in microseconds. STUB: helper A builds it. */
-export function decodedLengthUs(file: string): Promise<number> {
-  throw new Error(`not built yet: ${file}`);
+/**
+ * ffmpeg ran but could not decode the file as audio (not audio, no audio stream, truncated beyond use).
+ * Callers turn it into a clear message naming the clip (a 422 for an upload, a 409/503-like answer for a
+ * download), never a 500. ffmpeg being absent is an FfmpegError('missing') instead: callers answer 503.
+ */
+export class UndecodableAudioError extends Error {
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+  ) {
+    super(`This audio could not be decoded: ${file}${detail ? ` (${detail})` : ''}`);
+    this.name = 'UndecodableAudioError';
+  }
 }
 
-/** Lengths of stored files, kept in `audio_measures`; unknown ones measured (two ffmpeg at once). */
+/** Sample bytes of one channel of s16le. */
+const BYTES_PER_SAMPLE = 2;
+/** A WAV header holds fmt and a few small chunks: more than this before `data` means it is not ours. */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Reads ffmpeg's WAV on a pipe: the header gives the file's own sample rate (no resampling, so no rounding
+ * of the count), then every byte after the `data` chunk's header is a sample. The data size field is
+ * ignored: on a pipe ffmpeg cannot go back to fill it in.
+ */
+class WavCounter {
+  private header = Buffer.alloc(0);
+  private rate = 0;
+  private dataBytes = -1;
+
+  constructor(private readonly file: string) {}
+
+  push(chunk: Buffer): void {
+    if (this.dataBytes >= 0) {
+      this.dataBytes += chunk.length;
+      return;
+    }
+    this.header = Buffer.concat([this.header, chunk]);
+    let at = 12;
+    while (at + 8 <= this.header.length) {
+      const id = this.header.toString('latin1', at, at + 4);
+      const size = this.header.readUInt32LE(at + 4);
+      if (id === 'data') {
+        this.dataBytes = this.header.length - (at + 8);
+        this.header = Buffer.alloc(0);
+        return;
+      }
+      if (id === 'fmt ' && at + 16 <= this.header.length) this.rate = this.header.readUInt32LE(at + 12);
+      at += 8 + size + (size % 2);
+    }
+    if (this.header.length > MAX_HEADER_BYTES)
+      throw new UndecodableAudioError(this.file, 'no WAV data from ffmpeg');
+  }
+
+  /** Microseconds, or null when ffmpeg produced no audio at all. */
+  lengthUs(): number | null {
+    if (this.dataBytes < 0 || this.rate <= 0) return null;
+    const samples = Math.floor(this.dataBytes / BYTES_PER_SAMPLE);
+    return Math.round((samples * 1_000_000) / this.rate);
+  }
+}
+
+/**
+ * A local file's length as decoding its first audio stream gives, in microseconds: the samples ffmpeg
+ * decodes (mono, 16-bit, at the file's own rate) over that rate. Not the container's figure, which may be
+ * missing or count encoder padding. Rejects with FfmpegError('missing') without ffmpeg, FfmpegError
+ * ('timeout') after 5 minutes, UndecodableAudioError when the file is not decodable audio.
+ */
+export async function decodedLengthUs(file: string): Promise<number> {
+  const counter = new WavCounter(file);
+  try {
+    await runFfmpeg(
+      [
+        '-v',
+        'error',
+        '-i',
+        ffmpegInput(file),
+        '-map',
+        '0:a:0',
+        '-ac',
+        '1',
+        '-c:a',
+        'pcm_s16le',
+        '-map_metadata',
+        '-1',
+        '-fflags',
+        '+bitexact',
+        '-f',
+        'wav',
+        'pipe:1',
+      ],
+      { onStdout: (chunk) => counter.push(chunk) },
+    );
+  } catch (error) {
+    if (error instanceof FfmpegError && error.kind === 'failed') {
+      throw new UndecodableAudioError(file, lastLine(error.stderr));
+    }
+    throw error;
+  }
+  const us = counter.lengthUs();
+  if (us === null) throw new UndecodableAudioError(file, 'no audio decoded');
+  return us;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split(/\r\n|\r|\n/);
+  return (lines[lines.length - 1] ?? '').slice(0, 200);
+}
+
+/** Keys per IN query: well under SQLite's 999 and PostgreSQL's 65,535 parameters. */
+const IN_CHUNK = 500;
+/** ffmpeg processes at once per call: the machine's other work keeps going while a book is measured. */
+const MEASURE_CONCURRENCY = 2;
+
+/** Runs `task` over `items`, at most `limit` at once; rejects with the first failure (others finish). */
+export async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (next < items.length && !failure) {
+      const item = items[next++];
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
+}
+
+/**
+ * Lengths of stored files, kept in `audio_measures` (the only writer of that table). A store key is random
+ * and never reused, so a kept length never goes stale and is never updated.
+ */
 @Injectable()
 export class AudioMeasures {
-  /** key → decoded microseconds, for every key given. FfmpegError('missing') when the server has no ffmpeg. */
-  lengths(keys: readonly string[], store: MeasuredStore = 'media'): Promise<Map<string, number>> {
-    throw new Error(`not built yet: ${keys.length} ${store}`);
+  constructor(
+    @InjectRepository(AudioMeasure) private readonly measures: Repository<AudioMeasure>,
+    @Inject(MEDIA_STORE) private readonly media: MediaStore,
+    @Inject(DERIVED_STORE) private readonly derived: MediaStore,
+  ) {}
+
+  /**
+   * key → decoded microseconds, for every key given. Rejects with FfmpegError('missing') when the server
+   * has no ffmpeg (callers answer 503), UndecodableAudioError for a file that is not audio, and
+   * ObjectNotFoundError for a key with no object.
+   */
+  async lengths(keys: readonly string[], store: MeasuredStore = 'media'): Promise<Map<string, number>> {
+    const unique = [...new Set(keys)];
+    const found = new Map<string, number>();
+    for (let i = 0; i < unique.length; i += IN_CHUNK) {
+      const rows = await this.measures.find({
+        where: { audioKey: In(unique.slice(i, i + IN_CHUNK).map((key) => `${store}:${key}`)) },
+      });
+      for (const row of rows) found.set(row.audioKey.slice(store.length + 1), row.decodedUs);
+    }
+    const missing = unique.filter((key) => !found.has(key));
+    const files = store === 'media' ? this.media : this.derived;
+    await eachLimited(missing, MEASURE_CONCURRENCY, async (key) => {
+      const copy = await files.localCopy(key);
+      let us: number;
+      try {
+        us = await decodedLengthUs(copy.path);
+      } catch (error) {
+        // Name the key, not the temporary copy's path.
+        throw error instanceof UndecodableAudioError ? new UndecodableAudioError(key, error.detail) : error;
+      } finally {
+        await copy.release();
+      }
+      await this.keep(`${store}:${key}`, us);
+      found.set(key, us);
+    });
+    const result = new Map<string, number>();
+    for (const key of keys) result.set(key, found.get(key)!);
+    return result;
+  }
+
+  private async keep(audioKey: string, decodedUs: number): Promise<void> {
+    try {
+      await this.measures.insert({ audioKey, decodedUs });
+    } catch (error) {
+      // Another request measured the same file at the same time: its length is the same.
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
 }

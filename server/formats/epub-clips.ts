@@ -1,6 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { MeasuredStore } from './audio-measures';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
+import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
+import { AudioMeasures, eachLimited, UndecodableAudioError, type MeasuredStore } from './audio-measures';
 
 /** A phrase's clip as it goes into an EPUB: the stored file, or its AAC transcode in the derived store. */
 export interface EpubClip {
@@ -12,15 +19,121 @@ export interface EpubClip {
   decodedUs: number;
 }
 
-/** STUB: helper A builds it (docs/formats.md "Clips inside an EPUB"). */
+type Placed = Omit<EpubClip, 'decodedUs'>;
+
+/** Transcodes at once per call, as for measuring: two ffmpeg beside the server's other work. */
+const TRANSCODE_CONCURRENCY = 2;
+
+/**
+ * The audio path's extension is the type the upload was sniffed as (server/media/sniff.ts). EPUB readers
+ * and EPUBCheck (MED-005) take MP3 and AAC in MP4 only: those go in as stored, the rest (WAV, Ogg, raw
+ * AAC) as an AAC-in-MP4 transcode (docs/formats.md "Clips inside an EPUB").
+ */
+function asStored(audioPath: string): Placed | null {
+  const ext = extname(audioPath).slice(1).toLowerCase();
+  if (ext === 'mp3') return { store: 'media', key: audioPath, ext: 'mp3', mediaType: 'audio/mpeg' };
+  if (ext === 'm4a') return { store: 'media', key: audioPath, ext: 'm4a', mediaType: 'audio/mp4' };
+  return null;
+}
+
+/** `lines/ab12.wav` → `epub-audio/ab12.m4a`: media keys are random, so the file name alone is unique. */
+export function transcodeKey(audioPath: string): string {
+  return `epub-audio/${basename(audioPath, extname(audioPath))}.m4a`;
+}
+
 @Injectable()
 export class EpubClips {
-  /** audio path (phrases.audio_path) → its EPUB clip, transcoding and measuring what is needed. */
-  forEpub(audioPaths: readonly string[]): Promise<Map<string, EpubClip>> {
-    throw new Error(`not built yet: ${audioPaths.length}`);
+  /** Transcodes under way, by derived key: a second request for the same clip waits for the first. */
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    @Inject(MEDIA_STORE) private readonly media: MediaStore,
+    @Inject(DERIVED_STORE) private readonly derived: MediaStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly measures: AudioMeasures,
+  ) {}
+
+  /**
+   * audio path (phrases.audio_path) → its EPUB clip, transcoding and measuring what is needed. Rejects with
+   * FfmpegError('missing') without ffmpeg (callers answer 503), UndecodableAudioError for a clip that is
+   * not decodable audio, ObjectNotFoundError for a path with no stored file.
+   */
+  async forEpub(audioPaths: readonly string[]): Promise<Map<string, EpubClip>> {
+    const placed = new Map<string, Placed>();
+    const toTranscode: string[] = [];
+    for (const path of new Set(audioPaths)) {
+      const stored = asStored(path);
+      if (stored) placed.set(path, stored);
+      else {
+        placed.set(path, { store: 'derived', key: transcodeKey(path), ext: 'm4a', mediaType: 'audio/mp4' });
+        toTranscode.push(path);
+      }
+    }
+    await eachLimited(toTranscode, TRANSCODE_CONCURRENCY, (path) => this.transcodeOnce(path));
+
+    const keysOf = (store: MeasuredStore) =>
+      [...placed.values()].filter((clip) => clip.store === store).map((clip) => clip.key);
+    const lengths = {
+      media: await this.measures.lengths(keysOf('media'), 'media'),
+      derived: await this.measures.lengths(keysOf('derived'), 'derived'),
+    };
+    const clips = new Map<string, EpubClip>();
+    for (const [path, clip] of placed)
+      clips.set(path, { ...clip, decodedUs: lengths[clip.store].get(clip.key)! });
+    return clips;
   }
 
   read(clip: EpubClip): Promise<Readable> {
-    throw new Error(`not built yet: ${clip.key}`);
+    return (clip.store === 'media' ? this.media : this.derived).read(clip.key);
+  }
+
+  private transcodeOnce(audioPath: string): Promise<void> {
+    const key = transcodeKey(audioPath);
+    let pending = this.running.get(key);
+    if (!pending) {
+      pending = this.transcode(audioPath, key).finally(() => this.running.delete(key));
+      this.running.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Made once: a derived key names one source clip forever (media keys are never reused). */
+  private async transcode(audioPath: string, key: string): Promise<void> {
+    if (await this.derived.head(key)) return;
+    const tempDir = join(this.config.storageDir, 'tmp');
+    await mkdir(tempDir, { recursive: true });
+    const out = join(tempDir, `epub-${randomBytes(8).toString('hex')}.m4a`);
+    const source = await this.media.localCopy(audioPath);
+    try {
+      await runFfmpeg([
+        '-v',
+        'error',
+        '-i',
+        ffmpegInput(source.path),
+        '-map',
+        '0:a:0',
+        '-map_metadata',
+        '-1',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '96k',
+        '-movflags',
+        '+faststart',
+        '-f',
+        'mp4',
+        out,
+      ]).catch((error: unknown) => {
+        if (error instanceof FfmpegError && error.kind === 'failed') {
+          throw new UndecodableAudioError(audioPath, error.message);
+        }
+        throw error;
+      });
+      // put moves the file in whole (a rename, or an upload): a half-made transcode is never under the key.
+      await this.derived.put(key, out, 'audio/mp4');
+    } finally {
+      await source.release();
+      await rm(out, { force: true });
+    }
   }
 }
