@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../database/db-errors';
 import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } from '../media/media.service';
 import type { User } from '../users/user.entity';
 import { readBookArchive } from './book-import-reader';
+import { isEpub, readEpub } from './epub-reader';
 import {
   BOOK_ZIP_LIMITS,
   type BookImportAnswer,
@@ -54,7 +55,11 @@ export class BookImportService {
         // The extraction speaks of the chapter import's clips; here the zip is the whole book.
         throw ValidationFailed.field('zip', error.message.replace(/^The clips file/, 'The file'));
       }
-      const manifest = await readBookArchive(entries, dir, (file) => this.media.probeAudio(file));
+      const probe = (file: string) => this.media.probeAudio(file);
+      // A read-along EPUB is told from our own zip by content (docs/import.md, "Read-along EPUBs").
+      const manifest = (await isEpub(entries))
+        ? await readEpub(entries, dir, probe)
+        : await readBookArchive(entries, dir, probe);
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
       const staged = await this.lifecycle.stage({

@@ -1,0 +1,176 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PHRASE_UPLOADS } from '../common/body-limits';
+import { decodedLengthUs, eachLimited, UndecodableAudioError } from '../formats/audio-measures';
+import { MediaRejectedError } from '../media/media.service';
+import { isAudio, sniffFile, type AudioType } from '../media/sniff';
+import { MAX_CLIP_MS, type ClipSource, type OverlayChapter } from './epub-chapters';
+import { FfmpegError, ffmpegInput, runFfmpeg } from './ffmpeg';
+import type { ChapterRow } from './manifests';
+
+/** How far a clip may be from its whole file and still be the whole file (docs/import.md). */
+const WHOLE_FILE_MS = 5;
+/** A clipEnd this far past its file's end is the file's end (encoders round); further is a problem. */
+const END_SLACK_MS = 50;
+/** ffmpeg runs at once while staging an EPUB: the server keeps serving while a book is cut. */
+const FFMPEG_AT_ONCE = 2;
+const CUT_TIMEOUT_MS = 60_000;
+
+type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | null }>;
+
+/** An audio file of the EPUB, in the stage: its staged name, type and decoded length. */
+export interface SourceAudio {
+  staged: string;
+  type: AudioType;
+  lengthMs: number;
+  size: number;
+}
+
+/** A row's clip once its range is known against its file: whole (copied as is) or a range to cut. */
+interface Planned {
+  row: ChapterRow;
+  audio: SourceAudio;
+  begin: number;
+  end: number;
+  whole: boolean;
+}
+
+/**
+ * Measures each audio file the phrases use (its type by content, its length by decoding), then checks
+ * each phrase's range against its file. Every problem is put on its row. Answers the clips to make.
+ */
+export async function planClips(
+  chapters: OverlayChapter[],
+  staged: (path: string) => { staged: string; size: number },
+  stageDir: string,
+): Promise<Planned[]> {
+  const used = [...new Set(chapters.flatMap(({ sources }) => [...sources.values()].map((s) => s.audio)))];
+  const audio = new Map<string, SourceAudio | string>();
+  await eachLimited(used, FFMPEG_AT_ONCE, async (path) => {
+    const file = staged(path);
+    const local = join(stageDir, file.staged);
+    const type = await sniffFile(local);
+    if (!isAudio(type)) {
+      audio.set(path, `Its audio ${path} is not MP3, AAC, Ogg or WAV audio.`);
+      return;
+    }
+    try {
+      audio.set(path, { ...file, type, lengthMs: (await decodedLengthUs(local)) / 1000 });
+    } catch (error) {
+      // A file ffmpeg cannot decode, or not within its time: a problem of the phrases using it.
+      if (!(
+        error instanceof UndecodableAudioError ||
+        (error instanceof FfmpegError && error.kind === 'timeout')
+      ))
+        throw error;
+      audio.set(path, `Its audio ${path} could not be decoded.`);
+    }
+  });
+  const planned: Planned[] = [];
+  for (const { sources } of chapters)
+    for (const [row, source] of sources) {
+      const found = audio.get(source.audio)!;
+      const plan = typeof found === 'string' ? found : plan1(row, source, found);
+      if (typeof plan === 'string') {
+        row.error = plan;
+        sources.delete(row);
+      } else planned.push(plan);
+    }
+  return planned;
+}
+
+function plan1(row: ChapterRow, source: ClipSource, audio: SourceAudio): Planned | string {
+  const length = audio.lengthMs;
+  if (source.begin >= length) return `Its clip begins after the end of ${source.audio}.`;
+  if (source.end !== null && source.end > length + END_SLACK_MS)
+    return `Its clip ends at ${(source.end / 1000).toFixed(3)} s, after the end of ${source.audio} (${(length / 1000).toFixed(3)} s).`;
+  const end = Math.min(source.end ?? length, length);
+  if (end - source.begin > MAX_CLIP_MS)
+    return `Its clip lasts ${((end - source.begin) / 1000).toFixed(1)} s; the most for a phrase is ${MAX_CLIP_MS / 1000} s.`;
+  const whole = source.begin <= WHOLE_FILE_MS && Math.abs(end - length) <= WHOLE_FILE_MS;
+  return { row, audio, begin: source.begin, end, whole };
+}
+
+/**
+ * Until the book has no problem left, nothing is cut (bounded work for a book that cannot be committed):
+ * each row names its source file and the span it would have, which the commit never reaches.
+ */
+export function leaveUncut(planned: Planned[]): void {
+  for (const { row, audio, begin, end } of planned) {
+    row.file = audio.staged;
+    row.type = audio.type;
+    row.duration_ms = Math.round(end - begin);
+  }
+}
+
+/**
+ * Makes each row's clip in the stage: a phrase spanning its whole file is that file, as is; any other is
+ * re-encoded from its range with accurate input seeking, since a stream copy can only cut at frame
+ * boundaries. MP3, because its LAME header tells decoders the encoder's delay and padding: the clip decodes
+ * to its range's length exactly, where AAC in MP4 here decoded 18 ms longer (its last frame's padding).
+ * The clip is then checked as the commit will check it.
+ */
+export async function cutClips(planned: Planned[], stageDir: string, probe: Probe): Promise<void> {
+  let made = 0;
+  await eachLimited(planned, FFMPEG_AT_ONCE, async (plan) => {
+    const { row, audio } = plan;
+    let file = audio.staged;
+    if (!plan.whole) {
+      file = `epub-${++made}.mp3`;
+      try {
+        await cut(join(stageDir, audio.staged), join(stageDir, file), plan.begin, plan.end);
+      } catch (error) {
+        if (!(error instanceof FfmpegError) || error.kind === 'missing') throw error;
+        row.error = `Its clip could not be cut from ${row.clip}: ${error.message.slice(0, 200)}`;
+        return;
+      }
+    }
+    if ((await stat(join(stageDir, file))).size > PHRASE_UPLOADS.line_audio) {
+      row.error = `Its clip is larger than 10 MB, the most for a clip.`;
+      return;
+    }
+    // A whole file was sniffed and decoded when measured: its decoded length is exact.
+    if (plan.whole) {
+      Object.assign(row, { file, type: audio.type, duration_ms: Math.round(audio.lengthMs) });
+      return;
+    }
+    try {
+      // The length is the range's: the cut decodes to it exactly, where a container's figure for an MP3
+      // counts the encoder's padding (46 ms here).
+      const { type } = await probe(join(stageDir, file));
+      Object.assign(row, { file, type, duration_ms: Math.round(plan.end - plan.begin) });
+    } catch (error) {
+      if (!(error instanceof MediaRejectedError)) throw error;
+      row.error = `Its clip is not usable: ${error.message}`;
+    }
+  });
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function cut(input: string, output: string, begin: number, end: number) {
+  return runFfmpeg(
+    [
+      '-v',
+      'error',
+      '-ss',
+      seconds(begin),
+      '-i',
+      ffmpegInput(input),
+      '-t',
+      seconds(end - begin),
+      '-map',
+      '0:a:0',
+      '-map_metadata',
+      '-1',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      '-f',
+      'mp3',
+      ffmpegInput(output),
+    ],
+    { timeoutMs: CUT_TIMEOUT_MS },
+  );
+}

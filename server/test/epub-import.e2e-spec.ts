@@ -1,0 +1,459 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { decodedLengthUs } from '../formats/audio-measures';
+import { EpubExport } from '../formats/epub/epub-export';
+import type { BookImportResponse } from '../imports/book-imports.dto';
+import { splitGlossary } from '../reading/glossary';
+import { DemoSeedService } from '../seed/demo-seed.service';
+import { StagedImport } from '../imports/staged-import.entity';
+import { ApiClient, newAdmin } from './api-client';
+import { mediaBytes, mediaFiles } from './fixtures';
+import { startServer, type TestServer } from './harness';
+import { makeZip, renameEntry, type ZipItem } from './zips';
+
+type Preview = { data: BookImportResponse };
+type Phrases = {
+  data: { phrases: Array<{ phrase: string; dictionary: string; line_audio: string }> };
+};
+type Chapters = { data: { chapters: Array<{ id: number; title: string; chapter_no: number }> } };
+
+const MIMETYPE: ZipItem = { name: 'mimetype', data: Buffer.from('application/epub+zip'), store: true };
+const CONTAINER = `<?xml version="1.0" encoding="UTF-8"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+  <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+</container>`;
+
+interface Par {
+  text?: string;
+  audio?: string;
+  begin?: string;
+  end?: string;
+}
+interface Chapter {
+  /** File names in OEBPS/: ch1 gives ch1.xhtml and ch1.smil. */
+  id: string;
+  title: string;
+  body: string;
+  pars: Par[];
+  /** Wraps the pars in a nested <seq>, as books with sections do. */
+  nested?: boolean;
+}
+
+const xhtml = (title: string, body: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+<head><title>${title}</title></head><body>${body}</body></html>`;
+
+function smil(chapter: Chapter): string {
+  const pars = chapter.pars
+    .map(
+      (par) =>
+        `<par>${par.text === undefined ? '' : `<text src="${par.text}"/>`}${
+          par.audio === undefined
+            ? ''
+            : `<audio src="${par.audio}"${par.begin === undefined ? '' : ` clipBegin="${par.begin}"`}${
+                par.end === undefined ? '' : ` clipEnd="${par.end}"`
+              }/>`
+        }</par>`,
+    )
+    .join('\n');
+  const body = chapter.nested ? `<seq id="s1" epub:textref="${chapter.id}.xhtml">${pars}</seq>` : pars;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
+<body>${body}</body></smil>`;
+}
+
+interface Book {
+  chapters: Chapter[];
+  audio: Record<string, Buffer>;
+  cover?: Buffer;
+  /** Audio files the package lists but the zip leaves out. */
+  missing?: string[];
+  opfHead?: string;
+  overlays?: boolean;
+}
+
+/** A read-along EPUB 3 as Storyteller makes them: one audio file per chapter, SMIL pars cutting it. */
+function epub(book: Book): Promise<Buffer> {
+  const overlays = book.overlays ?? true;
+  const audioNames = [...Object.keys(book.audio), ...(book.missing ?? [])];
+  const items = [
+    '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>',
+    '<item id="cover" href="images/cover.png" media-type="image/png" properties="cover-image"/>',
+    ...book.chapters.flatMap((chapter) => [
+      `<item id="${chapter.id}" href="${chapter.id}.xhtml" media-type="application/xhtml+xml"${
+        overlays ? ` media-overlay="${chapter.id}-smil"` : ''
+      }/>`,
+      `<item id="${chapter.id}-smil" href="${chapter.id}.smil" media-type="application/smil+xml"/>`,
+    ]),
+    ...audioNames.map((name, i) => `<item id="a${i}" href="${name}" media-type="audio/mpeg"/>`),
+  ];
+  const opf = `<?xml version="1.0" encoding="UTF-8"?>${book.opfHead ?? ''}
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id" prefix="media: http://www.idpf.org/epub/vocab/overlays/#">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <dc:identifier id="id">urn:uuid:1b0c1d1e-0000-4000-8000-000000000001</dc:identifier>
+  <dc:title>Der Leuchtturm</dc:title>
+  <dc:creator id="c1">Anna Weiß</dc:creator>
+  <dc:language>DE-de</dc:language>
+  <dc:description>&lt;p&gt;Ein Sommer am Meer.&lt;/p&gt;</dc:description>
+  <meta property="media:narrator">Jonas Berg</meta>
+  <meta property="media:active-class">-epub-media-overlay-active</meta>
+</metadata>
+<manifest>${items.join('\n')}</manifest>
+<spine><itemref idref="nav"/>${book.chapters.map((c) => `<itemref idref="${c.id}"/>`).join('')}</spine>
+</package>`;
+  const nav = xhtml(
+    'Contents',
+    `<nav epub:type="toc"><ol>${book.chapters
+      .map((c) => `<li><a href="${c.id}.xhtml">${c.title}</a></li>`)
+      .join('')}</ol></nav>`,
+  );
+  return makeZip([
+    MIMETYPE,
+    { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER) },
+    { name: 'OEBPS/content.opf', data: Buffer.from(opf) },
+    { name: 'OEBPS/nav.xhtml', data: Buffer.from(nav) },
+    { name: 'OEBPS/images/cover.png', data: book.cover ?? COVER },
+    ...book.chapters.flatMap((chapter) => [
+      { name: `OEBPS/${chapter.id}.xhtml`, data: Buffer.from(xhtml(chapter.title, chapter.body)) },
+      { name: `OEBPS/${chapter.id}.smil`, data: Buffer.from(smil(chapter)) },
+    ]),
+    ...Object.entries(book.audio).map(([name, data]) => ({ name: `OEBPS/${name}`, data })),
+  ]);
+}
+
+const zipForm = (zip: Buffer) => {
+  const data = new FormData();
+  data.set('zip', new Blob([zip]), 'book.epub');
+  return data;
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'epub-import-'));
+function ffmpeg(args: string[], out: string): Buffer {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...args, join(dir, out)]);
+  return readFileSync(join(dir, out));
+}
+const tone = (seconds: number, freq: number, out: string) =>
+  ffmpeg(
+    ['-f', 'lavfi', '-i', `sine=frequency=${freq}:duration=${seconds}:sample_rate=44100`, '-b:a', '64k'],
+    out,
+  );
+const COVER = ffmpeg(['-f', 'lavfi', '-i', 'color=c=navy:s=300x450', '-frames:v', '1'], 'cover.png');
+const CH1 = tone(6, 440, 'ch1.mp3');
+const CH2 = tone(2.5, 660, 'ch2.mp3');
+/** Decoded length of a file's bytes, in ms, as the import measures it. */
+async function lengthMs(bytes: Buffer): Promise<number> {
+  const file = join(dir, `measure-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, bytes);
+  try {
+    return (await decodedLengthUs(file)) / 1000;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+const CH1_BODY = `<h1>Erstes Kapitel</h1>
+<p id="p1">Der   Wind
+  weht.</p>
+<p id="p2">Das <em>Meer</em> ist still.<a epub:type="noteref" href="#n2">*</a></p>
+<aside id="n2" epub:type="footnote"><p>das Meer — the sea</p><p>still — calm</p></aside>
+<p id="p3">Die Nacht kommt.</p>`;
+
+/** The good book: chapter 1 cut in three (clock values of every kind), chapter 2 one whole file. */
+const goodBook = (ch2End: string): Book => ({
+  chapters: [
+    {
+      id: 'ch1',
+      title: 'Am Strand',
+      body: CH1_BODY,
+      nested: true,
+      pars: [
+        { text: 'ch1.xhtml#p1', audio: 'audio/ch1.mp3', begin: '0:00:00.000', end: '1500ms' },
+        { text: 'ch1.xhtml#p2', audio: 'audio/ch1.mp3', begin: '00:01.500', end: '3.2s' },
+        { text: 'ch1.xhtml#p3', audio: 'audio/ch1.mp3', begin: '3.2', end: '0.1min' },
+      ],
+    },
+    {
+      id: 'ch2',
+      title: 'Im Turm',
+      body: '<p id="q1">Oben brennt das Licht.</p>',
+      pars: [{ text: 'ch2.xhtml#q1', audio: 'audio/ch2.mp3', begin: '0s', end: ch2End }],
+    },
+  ],
+  audio: { 'audio/ch1.mp3': CH1, 'audio/ch2.mp3': CH2 },
+});
+
+describe('Importing a read-along EPUB', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+
+  const bookCount = async () =>
+    Number(
+      (
+        await server.app
+          .get(DataSource)
+          .query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM books')
+      )[0].n,
+    );
+
+  /** Stages an EPUB that must not become a book: the answer, with nothing written to the catalogue or media. */
+  async function refused(zip: Buffer) {
+    const [books, media] = [await bookCount(), await mediaFiles(server)];
+    const res = await admin.post<Preview & { message: string; errors?: Record<string, string[]> }>(
+      'admin/book/import',
+      zipForm(zip),
+    );
+    expect(res.status).not.toBe(500);
+    if (res.status === 200) {
+      const commit = await admin.post<{ message: string }>(`admin/import/${res.body.data.import_id}/commit`);
+      expect(commit.status).toBe(422);
+      expect(commit.body.message).toMatch(/^The book has (a problem|\d+ problems): /);
+    }
+    expect(await bookCount()).toBe(books);
+    expect(await mediaFiles(server)).toEqual(media);
+    return res;
+  }
+  beforeAll(async () => {
+    server = await startServer();
+    admin = (await newAdmin(server)).client;
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('previews chapters and phrases from the overlays, and commits them as a book with clips cut to their ranges', async () => {
+    const ch2Ms = await lengthMs(CH2);
+    const zip = await epub(goodBook(`${(ch2Ms / 1000).toFixed(3)}s`));
+    const staged = await admin.post<Preview>('admin/book/import', zipForm(zip));
+    expect(staged.status).toBe(200);
+    const preview = staged.body.data;
+    expect(preview).toEqual({
+      import_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      kind: 'book',
+      book: {
+        book_code: null,
+        title: 'Der Leuchtturm',
+        author: 'Anna Weiß',
+        narrated_by: 'Jonas Berg',
+        hours: 0,
+        minutes: 1,
+        description: 'Ein Sommer am Meer.',
+        difficulty: 'Medium',
+        sample_text: 'Der Wind weht. Das Meer ist still. Die Nacht kommt.',
+        language: 'de-DE',
+        cefr: null,
+        book_image: 'OEBPS/images/cover.png',
+        sample_audio: 'OEBPS/audio/ch1.mp3 0:00.000–0:01.500',
+        sample_duration_ms: expect.any(Number),
+        errors: {},
+      },
+      chapters: [
+        {
+          folder: 'OEBPS/ch1.xhtml',
+          chapter_no: 1,
+          title: 'Am Strand',
+          rows: 3,
+          duration_ms: expect.any(Number),
+          errors: [],
+        },
+        {
+          folder: 'OEBPS/ch2.xhtml',
+          chapter_no: 2,
+          title: 'Im Turm',
+          rows: 1,
+          duration_ms: expect.any(Number),
+          errors: [],
+        },
+      ],
+      errors: [],
+      expires_at: expect.any(String),
+    });
+    expect(Math.abs(preview.chapters[0].duration_ms - 6000)).toBeLessThan(3 * 30);
+    expect(Math.abs(preview.chapters[1].duration_ms - ch2Ms)).toBeLessThan(30);
+    expect(Math.abs(preview.book.sample_duration_ms! - 1500)).toBeLessThan(30);
+
+    const before = await bookCount();
+    const commit = await admin.post<{ data: { book_code: string } }>(
+      `admin/import/${preview.import_id}/commit`,
+    );
+    expect(commit.status).toBe(200);
+    expect(commit.body.data.book_code).toBe('der-leuchtturm');
+    expect(await bookCount()).toBe(before + 1);
+    const book = (
+      await admin.get<{ data: { id: number; sample_audio: string } }>('admin/book/der-leuchtturm')
+    ).body.data;
+    const chapters = (await admin.get<Chapters>(`admin/chapter?book_id=${book.id}`)).body.data.chapters;
+    expect(chapters.map(({ title, chapter_no }) => ({ title, chapter_no }))).toEqual([
+      { title: 'Am Strand', chapter_no: 1 },
+      { title: 'Im Turm', chapter_no: 2 },
+    ]);
+    const phrases = await Promise.all(
+      chapters.map(
+        async (chapter) =>
+          (await admin.get<Phrases>(`admin/phrase?chapter_id=${chapter.id}`)).body.data.phrases,
+      ),
+    );
+    expect(phrases.map((list) => list.map(({ phrase, dictionary }) => ({ phrase, dictionary })))).toEqual([
+      [
+        { phrase: 'Der Wind weht.', dictionary: '' },
+        { phrase: 'Das Meer ist still.', dictionary: 'das Meer — the sea\nstill — calm' },
+        { phrase: 'Die Nacht kommt.', dictionary: '' },
+      ],
+      [{ phrase: 'Oben brennt das Licht.', dictionary: '' }],
+    ]);
+    const clips = await Promise.all(phrases.flat().map((phrase) => mediaBytes(server, phrase.line_audio)));
+    const lengths = await Promise.all(clips.map(lengthMs));
+    [1500, 1700, 2800, ch2Ms].forEach((expected, i) =>
+      expect(Math.abs(lengths[i] - expected)).toBeLessThan(30),
+    );
+    // A phrase spanning its whole file is that file, byte for byte.
+    expect(clips[3].equals(CH2)).toBe(true);
+    expect(Math.abs((await lengthMs(await mediaBytes(server, book.sample_audio))) - 1500)).toBeLessThan(30);
+  });
+
+  it('refuses an EPUB without media overlays whole', async () => {
+    const res = await refused(await epub({ ...goodBook('2s'), overlays: false }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors?.zip?.[0]).toMatch(/^The EPUB has no media overlays/);
+  });
+
+  it('refuses a document that declares XML entities (billion laughs) before reading it', async () => {
+    const laughs = `<!DOCTYPE package [<!ENTITY lol "lol">${Array.from(
+      { length: 9 },
+      (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i ? i : ''};`.repeat(10)}">`,
+    ).join('')}]>`;
+    const res = await refused(await epub({ ...goodBook('2s'), opfHead: laughs }));
+    expect([res.status, res.body.errors?.zip]).toEqual([
+      422,
+      [
+        'OEBPS/content.opf declares XML entities (<!ENTITY>): the EPUB is refused, as entity expansion can make a small file enormous.',
+      ],
+    ]);
+  });
+
+  it('refuses a zip bomb and a path leaving the folder while extracting', async () => {
+    const bomb = await makeZip([MIMETYPE, { name: 'OEBPS/zeros.bin', data: Buffer.alloc(40 * 1024 * 1024) }]);
+    const res = await refused(bomb);
+    expect([res.status, res.body.message]).toEqual([
+      413,
+      '"OEBPS/zeros.bin" expands more than 100 times: the zip is refused as a zip bomb.',
+    ]);
+    const zip = renameEntry(await epub(goodBook('2s')), 'OEBPS/audio/ch2.mp3', '../../audio/ch2.mp3');
+    const unsafe = await refused(zip);
+    expect([unsafe.status, unsafe.body.errors?.zip]).toEqual([
+      422,
+      ['The zip holds an unsafe path: invalid relative path: ../../audio/ch2.mp3.'],
+    ]);
+  });
+
+  it('lists references outside the book, missing files and overlong clips as problems, and cuts nothing', async () => {
+    const book = goodBook('2s');
+    book.chapters[0].pars = [
+      { text: 'ch1.xhtml#p1', audio: '../../../etc/passwd', begin: '0s', end: '1s' },
+      { text: 'http://example.com/ch1.xhtml#p2', audio: 'audio/ch1.mp3', begin: '0s', end: '1s' },
+      { text: 'ch1.xhtml#p3', audio: 'audio/gone.mp3', begin: '0s', end: '1s' },
+      { text: 'ch1.xhtml#p3', audio: 'audio/ch1.mp3', begin: '0s', end: '61s' },
+      { audio: 'audio/ch1.mp3', begin: '0s', end: '1s' },
+      { text: 'ch1.xhtml#p1' },
+      { text: 'ch1.xhtml#nowhere', audio: '/abs/ch1.mp3' },
+    ];
+    const res = await refused(await epub({ ...book, missing: ['audio/gone.mp3'] }));
+    expect(res.status).toBe(200);
+    const rows = [
+      'Row 1: Its audio "../../../etc/passwd" points outside the book.',
+      'Row 2: Its text "http://example.com/ch1.xhtml#p2" points outside the book.',
+      'Row 3: Its audio OEBPS/audio/gone.mp3 is missing from the EPUB.',
+      'Row 4: Its clip lasts 61.0 s; the most for a phrase is 60 s.',
+      'Row 5: The phrase has no text (no <text src> in its <par>).',
+      'Row 6: The phrase has no audio (no <audio src> in its <par>).',
+      'Row 7: Its audio "/abs/ch1.mp3" points outside the book.',
+    ];
+    expect(res.body.data.chapters.map((chapter) => chapter.errors)).toEqual([rows, []]);
+    expect(res.body.data.errors).toEqual(rows.map((problem) => `OEBPS/ch1.xhtml: ${problem}`));
+    // Nothing was cut: the stage holds only what the zip held.
+    const staged = await server.app
+      .get(DataSource)
+      .getRepository(StagedImport)
+      .findOneByOrFail({ id: res.body.data.import_id });
+    expect(staged.manifest).not.toMatch(/epub-\d+\./);
+  });
+
+  it('refuses 100,000 phrases quickly, before reading or cutting them', async () => {
+    const book = goodBook('2s');
+    const par: Par = { text: 'ch2.xhtml#q1', audio: 'audio/ch2.mp3', begin: '0s', end: '1s' };
+    book.chapters[1].pars = Array.from({ length: 100_000 }, () => par);
+    const zip = await epub(book);
+    const started = Date.now();
+    const res = await refused(zip);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(res.body.data.errors).toEqual([
+      'OEBPS/ch2.xhtml: Its media overlay has 100000 phrases; the most for a chapter is 2000.',
+    ]);
+  });
+
+  it('answers 503 with the command to install ffmpeg when the server has none to measure and cut clips', async () => {
+    const zip = await epub(goodBook('2s'));
+    const saved = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = join(dir, 'no-ffmpeg-here');
+    try {
+      const [books, media] = [await bookCount(), await mediaFiles(server)];
+      const res = await admin.post<{ message: string }>('admin/book/import', zipForm(zip));
+      expect([res.status, res.body.message]).toEqual([
+        503,
+        'Importing a read-along EPUB needs ffmpeg to cut its clips. Install it with: sudo apt-get install -y ffmpeg',
+      ]);
+      expect([await bookCount(), await mediaFiles(server)]).toEqual([books, media]);
+    } finally {
+      if (saved === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = saved;
+    }
+  });
+
+  it('imports a demo book exported as EPUB with the same phrases, and clips of the same lengths', async () => {
+    await server.app.get(DemoSeedService).seedOnce();
+    const original = (await server.app.get(BooksRepository).byCode('der-leuchtturmwarter'))!;
+    const { stream } = await server.app.get(EpubExport).stream(original, true);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const staged = await admin.post<Preview>('admin/book/import', zipForm(Buffer.concat(chunks)));
+    expect([staged.status, staged.body.data.errors]).toEqual([200, []]);
+    const commit = await admin.post<{ data: { book_code: string } }>(
+      `admin/import/${staged.body.data.import_id}/commit`,
+    );
+    expect(commit.status).toBe(200);
+
+    /** Each chapter's title and phrases, and every clip's decoded length. */
+    async function contents(code: string) {
+      const book = (await admin.get<{ data: { id: number } }>(`admin/book/${code}`)).body.data;
+      const chapters = (await admin.get<Chapters>(`admin/chapter?book_id=${book.id}`)).body.data.chapters;
+      const phrases = await Promise.all(
+        chapters.map(
+          async (chapter) =>
+            (await admin.get<Phrases>(`admin/phrase?chapter_id=${chapter.id}`)).body.data.phrases,
+        ),
+      );
+      return {
+        chapters: chapters.map((chapter, i) => ({
+          title: chapter.title,
+          // A phrase's own line breaks become spaces in XHTML; the glossary's separators become " — ".
+          phrases: phrases[i].map(({ phrase, dictionary }) => ({
+            phrase: phrase.replace(/\s+/g, ' ').trim(),
+            glossary: splitGlossary(dictionary),
+          })),
+        })),
+        lengths: await Promise.all(
+          phrases.flat().map(async (phrase) => lengthMs(await mediaBytes(server, phrase.line_audio))),
+        ),
+      };
+    }
+    const [before, after] = [await contents(original.bookCode), await contents(commit.body.data.book_code)];
+    expect(after.chapters).toEqual(before.chapters);
+    expect(before.chapters.flatMap((chapter) => chapter.phrases).length).toBeGreaterThan(5);
+    expect(after.lengths).toHaveLength(before.lengths.length);
+    after.lengths.forEach((ms, i) => expect(Math.abs(ms - before.lengths[i])).toBeLessThan(30));
+  }, 120_000);
+});
