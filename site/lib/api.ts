@@ -151,6 +151,41 @@ export async function fetchForDevice(
   throw toApiError(response.status, await readJson(response));
 }
 
+/** A download that is being made (docs/formats.md: the audiobook's 202), or one ready to be saved. */
+export type DownloadReadiness = { ready: true } | { ready: false; retryAfter: number };
+
+/**
+ * Asks whether a file download is ready without taking its bytes: one byte of it (`Range: bytes=0-0`),
+ * the body then dropped. A 202 is "being made, ask again in Retry-After seconds"; a failure throws as
+ * api() does. With `withToken`, the member's bearer token goes along.
+ */
+export async function downloadReadiness(
+  path: string,
+  { withToken = false, signal }: { withToken?: boolean; signal?: AbortSignal } = {},
+): Promise<DownloadReadiness> {
+  const token = withToken ? getToken() : null;
+  const headers: Record<string, string> = { Range: 'bytes=0-0' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, credentials: 'same-origin', cache: 'no-store', signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, GENERIC_ERROR);
+  }
+  if (response.status === 202) {
+    await response.body?.cancel();
+    const seconds = Number(response.headers.get('retry-after'));
+    return { ready: false, retryAfter: Number.isFinite(seconds) && seconds > 0 ? seconds : 5 };
+  }
+  if (response.ok) {
+    await response.body?.cancel();
+    return { ready: true };
+  }
+  if (response.status === 401 && token) signOut();
+  throw toApiError(response.status, await readJson(response), response.headers.get('retry-after'));
+}
+
 /**
  * One of the site's own pages, as HTML, for a page that updates in place (/books): its final URL (after
  * the server's redirect to the canonical one) and its text; null when it answers anything but a 200 (the

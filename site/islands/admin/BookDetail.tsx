@@ -1,9 +1,11 @@
 /**
  * /admin/book-detail/{book_code}: docs/product.md's placeholder made real: the book's data and its chapters with
  * their phrase counts and audio lengths, in two calls (the book, then its chapters by the book's id), and
- * the Readers panel, which loads the book's insights itself.
+ * the Readers panel, which loads the book's insights itself; "Take it with you" (BookDownloads: the EPUB,
+ * the M4B, and each chapter's subtitles in its row).
  */
 import { ExportBookButton } from './BookTransfer';
+import { BookDownloads, SubtitleLinks } from './BookDownloads';
 import {
   adminRoutes,
   CEFR_NAMES,
@@ -108,6 +110,7 @@ function Detail({ bookCode }: { bookCode: string }) {
       <h2 id="sample-heading">Sample</h2>
       <audio controls preload="none" src={book.sample_audio} aria-labelledby="sample-heading" />
       <p className="multiline">{book.sample_text}</p>
+      <BookDownloads bookCode={book.book_code} />
       <Chapters book={book} />
       <ReadersPanel bookCode={book.book_code} />
     </>
@@ -140,7 +143,9 @@ function Chapters({ book }: { book: Book }) {
               empty={chapters.length === 0 ? 'No chapters yet.' : null}
             />
             {chapters.map((chapter) => (
-              <ChapterRow key={chapter.id} chapter={chapter} />
+              <ChapterRow key={chapter.id} chapter={chapter}>
+                <SubtitleLinks bookCode={book.book_code} chapterNo={chapter.chapter_no} />
+              </ChapterRow>
             ))}
           </tbody>
         </table>

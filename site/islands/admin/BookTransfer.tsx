@@ -86,7 +86,7 @@ function Importer() {
   async function stage(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
-    if (!file) return setError('Choose the zip of a book exported from Lingonovel.');
+    if (!file) return setError('Choose the zip of a book exported from Lingonovel, or a read-along EPUB.');
     const body = new FormData();
     body.set('zip', file);
     setBusy(true);
@@ -149,11 +149,16 @@ function Importer() {
             A book exported from a Lingonovel installation (its Export button): book.json, the cover, the
             sample and a folder per chapter with its phrases and clips. Nothing is created before you confirm.
           </p>
+          <p>
+            Or a read-along EPUB (EPUB 3 with Media Overlays, as publishers and Storyteller make them): each
+            phrase it reads aloud becomes a phrase with its own clip, and its chapters follow the book&rsquo;s
+            reading order. An EPUB without read-along audio is refused.
+          </p>
           <label>
-            Book zip
+            Book zip or EPUB
             <input
               type="file"
-              accept=".zip,application/zip"
+              accept=".zip,application/zip,.epub,application/epub+zip"
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
           </label>
