@@ -24,6 +24,7 @@ import { ImportsModule } from './imports/imports.module';
 import { InsightsModule } from './insights/insights.module';
 import { PracticeModule } from './practice/practice.module';
 import { FormatsModule } from './formats/formats.module';
+import { AppPasswordsModule } from './app-passwords/app-passwords.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { OpdsModule } from './opds/opds.module';
 import { AuthGuard } from './auth/auth.guard';
@@ -58,6 +59,7 @@ export class AppModule {
         InsightsModule,
         PracticeModule,
         FormatsModule,
+        AppPasswordsModule,
         DownloadsModule,
         OpdsModule,
         SeedModule,

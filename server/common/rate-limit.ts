@@ -59,6 +59,22 @@ export class SlidingWindow {
     });
   }
 
+  /**
+   * How many milliseconds until the key may act again, counting nothing: for a check that costs a hit
+   * only when it fails (an app password, server/app-passwords/reading-app-auth.ts). 0 when not limited.
+   */
+  async wait(key: string): Promise<number> {
+    const now = this.clock.now().getTime();
+    const recent = await sql<Array<{ at_ms: number }>>(
+      this.db,
+      'SELECT at_ms FROM rate_hits WHERE key_hash = ? AND at_ms > ? ORDER BY at_ms DESC LIMIT ?',
+      [this.hash(key), now - this.windowMs, this.limit],
+    );
+    return recent.length >= this.limit
+      ? Math.max(1, Number(recent[this.limit - 1].at_ms) + this.windowMs - now)
+      : 0;
+  }
+
   async reset(key: string): Promise<void> {
     await sql(this.db, 'DELETE FROM rate_hits WHERE key_hash = ?', [this.hash(key)]);
   }

@@ -32,6 +32,11 @@ const KINDS = {
    * the link expires. A link copied into a chat or a log is useless minutes later.
    */
   'book-export': { label: 'lingonovel book export v1', lifetime: 300 },
+  /**
+   * A member's download (EPUB, M4B) behind a button: the subject names the book, the format and the
+   * member, whose plan is checked again when the link is followed (server/downloads/).
+   */
+  download: { label: 'lingonovel download v1', lifetime: 300 },
 } satisfies Record<string, LinkKind>;
 
 export type SignedLinkKind = keyof typeof KINDS;

@@ -1,5 +1,17 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { User } from '../users/user.entity';
+import { DownloadAccess } from './download-access';
+import { DownloadsController } from './downloads.controller';
+import { DownloadsService } from './downloads.service';
 
-/** Books to take away: EPUB, M4B, subtitles (docs/formats.md "Downloads"). Helper D1 fills it. */
-@Module({})
+/**
+ * Books to take away: EPUB, M4B, subtitles (docs/formats.md "Downloads"). Their answers are private:
+ * `privateNoStore` (private-no-store.ts) is mounted on the path in http/create-app.ts.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([User])],
+  controllers: [DownloadsController],
+  providers: [DownloadsService, DownloadAccess],
+})
 export class DownloadsModule {}

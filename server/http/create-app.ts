@@ -10,6 +10,7 @@ import { requestContext } from '../common/request-context';
 import { methodOverride } from '../common/method-override';
 import { closeUnreadBodies } from './body/unread-body';
 import { noStore, securityHeaderLists, securityHeaders } from './security-headers';
+import { privateNoStore } from '../downloads/private-no-store';
 import { MediaService } from '../media/media.service';
 import { MEDIA_ROUTE } from '../media/media-urls';
 import { MEDIA_STORE } from '../media/store/create-stores';
@@ -90,6 +91,9 @@ async function assemble(
   app.use(securityHeaders(security));
   // Account and admin answers are private to one user: no browser or proxy may keep them.
   app.use(['/api/v1/user', '/api/v1/admin'], noStore);
+  // Downloads give each caller their own edition (docs/formats.md "Downloads").
+  app.use('/api/v1/downloads', privateNoStore);
+  app.use('/api/v1/opds', privateNoStore); // OPDS feeds, per reader too (docs/formats.md "OPDS 1.2")
 
   await app.get(MediaService).ensureFolders();
   app.use(

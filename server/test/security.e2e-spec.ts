@@ -32,6 +32,23 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/import-preview/:importId/:n',
   // A download button's link (a browser following a link sends no token).
   'GET /api/v1/book-export/:bookCode',
+  // Downloads (docs/formats.md): a visitor gets the sample; a bearer token, an app password (HTTP Basic,
+  // these routes and OPDS only) or a signed link gets what that member may read.
+  'GET /api/v1/downloads/:bookCode/epub',
+  'GET /api/v1/downloads/:bookCode/audiobook',
+  'GET /api/v1/downloads/:bookCode/chapter/:chapterNo/subtitles.vtt',
+  'GET /api/v1/downloads/:bookCode/chapter/:chapterNo/subtitles.lrc',
+  // OPDS feeds (docs/formats.md "OPDS 1.2"): a visitor's acquisition links are samples; with a token or
+  // an app password, what that member may read.
+  'GET /api/v1/opds',
+  'GET /api/v1/opds/opensearch.xml',
+  'GET /api/v1/opds/languages',
+  'GET /api/v1/opds/languages/:lang',
+  'GET /api/v1/opds/levels',
+  'GET /api/v1/opds/levels/:cefr',
+  'GET /api/v1/opds/books',
+  'GET /api/v1/opds/new',
+  'GET /api/v1/opds/search',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');

@@ -1,0 +1,112 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ReadingAppAuth } from '../app-passwords/reading-app-auth';
+import { CurrentUser, MaybeUser } from '../auth/auth.decorators';
+import { ErrorAnswer } from '../common/error-answer';
+import type { User } from '../users/user.entity';
+import { DownloadAccess } from './download-access';
+import {
+  DownloadLinkAnswer,
+  DownloadLinkDto,
+  DownloadMessage,
+  SignedLinkQuery,
+  type LinkQuery,
+} from './downloads.dto';
+import { DownloadsService } from './downloads.service';
+
+const binary = (type: string, description: string) => ({
+  description,
+  content: { [type]: { schema: { type: 'string', format: 'binary' } } },
+});
+/** The signed link's parts, for a download button (POST downloads/{book_code}/link). */
+const LinkParts = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+  for (const name of ['u', 'exp', 'sig'])
+    ApiQuery({ name, required: false, description: 'From a signed link (POST …/link).' })(
+      target,
+      key,
+      descriptor,
+    );
+};
+
+/**
+ * Books to take away (docs/formats.md "Downloads"): a bearer token, HTTP Basic with an app password, a
+ * signed link, or nobody (the sample). Outside the page-cached guest/ prefix; every answer is private.
+ */
+@ErrorAnswer(401, 'Wrong app password (with `WWW-Authenticate: Basic`), or a locked chapter for a visitor.')
+@ErrorAnswer(403, 'An expired or altered link, or a locked chapter for a member without access.')
+@ErrorAnswer(404, 'No such book or chapter.')
+@ErrorAnswer(429, 'Too many failed sign-ins for this account or address: see Retry-After.')
+@ErrorAnswer(503, 'ffmpeg is not installed on the server.')
+@Controller('downloads/:bookCode')
+export class DownloadsController {
+  constructor(
+    private readonly downloads: DownloadsService,
+    private readonly access: DownloadAccess,
+  ) {}
+
+  @ReadingAppAuth()
+  @Get('epub')
+  @LinkParts()
+  @ApiProduces('application/epub+zip')
+  @ApiOkResponse(binary('application/epub+zip', 'EPUB 3 with Media Overlays: the whole book, or its sample.'))
+  epub(
+    @Param('bookCode') bookCode: string,
+    @MaybeUser() user: User | undefined,
+    @SignedLinkQuery() link: LinkQuery,
+  ) {
+    return this.downloads.epub(bookCode, user, link);
+  }
+
+  @ReadingAppAuth()
+  @Get('audiobook')
+  @LinkParts()
+  @ApiProduces('audio/mp4')
+  @ApiOkResponse(binary('audio/mp4', 'The M4B (Range accepted: 206, or 416 beyond the file).'))
+  @ApiResponse({
+    status: 202,
+    description: 'Being made: ask again after Retry-After seconds.',
+    type: DownloadMessage,
+  })
+  audiobook(
+    @Param('bookCode') bookCode: string,
+    @MaybeUser() user: User | undefined,
+    @SignedLinkQuery() link: LinkQuery,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.downloads.audiobook(bookCode, user, link, req, res);
+  }
+
+  @ReadingAppAuth()
+  @Get('chapter/:chapterNo/subtitles.vtt')
+  @ApiProduces('text/vtt')
+  @ApiOkResponse(binary('text/vtt', 'WebVTT, one cue per phrase.'))
+  vtt(
+    @Param('bookCode') bookCode: string,
+    @Param('chapterNo') chapterNo: string,
+    @MaybeUser() user: User | undefined,
+  ) {
+    return this.downloads.subtitles(bookCode, chapterNo, 'vtt', user);
+  }
+
+  @ReadingAppAuth()
+  @Get('chapter/:chapterNo/subtitles.lrc')
+  @ApiProduces('text/plain')
+  @ApiOkResponse(binary('text/plain', 'LRC, one timed line per phrase.'))
+  lrc(
+    @Param('bookCode') bookCode: string,
+    @Param('chapterNo') chapterNo: string,
+    @MaybeUser() user: User | undefined,
+  ) {
+    return this.downloads.subtitles(bookCode, chapterNo, 'lrc', user);
+  }
+
+  /** A signed-in member's link (bearer only): the plan is checked again when it is followed. */
+  @Post('link')
+  @HttpCode(200)
+  @ApiOkResponse({ type: DownloadLinkAnswer })
+  link(@Param('bookCode') bookCode: string, @Body() dto: DownloadLinkDto, @CurrentUser() user: User) {
+    return this.access.link(bookCode, dto.format, user);
+  }
+}

@@ -1,0 +1,306 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { makeBook } from './books';
+import { controlClock, MINUTE } from './clock';
+import { chapterMarks, decodedUs, lrcUs, vttUs } from './download-files';
+import { startServer, type TestServer } from './harness';
+import { StripeStandIn } from './stripe-stand-in';
+import { stripeEnv, webhooks } from './stripe-webhooks';
+import { unzip } from './zips';
+
+const work = mkdtempSync(join(tmpdir(), 'lingonovel-downloads-'));
+const DAY = 86_400;
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Who asks: the headers they send (a bearer token, Basic, or nothing). */
+type Caller = Record<string, string>;
+const basic = (email: string, password: string): Caller => ({
+  Authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`,
+});
+
+describe('Downloads: whole book or sample, per plan and per credential', () => {
+  let server: TestServer;
+  const standIn = new StripeStandIn();
+  let code: string;
+  let admin: ApiClient;
+  let clipUs: number;
+  const { setPlan } = webhooks(() => server);
+
+  /** A session token's header, as a signed-in browser sends it. */
+  async function bearer({ email, password }: { email: string; password: string }): Promise<Caller> {
+    const login = await new ApiClient(server).post<{ token: string }>('user/login', { email, password });
+    return { Authorization: `Bearer ${login.body.token}` };
+  }
+
+  /** Every download answer, whatever it is, must be private and unkept. */
+  async function download(path: string, caller: Caller = {}, extra: Record<string, string> = {}) {
+    const res = await fetch(`${server.baseUrl}/api/v1/${path}`, { headers: { ...caller, ...extra } });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect([path, res.status, res.headers.get('cache-control')]).toEqual([
+      path,
+      res.status,
+      'private, no-store',
+    ]);
+    return {
+      status: res.status,
+      headers: res.headers,
+      body,
+      json: () => JSON.parse(body.toString()) as unknown,
+    };
+  }
+
+  /** The chapters inside an EPUB: its chapter XHTML documents. */
+  async function epubChapters(caller: Caller, path = `downloads/${code}/epub`) {
+    const res = await download(path, caller);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/epub+zip');
+    const names = (await unzip(res.body)).map((item) => item.name);
+    const chapters = names.filter((name) => /chapter-\d+\.xhtml$/.test(name)).length;
+    return { chapters, disposition: res.headers.get('content-disposition') };
+  }
+
+  /** The M4B once ready (following 202 + Retry-After, faster), and its chapter marks. */
+  async function m4b(caller: Caller, path = `downloads/${code}/audiobook`) {
+    const started = Date.now();
+    for (;;) {
+      const res = await download(path, caller);
+      if (res.status === 200) {
+        expect(res.headers.get('content-type')).toBe('audio/mp4');
+        expect(res.headers.get('accept-ranges')).toBe('bytes');
+        expect(Number(res.headers.get('content-length'))).toBe(res.body.length);
+        const chapters = await chapterMarks(res.body, work);
+        return { chapters, bytes: res.body.length, disposition: res.headers.get('content-disposition') };
+      }
+      expect(res.status).toBe(202);
+      expect(res.json()).toEqual({ message: expect.any(String) });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      if (Date.now() - started > 90_000) throw new Error('the audiobook was not made within 90 s');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  beforeAll(async () => {
+    server = await startServer(undefined, stripeEnv(await standIn.start()));
+    admin = (await newAdmin(server)).client;
+    ({ code } = await makeBook(admin));
+    clipUs = await decodedUs(join(__dirname, 'fixtures', 'clip.mp3'));
+  });
+  afterAll(async () => {
+    await server.close();
+    await standIn.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** Each reader, and what they get: the whole book, or the sample (and chapter 2's subtitles' status). */
+  const readers: Array<[string, () => Promise<Caller>, boolean, number]> = [
+    ['a visitor', () => Promise.resolve({}), false, 401],
+    ['a member with no plan', async () => bearer(await newMember(server)), false, 403],
+    ...(
+      [
+        ['trialing', 30 * DAY, true],
+        ['active', 30 * DAY, true],
+        ['past_due', 30 * DAY, false],
+        ['canceled', 3600, true],
+        ['canceled', -3600, false],
+      ] as const
+    ).map(([status, offset, whole]): [string, () => Promise<Caller>, boolean, number] => [
+      `a member whose plan is ${status}${status === 'canceled' ? (offset < 0 ? ' and ended' : ' with time left') : ''}`,
+      async () => {
+        const member = await newMember(server);
+        await setPlan(member.id, status, now() + offset);
+        return bearer(member);
+      },
+      whole,
+      whole ? 200 : 403,
+    ]),
+    ['an administrator', async () => bearer(await newAdmin(server)), true, 200],
+  ];
+
+  it.each(readers)('%s', async (_who, makeCaller, whole, chapterTwo) => {
+    const caller = await makeCaller();
+    expect(await epubChapters(caller)).toEqual({
+      chapters: whole ? 3 : 1,
+      disposition: `attachment; filename="${code}${whole ? '' : '-sample'}.epub"`,
+    });
+    expect(await m4b(caller)).toEqual({
+      chapters: whole ? 3 : 1,
+      bytes: expect.any(Number),
+      disposition: `attachment; filename="${code}${whole ? '' : '-sample'}.m4b"`,
+    });
+    expect((await download(`downloads/${code}/chapter/1/subtitles.vtt`, caller)).status).toBe(200);
+    for (const kind of ['vtt', 'lrc']) {
+      const second = await download(`downloads/${code}/chapter/2/subtitles.${kind}`, caller);
+      expect(second.status).toBe(chapterTwo);
+      if (chapterTwo === 401) expect(second.json()).toEqual({ message: 'Sign in to read this chapter.' });
+      if (chapterTwo === 403)
+        expect(second.json()).toEqual({
+          message: 'This chapter is part of Premium Plus. Start your free 30-day trial to read on.',
+        });
+    }
+  });
+
+  it('writes one cue per phrase, back to back at the running sums of the decoded clips', async () => {
+    const vtt = await download(`downloads/${code}/chapter/1/subtitles.vtt`);
+    expect(vtt.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+    expect(vtt.headers.get('content-disposition')).toBe(`attachment; filename="${code}-chapter-1.vtt"`);
+    const text = vtt.body.toString();
+    expect(text.startsWith('WEBVTT')).toBe(true);
+    const cues = [...text.matchAll(/(\d\d:\d\d:\d\d\.\d{3}) --> (\d\d:\d\d:\d\d\.\d{3})\n(.+)/g)];
+    expect(cues.map((cue) => cue[3])).toEqual(['Bonjour. (1)', 'Au revoir. (1)']);
+    cues.forEach(([, start, end], i) => {
+      expect(Math.abs(vttUs(start) - i * clipUs)).toBeLessThanOrEqual(5_000);
+      expect(Math.abs(vttUs(end) - (i + 1) * clipUs)).toBeLessThanOrEqual(5_000);
+    });
+
+    const lrc = await download(`downloads/${code}/chapter/1/subtitles.lrc`);
+    expect(lrc.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(lrc.headers.get('content-disposition')).toBe(`attachment; filename="${code}-chapter-1.lrc"`);
+    const lines = [...lrc.body.toString().matchAll(/^\[(\d\d:\d\d\.\d\d)\](.*)$/gm)].filter(([, , t]) =>
+      t.trim(),
+    );
+    expect(lines.map((line) => line[2].trim())).toEqual(['Bonjour. (1)', 'Au revoir. (1)']);
+    lines.forEach(([, start], i) => expect(Math.abs(lrcUs(start) - i * clipUs)).toBeLessThanOrEqual(10_000));
+  });
+
+  it('answers 404 with a message for an unknown book or chapter, privately', async () => {
+    for (const path of [
+      'downloads/nope/epub',
+      'downloads/nope/audiobook',
+      'downloads/nope/chapter/1/subtitles.vtt',
+    ])
+      expect([(await download(path)).status, (await download(path)).json()]).toEqual([
+        404,
+        { message: 'Book not found.' },
+      ]);
+    const chapter = await download(`downloads/${code}/chapter/9/subtitles.lrc`);
+    expect([chapter.status, chapter.json()]).toEqual([404, { message: 'Chapter not found.' }]);
+  });
+
+  it('answers byte ranges of the M4B: 206 for one within it, 416 beyond it', async () => {
+    const { bytes } = await m4b({});
+    const part = await download(`downloads/${code}/audiobook`, {}, { Range: 'bytes=0-99' });
+    expect(part.status).toBe(206);
+    expect(part.body.length).toBe(100);
+    expect(part.headers.get('content-length')).toBe('100');
+    expect(part.headers.get('content-range')).toBe(`bytes 0-99/${bytes}`);
+    expect(part.body.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const tail = await download(`downloads/${code}/audiobook`, {}, { Range: `bytes=${bytes - 10}-` });
+    expect([tail.status, tail.body.length]).toEqual([206, 10]);
+    const head = await fetch(`${server.baseUrl}/api/v1/downloads/${code}/audiobook`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('cache-control')]).toEqual([
+      200,
+      String(bytes),
+      'private, no-store',
+    ]);
+    const beyond = await download(`downloads/${code}/audiobook`, {}, { Range: `bytes=${bytes}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${bytes}`);
+    expect(beyond.json()).toEqual({ message: `This range is not within the file (${bytes} bytes).` });
+  });
+
+  it('answers 503 with a message when the server has no ffmpeg to measure or encode with', async () => {
+    // A new book: none of its clips has been measured yet.
+    const fresh = (await makeBook(admin)).code;
+    const before = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = join(work, 'no-such-ffmpeg');
+    try {
+      for (const path of [
+        `downloads/${fresh}/chapter/1/subtitles.vtt`,
+        `downloads/${fresh}/epub`,
+        `downloads/${fresh}/audiobook`,
+      ]) {
+        const res = await download(path);
+        expect([path, res.status, res.json()]).toEqual([
+          path,
+          503,
+          { message: expect.stringContaining('sudo apt-get install -y ffmpeg') },
+        ]);
+      }
+    } finally {
+      if (before === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = before;
+    }
+  });
+
+  it("gives a reading app's app password what its member may read, until revoked or the plan lapses", async () => {
+    const { client, email, id } = await newMember(server);
+    await setPlan(id, 'active', now() + 30 * DAY);
+    const made = await client.post<{ data: { id: number; password: string } }>('user/app-passwords', {
+      name: 'Thorium',
+    });
+    const app = basic(email, made.body.data.password);
+    expect((await epubChapters(app)).chapters).toBe(3);
+    expect((await download(`downloads/${code}/chapter/2/subtitles.vtt`, app)).status).toBe(200);
+
+    const wrong = await download(`downloads/${code}/epub`, basic(email, 'aaaa-bbbb-cccc-dddd-eeee-ffff'));
+    expect([wrong.status, wrong.headers.get('www-authenticate')]).toEqual([401, 'Basic realm="Lingonovel"']);
+
+    await setPlan(id, 'canceled', now() - 60);
+    expect((await epubChapters(app)).chapters).toBe(1);
+    expect((await download(`downloads/${code}/chapter/2/subtitles.vtt`, app)).status).toBe(403);
+
+    await client.delete(`user/app-passwords/${made.body.data.id}`);
+    const revoked = await download(`downloads/${code}/epub`, app);
+    expect([revoked.status, revoked.headers.get('www-authenticate')]).toEqual([
+      401,
+      'Basic realm="Lingonovel"',
+    ]);
+  });
+
+  it('signs a link naming the member, refused when altered, expired or foreign, and checked again when followed', async () => {
+    const { client, id } = await newMember(server);
+    await setPlan(id, 'active', now() + 30 * DAY);
+    const link = async (format: string) => {
+      const res = await client.post<{ data: { url: string; expires_at: string } }>(`downloads/${code}/link`, {
+        format,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      return res.body.data;
+    };
+    const epub = await link('epub');
+    expect(epub.url).toMatch(new RegExp(`^/api/v1/downloads/${code}/epub\\?exp=\\d+&sig=[\\w-]+&u=${id}$`));
+    expect(Date.parse(epub.expires_at) - Date.now()).toBeGreaterThan(4 * MINUTE);
+    const path = (url: string) => url.replace(/^\/api\/v1\//, '');
+    expect((await epubChapters({}, path(epub.url))).chapters).toBe(3);
+    expect((await m4b({}, path((await link('audiobook')).url))).chapters).toBe(3);
+
+    const other = await newMember(server);
+    const refused = { message: 'This download link has expired or is not valid. Ask for a new one.' };
+    for (const altered of [
+      epub.url.replace(/sig=[\w-]{4}/, 'sig=AAAA'),
+      epub.url.replace(`u=${id}`, `u=${other.id}`),
+      epub.url.replace('/epub?', '/audiobook?'),
+      epub.url.replace(/&u=\d+/, ''),
+      epub.url.replace(/exp=\d+/, (exp) => `exp=${Number(exp.slice(4)) + 60}`),
+    ]) {
+      const res = await download(path(altered));
+      expect([altered, res.status, res.json()]).toEqual([altered, 403, refused]);
+    }
+
+    const clock = controlClock(server);
+    try {
+      clock.advance(6 * MINUTE);
+      expect((await download(path(epub.url))).status).toBe(403);
+    } finally {
+      clock.restore();
+    }
+
+    await setPlan(id, 'past_due', now() + 30 * DAY);
+    expect((await epubChapters({}, path((await link('epub')).url))).chapters).toBe(1);
+
+    const visitor = await new ApiClient(server).post(`downloads/${code}/link`, { format: 'epub' });
+    expect([visitor.status, visitor.headers.get('cache-control')]).toEqual([401, 'private, no-store']);
+    const bad = await client.post(`downloads/${code}/link`, { format: 'pdf' });
+    expect([bad.status, bad.body]).toEqual([
+      422,
+      {
+        message: 'The format must be epub or audiobook.',
+        errors: { format: ['The format must be epub or audiobook.'] },
+      },
+    ]);
+    expect((await client.post('downloads/nope/link', { format: 'epub' })).status).toBe(404);
+  });
+});
