@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
-import { isUniqueViolation } from '../database/db-errors';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
 import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
@@ -68,6 +67,8 @@ class WavCounter {
   lengthUs(): number | null {
     if (this.dataBytes < 0 || this.rate <= 0) return null;
     const samples = Math.floor(this.dataBytes / BYTES_PER_SAMPLE);
+    // A clip of no samples would be a 0 µs cue: it is not playable audio.
+    if (samples === 0) return null;
     return Math.round((samples * 1_000_000) / this.rate);
   }
 }
@@ -114,6 +115,37 @@ export async function decodedLengthUs(file: string): Promise<number> {
   return us;
 }
 
+/**
+ * `detail` with the local file's path (as given to ffmpeg, `file:/srv/…`) replaced by the store key: error
+ * messages reach clients, and the server's folders are none of theirs.
+ */
+export function hidePath(detail: string, file: string, key: string): string {
+  const input = ffmpegInput(file);
+  return detail.split(input).join(key).split(input.slice('file:'.length)).join(key).split(file).join(key);
+}
+
+/** ffmpeg at once in the whole process for measuring and transcoding: the server's other work goes on. */
+const FFMPEG_SLOTS = 2;
+let slotsInUse = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * Runs `task` when one of the process's FFMPEG_SLOTS is free (N downloads at once run at most two ffmpeg
+ * measuring or transcoding, not 2N). A task must not wait for another slot inside its own.
+ */
+export async function withFfmpegSlot<T>(task: () => Promise<T>): Promise<T> {
+  if (slotsInUse >= FFMPEG_SLOTS) await new Promise<void>((done) => waiting.push(done));
+  else slotsInUse++;
+  try {
+    return await task();
+  } finally {
+    // The slot passes straight to the next waiter, so the count never dips below what is running.
+    const next = waiting.shift();
+    if (next) next();
+    else slotsInUse--;
+  }
+}
+
 function lastLine(text: string): string {
   const lines = text.trim().split(/\r\n|\r|\n/);
   return (lines[lines.length - 1] ?? '').slice(0, 200);
@@ -121,7 +153,7 @@ function lastLine(text: string): string {
 
 /** Keys per IN query: well under SQLite's 999 and PostgreSQL's 65,535 parameters. */
 const IN_CHUNK = 500;
-/** ffmpeg processes at once per call: the machine's other work keeps going while a book is measured. */
+/** Keys a call starts at once; ffmpeg itself is limited process-wide by withFfmpegSlot. */
 const MEASURE_CONCURRENCY = 2;
 
 /** Runs `task` over `items`, at most `limit` at once; rejects with the first failure (others finish). */
@@ -147,11 +179,15 @@ export async function eachLimited<T>(
 }
 
 /**
- * Lengths of stored files, kept in `audio_measures` (the only writer of that table). A store key is random
- * and never reused, so a kept length never goes stale and is never updated.
+ * Lengths of stored files, kept in `audio_measures` (the only writer of that table). A media key is random
+ * and never reused, so its kept length never goes stale; a derived file is remade under its key, and
+ * whoever writes it records its length with `record` (docs/formats.md "Exact lengths").
  */
 @Injectable()
 export class AudioMeasures {
+  /** Measurements under way, by `<store>:<key>`: a second request for the same file waits for the first. */
+  private readonly running = new Map<string, Promise<number>>();
+
   constructor(
     @InjectRepository(AudioMeasure) private readonly measures: Repository<AudioMeasure>,
     @Inject(MEDIA_STORE) private readonly media: MediaStore,
@@ -173,32 +209,60 @@ export class AudioMeasures {
       for (const row of rows) found.set(row.audioKey.slice(store.length + 1), row.decodedUs);
     }
     const missing = unique.filter((key) => !found.has(key));
-    const files = store === 'media' ? this.media : this.derived;
     await eachLimited(missing, MEASURE_CONCURRENCY, async (key) => {
-      const copy = await files.localCopy(key);
-      let us: number;
-      try {
-        us = await decodedLengthUs(copy.path);
-      } catch (error) {
-        // Name the key, not the temporary copy's path.
-        throw error instanceof UndecodableAudioError ? new UndecodableAudioError(key, error.detail) : error;
-      } finally {
-        await copy.release();
-      }
-      await this.keep(`${store}:${key}`, us);
-      found.set(key, us);
+      found.set(key, await this.measureOnce(store, key));
     });
     const result = new Map<string, number>();
     for (const key of keys) result.set(key, found.get(key)!);
     return result;
   }
 
-  private async keep(audioKey: string, decodedUs: number): Promise<void> {
-    try {
-      await this.measures.insert({ audioKey, decodedUs });
-    } catch (error) {
-      // Another request measured the same file at the same time: its length is the same.
-      if (!isUniqueViolation(error)) throw error;
+  /**
+   * Records the length of a file just written to the derived store under `key` (replacing any kept one:
+   * the file may have been remade, by another instance or another ffmpeg).
+   */
+  async record(key: string, decodedUs: number, store: MeasuredStore = 'derived'): Promise<void> {
+    await this.measures.upsert({ audioKey: `${store}:${key}`, decodedUs }, ['audioKey']);
+  }
+
+  private measureOnce(store: MeasuredStore, key: string): Promise<number> {
+    const id = `${store}:${key}`;
+    let pending = this.running.get(id);
+    if (!pending) {
+      pending = this.measure(store, key).finally(() => this.running.delete(id));
+      this.running.set(id, pending);
     }
+    return pending;
+  }
+
+  private async measure(store: MeasuredStore, key: string): Promise<number> {
+    const files = store === 'media' ? this.media : this.derived;
+    const us = await withFfmpegSlot(async () => {
+      const copy = await files.localCopy(key);
+      try {
+        return await decodedLengthUs(copy.path);
+      } catch (error) {
+        // Name the key, not the temporary copy's path.
+        if (!(error instanceof UndecodableAudioError)) throw error;
+        throw new UndecodableAudioError(key, hidePath(error.detail, copy.path, key));
+      } finally {
+        await copy.release();
+      }
+    });
+    await this.keep(`${store}:${key}`, us);
+    return us;
+  }
+
+  /** Another request (or instance) may have kept the same file's length at the same time: it is the same. */
+  private async keep(audioKey: string, decodedUs: number): Promise<void> {
+    // ON CONFLICT DO NOTHING (PostgreSQL) / INSERT OR IGNORE (SQLite): no unique violation, which would
+    // abort a surrounding PostgreSQL transaction.
+    await this.measures
+      .createQueryBuilder()
+      .insert()
+      .into(AudioMeasure)
+      .values({ audioKey, decodedUs })
+      .orIgnore()
+      .execute();
   }
 }

@@ -7,7 +7,15 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
 import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
-import { AudioMeasures, eachLimited, UndecodableAudioError, type MeasuredStore } from './audio-measures';
+import {
+  AudioMeasures,
+  decodedLengthUs,
+  eachLimited,
+  hidePath,
+  UndecodableAudioError,
+  withFfmpegSlot,
+  type MeasuredStore,
+} from './audio-measures';
 
 /** A phrase's clip as it goes into an EPUB: the stored file, or its AAC transcode in the derived store. */
 export interface EpubClip {
@@ -24,15 +32,19 @@ type Placed = Omit<EpubClip, 'decodedUs'>;
 /** Transcodes at once per call, as for measuring: two ffmpeg beside the server's other work. */
 const TRANSCODE_CONCURRENCY = 2;
 
+/** Codecs probed per media key: keys are never reused, so an answer holds for the process's life. */
+const MAX_PROBED = 100_000;
+
 /**
  * The audio path's extension is the type the upload was sniffed as (server/media/sniff.ts). EPUB readers
- * and EPUBCheck (MED-005) take MP3 and AAC in MP4 only: those go in as stored, the rest (WAV, Ogg, raw
- * AAC) as an AAC-in-MP4 transcode (docs/formats.md "Clips inside an EPUB").
+ * and EPUBCheck (MED-005) take MP3 and AAC in MP4 only: MP3 goes in as stored, MP4 too once its codec is
+ * probed to be AAC (it may hold ALAC or Opus), the rest as an AAC-in-MP4 transcode (docs/formats.md
+ * "Clips inside an EPUB"). Null: transcode; 'probe': an MP4 whose codec decides.
  */
-function asStored(audioPath: string): Placed | null {
+function asStored(audioPath: string): Placed | 'probe' | null {
   const ext = extname(audioPath).slice(1).toLowerCase();
   if (ext === 'mp3') return { store: 'media', key: audioPath, ext: 'mp3', mediaType: 'audio/mpeg' };
-  if (ext === 'm4a') return { store: 'media', key: audioPath, ext: 'm4a', mediaType: 'audio/mp4' };
+  if (ext === 'm4a') return 'probe';
   return null;
 }
 
@@ -45,6 +57,8 @@ export function transcodeKey(audioPath: string): string {
 export class EpubClips {
   /** Transcodes under way, by derived key: a second request for the same clip waits for the first. */
   private readonly running = new Map<string, Promise<void>>();
+  /** media key of an MP4 clip → whether its first audio stream is AAC. */
+  private readonly aac = new Map<string, Promise<boolean>>();
 
   constructor(
     @Inject(MEDIA_STORE) private readonly media: MediaStore,
@@ -61,14 +75,22 @@ export class EpubClips {
   async forEpub(audioPaths: readonly string[]): Promise<Map<string, EpubClip>> {
     const placed = new Map<string, Placed>();
     const toTranscode: string[] = [];
+    const toProbe: string[] = [];
+    const transcoded = (path: string) => {
+      placed.set(path, { store: 'derived', key: transcodeKey(path), ext: 'm4a', mediaType: 'audio/mp4' });
+      toTranscode.push(path);
+    };
     for (const path of new Set(audioPaths)) {
       const stored = asStored(path);
-      if (stored) placed.set(path, stored);
-      else {
-        placed.set(path, { store: 'derived', key: transcodeKey(path), ext: 'm4a', mediaType: 'audio/mp4' });
-        toTranscode.push(path);
-      }
+      if (stored === 'probe') toProbe.push(path);
+      else if (stored) placed.set(path, stored);
+      else transcoded(path);
     }
+    await eachLimited(toProbe, TRANSCODE_CONCURRENCY, async (path) => {
+      if (await this.isAac(path))
+        placed.set(path, { store: 'media', key: path, ext: 'm4a', mediaType: 'audio/mp4' });
+      else transcoded(path);
+    });
     await eachLimited(toTranscode, TRANSCODE_CONCURRENCY, (path) => this.transcodeOnce(path));
 
     const keysOf = (store: MeasuredStore) =>
@@ -97,9 +119,60 @@ export class EpubClips {
     return pending;
   }
 
-  /** Made once: a derived key names one source clip forever (media keys are never reused). */
+  private isAac(audioPath: string): Promise<boolean> {
+    let known = this.aac.get(audioPath);
+    if (!known) {
+      if (this.aac.size >= MAX_PROBED) this.aac.clear();
+      known = withFfmpegSlot(() => this.probeAac(audioPath));
+      this.aac.set(audioPath, known);
+      // A failure (no ffmpeg, no object) is not an answer: the next call asks again.
+      known.catch(() => this.aac.delete(audioPath));
+    }
+    return known;
+  }
+
+  /** ffmpeg's stream info (`Audio: aac (LC) (mp4a / …)`), read without decoding a frame. */
+  private async probeAac(audioPath: string): Promise<boolean> {
+    const source = await this.media.localCopy(audioPath);
+    try {
+      const info = await runFfmpeg([
+        '-v',
+        'info',
+        '-i',
+        ffmpegInput(source.path),
+        '-map',
+        '0:a:0',
+        '-c',
+        'copy',
+        '-t',
+        '0',
+        '-f',
+        'null',
+        '-',
+      ]).catch((error: unknown) => {
+        if (error instanceof FfmpegError && error.kind === 'failed') {
+          throw new UndecodableAudioError(audioPath, hidePath(error.message, source.path, audioPath));
+        }
+        throw error;
+      });
+      // The output's one stream is the first audio stream (`-map 0:a:0`); the input lists every stream.
+      const output = info.slice(info.indexOf('Output #0'));
+      return /Stream #0:0[^:]*: Audio: aac\b/.test(output);
+    } finally {
+      await source.release();
+    }
+  }
+
+  /**
+   * Made once: a derived key names one source clip forever (media keys are never reused). Its length is
+   * recorded as it is put, so a remade file (another instance, another ffmpeg) never keeps a stale one.
+   */
   private async transcode(audioPath: string, key: string): Promise<void> {
     if (await this.derived.head(key)) return;
+    await withFfmpegSlot(() => this.transcodeNow(audioPath, key));
+  }
+
+  private async transcodeNow(audioPath: string, key: string): Promise<void> {
     const tempDir = join(this.config.storageDir, 'tmp');
     await mkdir(tempDir, { recursive: true });
     const out = join(tempDir, `epub-${randomBytes(8).toString('hex')}.m4a`);
@@ -125,12 +198,17 @@ export class EpubClips {
         out,
       ]).catch((error: unknown) => {
         if (error instanceof FfmpegError && error.kind === 'failed') {
-          throw new UndecodableAudioError(audioPath, error.message);
+          throw new UndecodableAudioError(audioPath, hidePath(error.message, source.path, audioPath));
         }
         throw error;
       });
+      const us = await decodedLengthUs(out).catch((error: unknown) => {
+        if (!(error instanceof UndecodableAudioError)) throw error;
+        throw new UndecodableAudioError(audioPath, hidePath(error.detail, out, transcodeKey(audioPath)));
+      });
       // put moves the file in whole (a rename, or an upload): a half-made transcode is never under the key.
       await this.derived.put(key, out, 'audio/mp4');
+      await this.measures.record(key, us);
     } finally {
       await source.release();
       await rm(out, { force: true });

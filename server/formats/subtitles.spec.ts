@@ -34,6 +34,11 @@ describe('subtitles', () => {
       expect(payload.slice(0, -1)).not.toContain('');
     });
 
+    it('never writes a cue that ends where it starts once rounded to the millisecond', () => {
+      const vtt = toVtt([{ startUs: 1_000_400, endUs: 1_000_499, text: 'kurz' }]);
+      expect(vtt).toContain('00:00:01.000 --> 00:00:01.001\n');
+    });
+
     it('counts hours past 99 on a very long chapter', () => {
       expect(vttTime(3_600_000_000 * 123 + 61_001_499)).toBe('123:01:01.001');
       expect(vttTime(59_999_500)).toBe('00:01:00.000');
@@ -62,9 +67,22 @@ describe('subtitles', () => {
         language: 'de',
       });
       expect(lrc).toBe(
-        '[ti:Der Leuchtturmwärter]\n[ar:Anna [Hg.)]\n[la:de]\n' +
+        '[ti:Der Leuchtturmwärter]\n[ar:Anna (Hg.)]\n[la:de]\n' +
           '[00:00.00]Erste Zeile\n[00:01.23]Zweite\n[00:03.23]\n',
       );
+    });
+
+    it('never lets a phrase read as a time or a tag', () => {
+      const lrc = toLrc(cuesOf(['[01:02.00] Eins', '[ar:Wer] zwei [x]', 'drei [y]'], [1e6, 1e6, 1e6]), {
+        title: 'T',
+        artist: 'A',
+        language: null,
+      });
+      expect(lrc.split('\n').slice(2, 5)).toEqual([
+        '[00:00.00](01:02.00) Eins',
+        '[00:01.00](ar:Wer) zwei [x]',
+        '[00:02.00]drei [y]',
+      ]);
     });
 
     it('leaves out tags that are not known', () => {

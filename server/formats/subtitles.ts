@@ -55,7 +55,9 @@ export function toVtt(cues: readonly Cue[]): string {
   const parts = ['WEBVTT\n'];
   for (const [i, cue] of cues.entries()) {
     const text = linesOf(cue.text).map(escapeVtt).join('\n');
-    parts.push(`\n${i + 1}\n${vttTime(cue.startUs)} --> ${vttTime(cue.endUs)}\n${text}${text ? '\n' : ''}`);
+    // A cue shorter than half a millisecond would round to end = start, which players may drop.
+    const endUs = Math.max(cue.endUs, Math.round(cue.startUs / 1000) * 1000 + 1000);
+    parts.push(`\n${i + 1}\n${vttTime(cue.startUs)} --> ${vttTime(endUs)}\n${text}${text ? '\n' : ''}`);
   }
   return parts.join('');
 }
@@ -68,8 +70,14 @@ export function lrcTime(us: number): string {
   return `[${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(cs % 100, 2)}]`;
 }
 
-/** A tag's value on one line: a line break or `]` would end it early. */
-const tagValue = (value: string) => linesOf(value).join(' ').replace(/]/g, ')');
+/** A tag's value on one line: a line break or `]` would end it early, a `[` start another tag. */
+const tagValue = (value: string) => linesOf(value).join(' ').replace(/\[/g, '(').replace(/]/g, ')');
+
+/** A timed line's text: one starting with `[01:02.00]` or `[ar:…]` would be read as a time or a tag. */
+const lineText = (text: string) =>
+  linesOf(text)
+    .join(' ')
+    .replace(/^\[([^\]]*)]?/, '($1)');
 
 /**
  * LRC (one timed line per phrase, centiseconds), with its title, artist and language tags when known, and
@@ -87,7 +95,7 @@ export function toLrc(
   tag('ti', tags.title);
   tag('ar', tags.artist);
   tag('la', tags.language);
-  for (const cue of cues) lines.push(`${lrcTime(cue.startUs)}${linesOf(cue.text).join(' ')}`);
+  for (const cue of cues) lines.push(`${lrcTime(cue.startUs)}${lineText(cue.text)}`);
   if (cues.length > 0) lines.push(lrcTime(cues[cues.length - 1].endUs));
   return `${lines.join('\n')}\n`;
 }

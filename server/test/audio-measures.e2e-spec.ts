@@ -79,7 +79,7 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
   let media: MediaStore;
   let derived: MediaStore;
   let db: DataSource;
-  const files = {} as Record<Kind, string>;
+  const files: Record<string, string> = {};
   const keys = {} as Record<Kind, string>;
 
   /** A fresh media key holding a copy of a local file (put moves its file in). */
@@ -100,6 +100,34 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
       const args = ['-v', 'error', '-y', ...source, '-af', `atrim=end_sample=${SAMPLES}`];
       execFileSync('ffmpeg', [...args, ...ENCODERS[kind], files[kind]]);
     }
+    // 30 s at 44.1 kHz: far more than a pipe and the sink's buffer, so back-pressure must pause ffmpeg.
+    files.long = join(dir, 'long.wav');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=duration=30', files.long]);
+    // 96 kHz 24-bit stereo: WAVE_FORMAT_EXTENSIBLE (more than 2 channels' worth of fmt) and a LIST chunk.
+    files.hires = join(dir, 'hires.wav');
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=sample_rate=96000:duration=2'],
+      ...['-af', 'atrim=end_sample=96001', '-ac', '2', '-c:a', 'pcm_s24le'],
+      ...['-write_channel_mask', '1', '-metadata', 'title=Hoch', files.hires],
+    ]);
+    files.empty = join(dir, 'empty.wav');
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=duration=1', '-af', 'atrim=end_sample=0'],
+      files.empty,
+    ]);
+    files.alac = join(dir, 'alac.m4a');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=duration=1',
+      '-c:a',
+      'alac',
+      files.alac,
+    ]);
     server = await startServer();
     measures = server.app.get(AudioMeasures);
     clips = server.app.get(EpubClips);
@@ -147,6 +175,10 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
   });
 
   it('reads thousands of kept lengths in chunks, and two racing measures of one file agree', async () => {
+    const hires = await stored(files.hires, 'wav');
+    // 96,001 samples at 96 kHz, whatever the fmt chunk's form and the chunks before `data`.
+    expect((await measures.lengths([hires])).get(hires)).toBe(Math.round((96_001 * 1e6) / 96_000));
+
     const many = Array.from({ length: 1_200 }, (_, i) => `lines/kept-${i}.mp3`);
     const repository = db.getRepository(AudioMeasure);
     for (let i = 0; i < many.length; i += 100) {
@@ -160,9 +192,30 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
     // Same key in the other store is another file.
     await expect(measures.lengths(['lines/kept-1.mp3'], 'derived')).rejects.toThrow('No stored object');
 
+    // Two requests at once share one ffmpeg, and both succeed with one row.
     const fresh = await stored(files.ogg, 'ogg');
+    const runs = jest.spyOn(ffmpeg, 'runFfmpeg');
     const [a, b] = await Promise.all([measures.lengths([fresh]), measures.lengths([fresh])]);
-    expect([a.get(fresh), b.get(fresh)]).toEqual([EXACT_US, EXACT_US]);
+    const decodes = runs.mock.calls.filter(([args]) => args.includes('wav')).length;
+    runs.mockRestore();
+    expect([a.get(fresh), b.get(fresh), decodes]).toEqual([EXACT_US, EXACT_US, 1]);
+    // Another instance kept the same length first: keeping it again is no error (ON CONFLICT DO NOTHING).
+    const raced = await stored(files.wav, 'wav');
+    await repository.insert({ audioKey: `media:${raced}`, decodedUs: 7 });
+    const row = (key: string) =>
+      sql<{ decoded_us: number | string }[]>(
+        db,
+        'SELECT decoded_us FROM audio_measures WHERE audio_key = ?',
+        [key],
+      );
+    expect(await row(`media:${fresh}`)).toHaveLength(1);
+    await expect(
+      (measures as unknown as { keep(key: string, us: number): Promise<void> }).keep(
+        `media:${raced}`,
+        EXACT_US,
+      ),
+    ).resolves.toBeUndefined();
+    expect((await row(`media:${raced}`)).map((r) => Number(r.decoded_us))).toEqual([7]);
   });
 
   it('puts MP3 and M4A in an EPUB as stored, and WAV, Ogg and raw AAC as an AAC transcode, measured', async () => {
@@ -213,6 +266,19 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
     }
     expect(result.get(keys.wav)!.decodedUs).not.toBe(EXACT_US);
 
+    // An M4A holding ALAC is not AAC: it is transcoded like a WAV.
+    const alac = await stored(files.alac, 'm4a');
+    expect((await clips.forEpub([alac])).get(alac)).toMatchObject({
+      store: 'derived',
+      key: transcodeKey(alac),
+    });
+
+    // A transcode remade under its key records its own length, replacing a stale one.
+    const stale = transcodeKey(keys.ogg);
+    await derived.delete([stale]);
+    await sql(db, 'UPDATE audio_measures SET decoded_us = ? WHERE audio_key = ?', [1, `derived:${stale}`]);
+    expect((await clips.forEpub([keys.ogg])).get(keys.ogg)!.decodedUs).toBe(result.get(keys.ogg)!.decodedUs);
+
     // Made once: a later call finds the transcode and leaves it as it is.
     const before = await derived.head(transcodeKey(keys.wav));
     await clips.forEpub([keys.wav]);
@@ -226,20 +292,50 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
   it('decodes clips to PCM one after another into one slow stream, every byte, never ending it', async () => {
     const sink = new SlowSink();
     const listeners = sink.listenerCount('drain');
+    const long = await stored(files.long, 'wav');
     const wav = await decodeToPcm(media, keys.wav, sink);
-    const mp3 = await decodeToPcm(media, keys.mp3, sink);
-    expect([wav, mp3]).toEqual([SAMPLES, SAMPLES]);
+    const thirty = await decodeToPcm(media, long, sink);
+    expect([wav, thirty]).toEqual([SAMPLES, 30 * 44_100]);
     expect(PCM_RATE).toBe(44_100);
     await new Promise((done) => sink.write(Buffer.alloc(0), done));
-    expect(sink.bytes).toBe(4 * SAMPLES);
+    expect(sink.bytes).toBe(2 * (SAMPLES + 30 * 44_100));
     expect(sink.writableEnded).toBe(false);
-    expect(sink.maxBuffered).toBeLessThanOrEqual(64 * 1024);
+    // 2.6 MB went through, never more than one pipe read (64 KiB) over the sink's high-water mark waiting.
+    expect(sink.maxBuffered).toBeLessThanOrEqual(64 * 1024 + 1024);
     expect(sink.listenerCount('drain')).toBe(listeners);
+  });
 
-    // An encoder that fails mid-clip stops the decoder: the error comes back, nothing hangs.
-    const failing = new Writable({ write: (_chunk, _encoding, done) => done(new Error('encoder gone')) });
+  it('stops the decoder when the encoder fails mid-clip while ffmpeg is paused, or is gone already', async () => {
+    const long = await stored(files.long, 'wav');
+    let writes = 0;
+    const failing = new Writable({
+      highWaterMark: 1024,
+      write: (_chunk, _encoding, done) => {
+        // Slow writes: ffmpeg's stdout is paused by back-pressure when the third one fails.
+        if (++writes === 3) setTimeout(() => done(new Error('encoder gone')), 300);
+        else setTimeout(done, 50);
+      },
+    });
     failing.on('error', () => undefined);
-    await expect(decodeToPcm(media, keys.wav, failing)).rejects.toThrow('encoder gone');
+    const within = async <T>(promise: Promise<T>) => {
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => fail(new Error('decodeToPcm hung')), 10_000);
+      });
+      try {
+        return await Promise.race([promise, hung]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    await expect(within(decodeToPcm(media, long, failing))).rejects.toThrow('encoder gone');
+
+    const destroyed = new SlowSink();
+    destroyed.destroy();
+    await expect(within(decodeToPcm(media, long, destroyed))).rejects.toThrow('closed');
+    const ended = new SlowSink();
+    ended.end();
+    await expect(within(decodeToPcm(media, long, ended))).rejects.toThrow('closed');
   });
 
   it('answers a clear error for a file that is not audio, and FfmpegError missing without ffmpeg', async () => {
@@ -258,6 +354,20 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
       `media:${bogusMp3}`,
     ]);
     expect(kept).toEqual([]);
+
+    // A clip of no samples is no audio (it would be a 0 µs cue).
+    const empty = await stored(files.empty, 'wav');
+    await expect(measures.lengths([empty])).rejects.toThrow(
+      `This audio could not be decoded: ${empty} (no audio decoded)`,
+    );
+    // What ffmpeg says names the key, never a path on the server.
+    const errors = await Promise.all([
+      measures.lengths([bogusMp3]).catch((error: Error) => error.message),
+      decodeToPcm(media, bogusMp3, new SlowSink()).catch((error: Error) => error.message),
+      clips.forEpub([bogusWav]).catch((error: Error) => error.message),
+    ]);
+    for (const message of errors) expect(message).not.toMatch(/file:|\/tmp\/|lingonovel-/);
+    expect(errors[1]).toContain(bogusMp3);
 
     const saved = process.env.FFMPEG_PATH;
     process.env.FFMPEG_PATH = '/nonexistent/ffmpeg';
