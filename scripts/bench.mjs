@@ -19,6 +19,8 @@ import { explainBrowse, plansMarkdown } from './bench/browse-plans.mjs';
 import { measureSitemap } from './bench/sitemap-memory.mjs';
 import { measureOffline, offlineMarkdown } from './bench/offline-timing.mjs';
 import { measurePracticeJs } from './bench/practice-size.mjs';
+import { measureFormats } from './bench/formats-timing.mjs';
+import { formatsMarkdown, writeFormatsSection } from './bench/formats-markdown.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -35,11 +37,11 @@ const LANG = 'es';
 const CEFR = 'A2';
 /**
  * `BENCH_ONLY=offline` (or `practice`) measures that section alone, on the demo catalogue, and only
- * prints it.
+ * prints it; `BENCH_ONLY=formats` also writes its section into docs/benchmarks.md, keeping the others.
  */
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (!['', 'offline', 'practice'].includes(ONLY)) {
-  console.error(`BENCH_ONLY must be "offline", "practice" or unset, not "${ONLY}".`);
+if (!['', 'offline', 'practice', 'formats'].includes(ONLY)) {
+  console.error(`BENCH_ONLY must be "offline", "practice", "formats" or unset, not "${ONLY}".`);
   process.exit(1);
 }
 
@@ -359,6 +361,25 @@ async function main() {
     // Last on this server: it adds a book of its own.
     console.log('Offline: download, resume, player offline, JavaScript and the service worker…');
     const offline = await measureOffline({ chromePath, base, storage, demoCodes });
+    console.log('Formats: EPUB, M4B and subtitles of generated books…');
+    const formatsLoad = loadavg()[0];
+    const formats = await measureFormats({
+      base,
+      storage,
+      pid: server.pid,
+      restart: async (between) => {
+        await stop(server);
+        server = null;
+        await between();
+        server = await startServer(storage);
+        return server.pid;
+      },
+    });
+    const formatsLines = formatsMarkdown(formats, {
+      root,
+      how: 'npm run bench',
+      load: [formatsLoad, loadavg()[0]],
+    });
     await stop(server);
     server = null;
 
@@ -579,6 +600,8 @@ async function main() {
       'The chapter API answers a 300-phrase chapter with one query per table (4 queries: the caller, the book, its chapters, the phrases; 5 for a locked chapter, with the plan), as many as for a 2-phrase chapter: asserted in `server/test/reading.e2e-spec.ts`.',
       '',
       ...offlineMarkdown(offline),
+      '',
+      ...formatsLines,
     ];
     const notesFile = join(root, 'docs', 'benchmarks-notes.md');
     let notes = '';
@@ -610,6 +633,7 @@ async function main() {
       process.exitCode = 1;
     }
     reportOfflineFailures(offline);
+    reportFormatsFailures(formats);
   } finally {
     bare?.child.kill();
     if (server) await stop(server);
@@ -697,7 +721,66 @@ const practiceOnly = () =>
     );
   });
 
-const runs = { offline: offlineOnly, practice: practiceOnly };
+function reportFormatsFailures(formats) {
+  if (!formats.failures.length) return;
+  console.error(`\n✖ Formats failed ${formats.failures.length} time(s):\n  ${formats.failures.join('\n  ')}`);
+  process.exitCode = 1;
+}
+
+/**
+ * `BENCH_ONLY=formats`: the EPUB, M4B and subtitles of generated books on the demo catalogue
+ * (scripts/bench/formats-timing.mjs), printed and written into docs/benchmarks.md in place of its
+ * formats section.
+ */
+async function formatsOnly() {
+  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+  let server;
+  try {
+    console.log('Preparing the demo catalogue…');
+    await prepareData(storage, false);
+    server = await startServer(storage);
+    const loadBefore = loadavg()[0];
+    console.log('Formats: EPUB, M4B and subtitles of generated books…');
+    const formats = await measureFormats({
+      base,
+      storage,
+      pid: server.pid,
+      restart: async (between) => {
+        await stop(server);
+        server = null;
+        await between();
+        server = await startServer(storage);
+        return server.pid;
+      },
+    });
+    // The raw figures, to write the section again without measuring again.
+    if (process.env.BENCH_FORMATS_JSON)
+      writeFileSync(
+        process.env.BENCH_FORMATS_JSON,
+        JSON.stringify({ formats, loadBefore, load: loadavg()[0] }),
+      );
+    const lines = formatsMarkdown(formats, {
+      root,
+      how: `BENCH_ONLY=formats${process.env.BENCH_FORMATS_COLD ? ` BENCH_FORMATS_COLD=${process.env.BENCH_FORMATS_COLD}` : ''} node scripts/bench.mjs`,
+      load: [loadBefore, loadavg()[0]],
+    });
+    // A quick try on a smaller book (scripts/bench/formats-timing.mjs) is printed, never written.
+    const quickTry = [
+      'BENCH_FORMATS_CHAPTERS',
+      'BENCH_FORMATS_PHRASES',
+      'BENCH_FORMATS_SMALL',
+      'BENCH_CLIP_SECONDS',
+    ].some((name) => process.env[name] !== undefined);
+    if (!quickTry) writeFormatsSection(root, lines);
+    console.log(['', ...lines].join('\n'));
+    reportFormatsFailures(formats);
+  } finally {
+    if (server) await stop(server);
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+const runs = { offline: offlineOnly, practice: practiceOnly, formats: formatsOnly };
 (runs[ONLY] ?? main)().catch((error) => {
   console.error(error);
   process.exit(1);
