@@ -14,11 +14,18 @@ export const REL = {
   sample: 'http://opds-spec.org/acquisition/sample',
   image: 'http://opds-spec.org/image',
   thumbnail: 'http://opds-spec.org/image/thumbnail',
+  subsection: 'subsection',
+  /** OPDS 1.2 §6.2: a feed of the same books, newest first. */
+  sortNew: 'http://opds-spec.org/sort/new',
 } as const;
 
-/** Characters XML 1.0 does not allow at all (C0 controls other than tab, newline, return; U+FFFE/FFFF). */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+/**
+ * Characters XML 1.0 does not allow at all: C0 controls other than tab, newline and return, U+FFFE/FFFF,
+ * and lone surrogates (half of a pair, which no encoder can write as UTF-8).
+ */
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text safe inside an element or a double-quoted attribute. Characters XML forbids are dropped. */
 export function escapeXml(text: string): string {
@@ -57,6 +64,8 @@ export interface NavigationEntry {
   updated: Date;
   href: string;
   kind: 'navigation' | 'acquisition';
+  /** How the link relates to this feed: `subsection` unless said (REL.sortNew for the newest books). */
+  rel?: string;
   content: string;
 }
 
@@ -106,7 +115,7 @@ export function navigationFeed(feed: FeedHead, entries: NavigationEntry[]): stri
       '<entry>',
       element('title', entry.title),
       link({
-        rel: 'subsection',
+        rel: entry.rel ?? REL.subsection,
         href: entry.href,
         type: entry.kind === 'navigation' ? NAVIGATION_TYPE : ACQUISITION_TYPE,
       }),
@@ -148,7 +157,7 @@ export function openSearchDescription(searchTemplate: string): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">',
     element('ShortName', 'Lingonovel'),
-    element('Description', 'Search the Lingonovel catalogue by title or author.'),
+    element('Description', 'Search the Lingonovel catalogue by title, author, narrator or description.'),
     element('InputEncoding', 'UTF-8'),
     element('OutputEncoding', 'UTF-8'),
     `<Url type="${escapeXml(ACQUISITION_TYPE)}" template="${escapeXml(searchTemplate)}"/>`,

@@ -1,6 +1,6 @@
 import type { Book } from '../books/book.entity';
 import { languageName } from '../catalogue/languages';
-import { coverUrl } from '../media/media-urls';
+import type { OpdsCoverWidth } from './opds-covers';
 import { EPUB_TYPE, REL, type BookEntry, type FeedLink } from './feed-writer';
 
 /**
@@ -40,8 +40,9 @@ export class OpdsUrls {
     return `${this.publicUrl}/api/v1/downloads/${encodeURIComponent(code)}/epub`;
   }
 
-  cover(key: string, width: 320 | 640): string {
-    return `${this.publicUrl}${coverUrl(key, width)}`;
+  /** The JPEG cover the feeds link (opds-covers.ts): OPDS 1.2 allows no WebP. */
+  cover(code: string, width: OpdsCoverWidth): string {
+    return `${this.root}/covers/${encodeURIComponent(code)}/${width}.jpg`;
   }
 }
 
@@ -71,8 +72,8 @@ export function bookEntry(book: Book, urls: OpdsUrls, full: boolean): BookEntry 
       type: EPUB_TYPE,
       title: full ? 'EPUB 3 with read-along audio' : 'Sample EPUB (chapter 1)',
     },
-    { rel: REL.image, href: urls.cover(book.coverPath, 640), type: 'image/webp' },
-    { rel: REL.thumbnail, href: urls.cover(book.coverPath, 320), type: 'image/webp' },
+    { rel: REL.image, href: urls.cover(book.bookCode, 640), type: 'image/jpeg' },
+    { rel: REL.thumbnail, href: urls.cover(book.bookCode, 320), type: 'image/jpeg' },
     {
       rel: 'alternate',
       href: urls.bookPage(book.bookCode),

@@ -1,10 +1,11 @@
 import { applyDecorators, Controller, Get, Header, Param, Query, type StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ReadingAppAuth } from '../app-passwords/reading-app-auth';
 import { MaybeUser } from '../auth/auth.decorators';
 import { ErrorAnswer } from '../common/error-answer';
 import type { User } from '../users/user.entity';
 import { ACQUISITION_TYPE, NAVIGATION_TYPE, OPENSEARCH_TYPE } from './feed-writer';
-import { PrivateReadingAppAuth } from './no-store';
+import { OpdsCovers } from './opds-covers';
 import { OpdsService } from './opds.service';
 
 const xml = (type: string, description: string) =>
@@ -26,15 +27,19 @@ const Acquisition = (description: string) =>
 /**
  * The OPDS 1.2 catalogue for reading apps (docs/formats.md "OPDS 1.2"): a visitor's acquisition links are
  * samples; with a bearer token or HTTP Basic and an app password they are what that member may read.
- * `Cache-Control: private, no-store` on every answer (no-store.ts), outside the page-cached guest/ prefix.
+ * `Cache-Control: private, no-store` on every answer, covers too (set before routing, http/create-app.ts):
+ * a new cover keeps its URL. Outside the page-cached guest/ prefix.
  */
 @ApiTags('OPDS')
-@PrivateReadingAppAuth()
+@ReadingAppAuth()
 @ErrorAnswer(401, 'Wrong HTTP Basic credentials (with `WWW-Authenticate: Basic`).')
 @ErrorAnswer(429, 'Too many failed sign-ins for this account or address: see Retry-After.')
 @Controller('opds')
 export class OpdsController {
-  constructor(private readonly opds: OpdsService) {}
+  constructor(
+    private readonly opds: OpdsService,
+    private readonly covers: OpdsCovers,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'The OPDS catalogue root: by language, by level, new, all books' })
@@ -123,5 +128,19 @@ export class OpdsController {
     @MaybeUser() user: User | undefined,
   ): Promise<StreamableFile> {
     return this.opds.search(query, user);
+  }
+
+  @Get('covers/:bookCode/:width.jpg')
+  @ApiOperation({ summary: "OPDS: a book's cover as a JPEG (the feeds' image and thumbnail links)" })
+  @ApiParam({ name: 'bookCode', description: 'The book code.' })
+  @ApiParam({ name: 'width', enum: ['640', '320'], description: 'The width in pixels (2:3 shape).' })
+  @ApiProduces('image/jpeg')
+  @ApiOkResponse({
+    description: 'The cover, JPEG.',
+    content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ErrorAnswer(404, 'No such book or width, or the book has no cover file.')
+  cover(@Param('bookCode') bookCode: string, @Param('width') width: string): Promise<StreamableFile> {
+    return this.covers.jpeg(bookCode, width);
   }
 }

@@ -17,6 +17,7 @@ import {
   OPENSEARCH_TYPE,
   openSearchDescription,
   type FeedLink,
+  REL,
   type NavigationEntry,
 } from './feed-writer';
 import { bookEntry, feedUrn, OpdsUrls } from './opds-links';
@@ -83,12 +84,19 @@ export class OpdsService {
 
   async root(): Promise<StreamableFile> {
     const { at } = await this.lastChange();
-    const entry = (path: string, title: string, kind: NavigationEntry['kind'], content: string) => ({
+    const entry = (
+      path: string,
+      title: string,
+      kind: NavigationEntry['kind'],
+      content: string,
+      rel?: string,
+    ): NavigationEntry => ({
       id: feedUrn(path),
       title,
       updated: at,
       href: this.urls.feed(path),
       kind,
+      rel,
       content,
     });
     return xml(
@@ -103,7 +111,7 @@ export class OpdsService {
         [
           entry('languages', 'By language', 'navigation', 'Books grouped by the language they teach.'),
           entry('levels', 'By level', 'navigation', 'Books grouped by CEFR level, from A1 to C2.'),
-          entry('new', 'New', 'acquisition', 'The newest books first.'),
+          entry('new', 'New', 'acquisition', 'The newest books first.', REL.sortNew),
           entry('books', 'All books', 'acquisition', 'Every book, by title.'),
         ],
       ),
