@@ -1,0 +1,328 @@
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { EpubExport } from '../formats/epub/epub-export';
+import { ffmpegPath } from '../imports/ffmpeg';
+import { MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
+import { DemoSeedService } from '../seed/demo-seed.service';
+import { newAdmin } from './api-client';
+import { bookForm, loseMedia } from './fixtures';
+import { startServer, type TestServer } from './harness';
+import { unzip, type ZipItem } from './zips';
+
+/**
+ * EPUB 3 with Media Overlays (docs/formats.md), made through the service on the test's database and store,
+ * checked with Debian's EPUBCheck and by decoding every clip with the real ffmpeg.
+ */
+const EPUBCHECK = '/usr/share/java/epubcheck.jar';
+const run = promisify(execFile);
+
+/** Clip sources of each kind and of unlike lengths: WAV and Ogg go in transcoded, MP3 as stored. */
+const SOURCES = [
+  { ext: 'wav', seconds: 0.35, codec: ['-c:a', 'pcm_s16le'] },
+  { ext: 'ogg', seconds: 0.55, codec: ['-c:a', 'libvorbis'] },
+  { ext: 'mp3', seconds: 0.45, codec: ['-c:a', 'libmp3lame', '-b:a', '64k'] },
+  { ext: 'wav', seconds: 0.8, codec: ['-c:a', 'pcm_s16le', '-ar', '22050'] },
+  { ext: 'ogg', seconds: 1.05, codec: ['-c:a', 'libvorbis'] },
+  { ext: 'mp3', seconds: 0.9, codec: ['-c:a', 'libmp3lame', '-b:a', '64k'] },
+];
+const PHRASES_PER_CHAPTER = 100;
+/**
+ * Distinct clip files: each is transcoded and measured once, and ffmpeg is slow on a busy machine, so the
+ * 300 phrases share 30 files (ten of each kind), as phrases may: one file goes in once, named by every par.
+ */
+const CLIP_FILES = 30;
+
+interface CheckReport {
+  messages: Array<{ ID: string; severity: string; message: string; locations: Array<{ path: string }> }>;
+  checker: { nFatal: number; nError: number; nWarning: number };
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Runs at most `limit` tasks at once: Java starts slowly, and the machine has two cores. */
+async function limited<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const at = next++;
+        results[at] = await task(items[at]);
+      }
+    }),
+  );
+  return results;
+}
+
+/** The decoded length of audio bytes, in µs, counted from the PCM ffmpeg gives at 48 kHz. */
+function decodedUs(dir: string, data: Buffer, ext: string): number {
+  const file = join(dir, `decode-${randomBytes(4).toString('hex')}.${ext}`);
+  writeFileSync(file, data);
+  const pcm = execFileSync(
+    ffmpegPath(),
+    ['-v', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', '48000', '-'],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  rmSync(file);
+  return ((pcm.length / 2) * 1e6) / 48_000;
+}
+
+describe('EPUB 3 with Media Overlays', () => {
+  let server: TestServer;
+  let dir: string;
+  let generated: string;
+  const files = new Map<string, string>();
+
+  async function epub(code: string, whole: boolean): Promise<Buffer> {
+    const book = await server.app.get(BooksRepository).byCode(code);
+    const { stream } = await server.app.get(EpubExport).stream(book!, whole);
+    return collect(stream);
+  }
+
+  /** A book of 300 phrases (WAV, Ogg and MP3 clips, each phrase its own file) and an empty chapter. */
+  async function makeGeneratedBook(): Promise<string> {
+    const sources = SOURCES.map((source, i) => {
+      const file = join(dir, `source-${i}.${source.ext}`);
+      execFileSync(ffmpegPath(), [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=${300 + 70 * i}:sample_rate=44100:duration=${source.seconds}`,
+        ...source.codec,
+        file,
+      ]);
+      return { file, ext: source.ext };
+    });
+    const media = server.app.get<symbol, MediaStore>(MEDIA_STORE);
+    const { client: admin } = await newAdmin(server);
+    // No language: the EPUB says "und" (undetermined).
+    const book = await admin.post<{ data: { id: number; book_code: string } }>(
+      'admin/book',
+      bookForm({ title: 'Tom & Jerry <300 phrases>' }),
+    );
+    const phrases = server.app.get(PhrasesRepository);
+    const keys: string[] = [];
+    for (let i = 0; i < CLIP_FILES; i++) {
+      const source = sources[i % sources.length];
+      const key = `lines/${randomBytes(16).toString('hex')}.${source.ext}`;
+      const copy = join(dir, `copy-${i}`);
+      copyFileSync(source.file, copy);
+      await media.put(key, copy);
+      keys.push(key);
+    }
+    let n = 0;
+    for (const chapterNo of [1, 2, 3, 4]) {
+      const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: `Chapitre « ${chapterNo} » & co`,
+        chapter_no: chapterNo,
+        book_id: book.body.data.id,
+      });
+      if (chapter.status !== 200) throw new Error(chapter.text);
+      if (chapterNo === 4) break; // a chapter without phrases: a page without an overlay
+      const rows = [];
+      for (let k = 0; k < PHRASES_PER_CHAPTER; k++, n++) {
+        const key = keys[n % CLIP_FILES];
+        rows.push({
+          phrase: `Phrase ${n} <b>"${'&'}"</b> l’été\u0001.`,
+          dictionary: n % 3 === 0 ? '' : `été — summer\nmot <${n}>`,
+          audioPath: key,
+          audioMs: null,
+        });
+      }
+      await phrases.append(chapter.body.data.id, rows);
+    }
+    return book.body.data.book_code;
+  }
+
+  beforeAll(async () => {
+    if (spawnSync(ffmpegPath(), ['-version']).status !== 0)
+      throw new Error('Install ffmpeg: sudo apt-get install -y ffmpeg');
+    if (!existsSync(EPUBCHECK)) throw new Error('Install EPUBCheck: sudo apt-get install -y epubcheck');
+    dir = mkdtempSync(join(tmpdir(), 'lingonovel-epub-'));
+    server = await startServer();
+    await server.app.get(DemoSeedService).seedOnce();
+    generated = await makeGeneratedBook();
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const entry = (items: ZipItem[], name: string) =>
+    items.find((item) => item.name === name)!.data.toString('utf8');
+
+  it('passes EPUBCheck with no error and no warning: every demo book, its sample, and 300 phrases of WAV, Ogg and MP3', async () => {
+    const codes = (
+      await server.app
+        .get(DataSource)
+        .query<Array<{ book_code: string }>>('SELECT book_code FROM books ORDER BY id')
+    ).map((row) => row.book_code);
+    expect(codes.length).toBeGreaterThanOrEqual(10);
+    const made = [...codes.map((code) => ({ code, whole: true })), { code: codes[0], whole: false }];
+    for (const { code, whole } of made) {
+      const file = join(dir, `${code}${whole ? '' : '-sample'}.epub`);
+      writeFileSync(file, await epub(code, whole));
+      files.set(`${code}${whole ? '' : '-sample'}`, file);
+    }
+    const reports = await limited([...files.entries()], 2, async ([name, file]) => {
+      const out = `${file}.json`;
+      // EPUBCheck exits non-zero when it finds errors; the report says which. A quick JIT: each run is short.
+      await run(
+        'java',
+        ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', EPUBCHECK, file, '--json', out],
+        {
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      ).catch(() => undefined);
+      const report = JSON.parse(readFileSync(out, 'utf8')) as CheckReport;
+      return {
+        name,
+        counts: report.checker,
+        messages: report.messages
+          .filter((m) => m.severity !== 'USAGE' && m.severity !== 'INFO')
+          .map((m) => `${m.severity} ${m.ID} ${m.message} ${m.locations.map((l) => l.path).join(' ')}`),
+      };
+    });
+    for (const report of reports) {
+      expect({ name: report.name, messages: report.messages }).toEqual({ name: report.name, messages: [] });
+      expect(report.counts).toEqual(expect.objectContaining({ nFatal: 0, nError: 0, nWarning: 0 }));
+    }
+    expect(generated in Object.fromEntries(files)).toBe(true);
+  }, 600_000);
+
+  it('times every phrase to its own clip, within 5 ms of its decoded length', async () => {
+    const items = await unzip(readFileSync(files.get(generated) ?? join(dir, 'none')));
+    const byName = new Map(items.map((item) => [item.name, item.data]));
+    const lengths = new Map<string, number>();
+    let pars = 0;
+    let sumUs = 0;
+    const overlays = [] as number[];
+    for (const chapterNo of [1, 2, 3]) {
+      const smil = entry(items, `OEBPS/smil/chapter-${chapterNo}.smil`);
+      const found = [
+        ...smil.matchAll(
+          /<text src="\.\.\/text\/chapter-(\d+)\.xhtml#(p\d+)"\/><audio src="\.\.\/([^"]+)" clipBegin="([\d.]+)s" clipEnd="([\d.]+)s"\/>/g,
+        ),
+      ];
+      expect(found).toHaveLength(PHRASES_PER_CHAPTER);
+      let chapterUs = 0;
+      for (const [, textChapter, id, audio, begin, end] of found) {
+        expect(Number(textChapter)).toBe(chapterNo);
+        expect(entry(items, `OEBPS/text/chapter-${chapterNo}.xhtml`)).toContain(
+          `<p id="${id}" class="phrase">`,
+        );
+        const data = byName.get(`OEBPS/${audio}`)!;
+        const hash = createHash('sha1').update(data).digest('hex');
+        if (!lengths.has(hash)) lengths.set(hash, decodedUs(dir, data, audio.split('.').pop()!));
+        const spanUs = (Number(end) - Number(begin)) * 1e6;
+        expect({ audio, off: Math.abs(spanUs - lengths.get(hash)!) <= 5_000 }).toEqual({ audio, off: true });
+        chapterUs += Number(end) * 1e6;
+        pars++;
+      }
+      overlays.push(chapterUs);
+      sumUs += chapterUs;
+    }
+    expect(pars).toBe(3 * PHRASES_PER_CHAPTER);
+    // WAV and Ogg went in as AAC in MP4; nothing but MP3 and M4A is inside.
+    const audioNames = items.filter((item) => item.name.startsWith('OEBPS/audio/')).map((item) => item.name);
+    expect(audioNames).toHaveLength(CLIP_FILES);
+    expect(audioNames.filter((name) => !/\.(mp3|m4a)$/.test(name))).toEqual([]);
+    expect(audioNames.filter((name) => name.endsWith('.m4a'))).toHaveLength((CLIP_FILES * 2) / 3);
+    const opf = entry(items, 'OEBPS/package.opf');
+    expect(opf).toContain('<dc:language>und</dc:language>');
+    expect(opf).toContain('<meta property="media:active-class">-epub-media-overlay-active</meta>');
+    const total = /<meta property="media:duration">(\d+):(\d\d):([\d.]+)<\/meta>/.exec(opf)!;
+    expect(
+      Math.abs(Number(total[1]) * 3600e6 + Number(total[2]) * 60e6 + Number(total[3]) * 1e6 - sumUs),
+    ).toBeLessThan(1);
+    expect(opf).not.toContain('refines="#overlay-4"');
+  }, 300_000);
+
+  it('starts with mimetype, stored, without an extra field, and ends with the package document', async () => {
+    const zip = readFileSync(files.get(generated)!);
+    expect(zip.readUInt32LE(0)).toBe(0x04034b50);
+    expect(zip.readUInt16LE(8)).toBe(0); // stored
+    expect(zip.toString('ascii', 30, 30 + zip.readUInt16LE(26))).toBe('mimetype');
+    expect(zip.readUInt16LE(28)).toBe(0); // no extra field
+    expect(zip.toString('ascii', 38, 58)).toBe('application/epub+zip');
+    const names = (await unzip(zip)).map((item) => item.name);
+    expect(names.at(-1)).toBe('OEBPS/package.opf');
+    expect(names.slice(0, 3)).toEqual(['mimetype', 'META-INF/container.xml', 'OEBPS/text/chapter-1.xhtml']);
+  });
+
+  it('gives the sample as the free chapter and a closing page naming where the whole book is', async () => {
+    const code = [...files.keys()].find((name) => name.endsWith('-sample'))!.replace(/-sample$/, '');
+    const items = await unzip(readFileSync(files.get(`${code}-sample`)!));
+    const pages = items.filter((item) => item.name.startsWith('OEBPS/text/')).map((item) => item.name);
+    expect(pages).toEqual(['OEBPS/text/chapter-1.xhtml', 'OEBPS/text/sample-end.xhtml']);
+    expect(items.filter((item) => item.name.startsWith('OEBPS/smil/')).map((item) => item.name)).toEqual([
+      'OEBPS/smil/chapter-1.smil',
+    ]);
+    expect(entry(items, 'OEBPS/text/sample-end.xhtml')).toContain(
+      `<a href="${server.config.publicUrl}/book-detail/${code}">`,
+    );
+    const whole = await unzip(readFileSync(files.get(code)!));
+    const clipsOfFirst = whole.filter((item) => /^OEBPS\/audio\/c1-/.test(item.name)).length;
+    expect(items.filter((item) => item.name.startsWith('OEBPS/audio/'))).toHaveLength(clipsOfFirst);
+  });
+
+  it('answers a visitor over HTTP with the sample, as an EPUB download', async () => {
+    const code = [...files.keys()].find((name) => name.endsWith('-sample'))!.replace(/-sample$/, '');
+    const res = await fetch(`${server.baseUrl}/api/v1/downloads/${code}/epub`);
+    expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({
+      status: 200,
+      type: 'application/epub+zip',
+    });
+    const items = await unzip(Buffer.from(await res.arrayBuffer()));
+    expect(items.filter((item) => item.name.startsWith('OEBPS/text/')).map((item) => item.name)).toEqual([
+      'OEBPS/text/chapter-1.xhtml',
+      'OEBPS/text/sample-end.xhtml',
+    ]);
+  });
+
+  it('refuses with 422 naming the missing clip, before any byte', async () => {
+    const [row] = await server.app.get(DataSource).query<Array<{ audio_path: string }>>(
+      `SELECT p.audio_path FROM phrases p JOIN chapters c ON c.id = p.chapter_id JOIN books b ON b.id = c.book_id
+       WHERE b.book_code = '${generated}' AND c.chapter_no = 3 ORDER BY p.position DESC`,
+    );
+    await loseMedia(server, row.audio_path);
+    const book = await server.app.get(BooksRepository).byCode(generated);
+    const refusal = (whole: boolean) =>
+      server.app
+        .get(EpubExport)
+        .stream(book!, whole)
+        .then(
+          () => null,
+          (error: { getStatus(): number; message: string }) => ({
+            status: error.getStatus(),
+            message: error.message,
+          }),
+        );
+    // The last phrase's file is shared with chapter 1's 30th phrase (CLIP_FILES): named where it is first met.
+    const expected = {
+      status: 422,
+      message: `The EPUB cannot be made: 1 of the book's files is missing from storage (chapter 1, phrase 30 (${row.audio_path})). Upload them again first.`,
+    };
+    expect(await refusal(true)).toEqual(expected);
+    expect(await refusal(false)).toEqual(expected);
+  });
+});
