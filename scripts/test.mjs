@@ -17,6 +17,8 @@ const missing = [
   [chromium, INSTALL_HINT],
   [findFfmpeg(), FFMPEG_HINT],
   [findPostgres(), POSTGRES_HINT],
+  // The EPUB export's tests run Debian's EPUBCheck (server/test/epub-export.e2e-spec.ts).
+  [existsSync('/usr/share/java/epubcheck.jar'), 'EPUBCheck is missing: sudo apt-get install -y epubcheck'],
 ].filter(([found]) => !found);
 if (missing.length) {
   for (const [, hint] of missing) console.error(hint);
