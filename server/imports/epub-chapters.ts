@@ -2,12 +2,25 @@ import { MAX_CLIPS } from './imports.dto';
 import { formatClock, parseClock } from './epub-clock';
 import { ContentDocument } from './epub-content';
 import type { EpubPackage } from './epub-package';
-import { attr, findAll, findFirst, parseXml, resolveHref, short, type XmlElement } from './epub-xml';
+import {
+  attr,
+  childNamed,
+  findAll,
+  parseXml,
+  resolveHref,
+  short,
+  XmlCountExceeded,
+  type XmlElement,
+} from './epub-xml';
 import type { BookChapter, ChapterRow } from './manifests';
 import { rowTextProblem } from './text-formats';
 
 /** The most a SMIL `clipEnd − clipBegin` may span: a phrase's clip, not a chapter's recording. */
 export const MAX_CLIP_MS = 60_000;
+/** The least: a shorter range holds no audio frame, and a clip without audio cannot be played or exported. */
+export const MIN_CLIP_MS = 20;
+/** Content documents kept parsed at once: a chapter's pars point at one or two; each may be megabytes. */
+const DOCUMENTS_KEPT = 3;
 
 /** Where a phrase's clip is to be cut from: a file of the EPUB (by its path) and a range in ms. */
 export interface ClipSource {
@@ -20,8 +33,11 @@ export interface ClipSource {
 /** The files of the extracted EPUB, by their path from the zip's root. */
 export interface EpubFiles {
   has(path: string): boolean;
-  /** A text file's content, or a problem (too large, not UTF-8). */
-  text(path: string): Promise<string | { problem: string }>;
+  /**
+   * A text file's content, or a problem (missing, too large, not UTF-8). `kind` picks the size limit:
+   * content documents (XHTML) have a lower one than SMIL and the package.
+   */
+  text(path: string, kind?: 'content'): Promise<string | { problem: string }>;
 }
 
 /** A chapter with where each of its rows' clip comes from (rows with a problem have none). */
@@ -52,9 +68,12 @@ export class OverlayReader {
       .map((item) => item!);
   }
 
-  /** The number of `<par>`s in a SMIL file, counted before parsing it: a huge one is refused unparsed. */
+  /**
+   * The number of `<par>`s in a SMIL file (any case, any prefix), counted before parsing it: a huge one is
+   * refused unparsed. The parse counts again by local name, which no spelling escapes.
+   */
   static countPars(smil: string): number {
-    return smil.match(/<(?:[\w-]+:)?par[\s/>]/g)?.length ?? 0;
+    return smil.match(/<(?:[\w.-]+:)?par[\s/>]/gi)?.length ?? 0;
   }
 
   async chapter(n: number, itemId: string): Promise<OverlayChapter> {
@@ -65,7 +84,11 @@ export class OverlayReader {
     const chapter: BookChapter = { folder, chapter_no: n, title: '', rows: [], errors: [] };
     const sources = new Map<ChapterRow, ClipSource>();
     const done = { chapter, sources };
-    const content = item.path ? await this.document(item.path) : null;
+    const content = item.path && this.files.has(item.path) ? await this.document(item.path) : null;
+    if (!item.path || !this.files.has(item.path))
+      chapter.errors.push(
+        item.outside ?? `Its document ${short(item.path ?? item.href)} is missing from the EPUB.`,
+      );
     chapter.title = clip200(
       (item.path && this.titles.get(item.path)) ||
         (typeof content === 'object' && content?.title()) ||
@@ -91,7 +114,18 @@ export class OverlayReader {
       chapter.errors.push(`Its media overlay has ${count} phrases; the most for a chapter is ${MAX_CLIPS}.`);
       return done;
     }
-    const pars = findAll(parseXml(smil, smilPath), 'par');
+    let pars: XmlElement[] | null = null;
+    try {
+      pars = findAll(parseXml(smil, smilPath, { count: { name: 'par', max: MAX_CLIPS } }), 'par');
+    } catch (error) {
+      if (!(error instanceof XmlCountExceeded)) throw error;
+    }
+    if (!pars || pars.length > MAX_CLIPS) {
+      chapter.errors.push(
+        `Its media overlay has more than ${MAX_CLIPS} phrases; the most for a chapter is ${MAX_CLIPS}.`,
+      );
+      return done;
+    }
     for (const [i, par] of pars.entries()) {
       const row: ChapterRow = {
         n: i + 1,
@@ -117,7 +151,9 @@ export class OverlayReader {
 
   /** The phrase's text and glossary, or what is wrong with its `<text>`. */
   private async text(par: XmlElement, smilPath: string) {
-    const src = findFirst(par, 'text') && attr(findFirst(par, 'text')!, 'src');
+    // A par's own children, never a search of its subtree: a par holds one <text> and one <audio>.
+    const textElement = childNamed(par, 'text');
+    const src = textElement && attr(textElement, 'src');
     if (!src) return 'The phrase has no text (no <text src> in its <par>).';
     const to = resolveHref(smilPath, src);
     if ('outside' in to) return `Its text ${to.outside}.`;
@@ -132,7 +168,7 @@ export class OverlayReader {
 
   /** Where the phrase's clip is, or null after noting the problem on the row. */
   private audio(par: XmlElement, smilPath: string, row: ChapterRow): ClipSource | null {
-    const audio = findFirst(par, 'audio');
+    const audio = childNamed(par, 'audio');
     const src = audio && attr(audio, 'src');
     if (!audio || !src) {
       row.error = 'The phrase has no audio (no <audio src> in its <par>).';
@@ -153,17 +189,20 @@ export class OverlayReader {
     else if (begin === null || (endText !== undefined && end === null))
       row.error = `Its clip times are not SMIL clock values: clipBegin "${short(attr(audio, 'clipBegin') ?? '')}", clipEnd "${short(endText ?? '')}".`;
     else if (end !== null && end <= begin) row.error = 'Its clip ends before it begins.';
+    else if (end !== null && end - begin < MIN_CLIP_MS)
+      row.error = `Its clip lasts ${Math.round(end - begin)} ms; the least for a phrase is ${MIN_CLIP_MS} ms.`;
     else if (end !== null && end - begin > MAX_CLIP_MS)
       row.error = `Its clip lasts ${((end - begin) / 1000).toFixed(1)} s; the most for a phrase is ${MAX_CLIP_MS / 1000} s.`;
     return row.error || begin === null ? null : { audio: to.path, begin, end };
   }
 
-  /** A content document, read once; a string says why it cannot be read. */
+  /** A content document, read once while kept (the last DOCUMENTS_KEPT); a string says why it cannot be read. */
   private async document(path: string): Promise<ContentDocument | string> {
     let doc = this.documents.get(path);
     if (doc === undefined) {
-      const xml = await this.files.text(path);
+      const xml = await this.files.text(path, 'content');
       doc = typeof xml === 'string' ? new ContentDocument(xml, path) : `${short(path)}: ${xml.problem}`;
+      if (this.documents.size >= DOCUMENTS_KEPT) this.documents.delete(this.documents.keys().next().value!);
       this.documents.set(path, doc);
     }
     return doc;

@@ -56,26 +56,34 @@ export function packagePath(containerXml: string): string | null {
 
 const textOrNull = (element: XmlElement | undefined) => (element ? textOf(element) || null : null);
 
+/**
+ * Metadata entries read from a package: a book has a few creators and a few dozen metas; a package with
+ * thousands is no book's, and reading them all would only cost time.
+ */
+export const MAX_METADATA = 100;
+
 export function readPackage(xml: string, path: string): EpubPackage {
   const doc = parseXml(xml, path);
   const metadata = findFirst(doc, 'metadata') ?? doc;
-  const metas = findAll(metadata, 'meta');
+  const metas = findAll(metadata, 'meta').slice(0, MAX_METADATA);
   const property = (name: string) =>
     metas
       .filter((meta) => attr(meta, 'property') === name)
-      .map((meta) => textOf(meta))
+      .map((meta) => textOf(meta, undefined, { maxChars: 1000 }))
       .filter(Boolean);
   // EPUB 3 names a creator's role with a refining meta; EPUB 2 with opf:role. "nrt" is the narrator.
+  const roles = new Map<string, string>();
+  for (const meta of metas) {
+    const refines = attr(meta, 'refines');
+    if (refines && attr(meta, 'property') === 'role' && !roles.has(refines)) roles.set(refines, textOf(meta));
+  }
   const creators: string[] = [];
   const narrators = property('media:narrator');
-  for (const creator of findAll(metadata, 'creator')) {
-    const name = textOf(creator);
+  for (const creator of findAll(metadata, 'creator').slice(0, MAX_METADATA)) {
+    const name = textOf(creator, undefined, { maxChars: 1000 });
     if (!name) continue;
     const id = attr(creator, 'id');
-    const refined = metas.find(
-      (meta) => attr(meta, 'refines') === `#${id}` && attr(meta, 'property') === 'role',
-    );
-    const role = (refined ? textOf(refined) : attr(creator, 'role')) ?? 'aut';
+    const role = (id === undefined ? undefined : roles.get(`#${id}`)) ?? attr(creator, 'role') ?? 'aut';
     if (role === 'nrt') narrators.push(name);
     else creators.push(name);
   }

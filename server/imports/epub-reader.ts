@@ -11,7 +11,7 @@ import { canonicalTag } from '../common/language-tags';
 import { isImage, sniffFile, type AudioType } from '../media/sniff';
 import { BOOK_FIELDS, type BookField } from './book-archive';
 import { OverlayReader, type EpubFiles, type OverlayChapter } from './epub-chapters';
-import { cutClips, leaveUncut, planClips } from './epub-cut';
+import { cutClips, leaveUncut, leaveUnmeasured, planClips, spansMs } from './epub-cut';
 import { navTitles, packagePath, readPackage, type EpubPackage } from './epub-package';
 import { XmlRejected } from './epub-xml';
 import { FfmpegError } from './ffmpeg';
@@ -24,8 +24,14 @@ type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | n
 const MIMETYPE = 'application/epub+zip';
 /** The most `<par>`s a whole EPUB may have (a chapter has at most MAX_CLIPS): counted before any cut. */
 export const MAX_EPUB_PARS = 20_000;
-/** An XML document of the EPUB larger than this is not read. */
+/** An XML document of the EPUB larger than this is not read; a content document (XHTML) has a lower limit. */
 const XML_BYTES = 10 * 1024 * 1024;
+const CONTENT_BYTES = 4 * 1024 * 1024;
+/**
+ * All the XML one EPUB may have read, however often: parsing costs tens of bytes of heap per byte, and a
+ * small zip may name the same large document from many places.
+ */
+const XML_BUDGET_BYTES = 50 * 1024 * 1024;
 /** Phrases whose text makes a book's sample text, and the defaults docs/import.md names. */
 const SAMPLE_PHRASES = 3;
 export const EPUB_DEFAULTS = { difficulty: 'Medium', unknown: 'Unknown' } as const;
@@ -33,14 +39,18 @@ export const EPUB_DEFAULTS = { difficulty: 'Medium', unknown: 'Unknown' } as con
 export const EPUB_FFMPEG_MESSAGE =
   'Importing a read-along EPUB needs ffmpeg to cut its clips. Install it with: sudo apt-get install -y ffmpeg';
 
-/** An EPUB by content: its first entry is `mimetype`, holding exactly `application/epub+zip`. */
+/** How long a `mimetype` entry may be: the type and some trailing whitespace a careless zipper added. */
+const MIMETYPE_MAX = 64;
+
+/** An EPUB by content: its first entry is `mimetype`, holding `application/epub+zip` (trailing space ignored). */
 export async function isEpub(entries: ZipEntry[]): Promise<boolean> {
   const first = entries[0];
-  if (!first || first.name !== 'mimetype' || first.size !== MIMETYPE.length) return false;
+  if (!first || first.name !== 'mimetype' || first.size < MIMETYPE.length || first.size > MIMETYPE_MAX)
+    return false;
   const handle = await open(first.file);
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(MIMETYPE.length), 0, MIMETYPE.length, 0);
-    return bytesRead === MIMETYPE.length && buffer.toString('latin1') === MIMETYPE;
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(MIMETYPE_MAX), 0, MIMETYPE_MAX, 0);
+    return buffer.subarray(0, bytesRead).toString('latin1').trimEnd() === MIMETYPE;
   } finally {
     await handle.close();
   }
@@ -53,15 +63,25 @@ export async function isEpub(entries: ZipEntry[]): Promise<boolean> {
  * is no read-along book at all, or declares XML entities, is refused whole (422).
  */
 export async function readEpub(entries: ZipEntry[], stageDir: string, probe: Probe): Promise<BookManifest> {
+  // By NFC names, as hrefs are resolved (resolveHref): a Mac's zip may spell them decomposed.
   const byPath = new Map<string, { staged: string; size: number; file: string }>();
-  for (const entry of entries)
-    if (!byPath.has(entry.name))
-      byPath.set(entry.name, { staged: basename(entry.file), size: entry.size, file: entry.file });
+  for (const entry of entries) {
+    const name = entry.name.normalize('NFC');
+    if (!byPath.has(name))
+      byPath.set(name, { staged: basename(entry.file), size: entry.size, file: entry.file });
+  }
+  let xmlRead = 0;
   const files: EpubFiles = {
     has: (path) => byPath.has(path),
-    text: async (path) => {
-      const item = byPath.get(path)!;
-      if (item.size > XML_BYTES) return { problem: `larger than ${XML_BYTES / 1024 / 1024} MB.` };
+    text: async (path, kind) => {
+      const item = byPath.get(path);
+      if (!item) return { problem: 'missing from the EPUB.' };
+      const limit = kind === 'content' ? CONTENT_BYTES : XML_BYTES;
+      if (item.size > limit) return { problem: `larger than ${limit / 1024 / 1024} MB.` };
+      if ((xmlRead += item.size) > XML_BUDGET_BYTES)
+        throw refused(
+          `The EPUB's documents add up to more than ${XML_BUDGET_BYTES / 1024 / 1024} MB of XML to read: it is refused.`,
+        );
       try {
         return decodeText(await readFile(item.file));
       } catch (error) {
@@ -105,14 +125,20 @@ export async function readEpub(entries: ZipEntry[], stageDir: string, probe: Pro
   manifest.chapters = chapters.map(({ chapter }) => chapter);
   await readCover(pkg, byPath, manifest);
   try {
-    const planned = await planClips(chapters, (path) => byPath.get(path)!, stageDir);
-    await readFields(
-      pkg,
-      manifest,
-      planned.reduce((sum, plan) => sum + (plan.end - plan.begin), 0),
-    );
-    if (bookProblems(manifest).length) leaveUncut(planned);
-    else await cutClips(planned, stageDir, probe);
+    // A book with a problem already cannot be committed: its audio is neither decoded nor cut.
+    const staged = (path: string) => byPath.get(path)!;
+    await readFields(pkg, manifest, spansMs(chapters));
+    if (bookProblems(manifest).length) await leaveUnmeasured(chapters, staged, stageDir);
+    else {
+      const planned = await planClips(chapters, staged, stageDir);
+      await readFields(
+        pkg,
+        manifest,
+        planned.reduce((sum, plan) => sum + (plan.end - plan.begin), 0),
+      );
+      if (bookProblems(manifest).length) leaveUncut(planned);
+      else await cutClips(planned, stageDir, probe);
+    }
   } catch (error) {
     if (error instanceof FfmpegError && error.kind === 'missing')
       throw new ServiceUnavailableException(EPUB_FFMPEG_MESSAGE);

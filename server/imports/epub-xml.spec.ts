@@ -1,6 +1,6 @@
 import { ContentDocument } from './epub-content';
-import { navTitles, packagePath, readPackage } from './epub-package';
-import { parseXml, resolveHref, textOf, XmlRejected } from './epub-xml';
+import { MAX_METADATA, navTitles, packagePath, readPackage } from './epub-package';
+import { MAX_NODES, parseXml, resolveHref, textOf, XmlCountExceeded, XmlRejected } from './epub-xml';
 
 describe(resolveHref.name, () => {
   it('resolves against the folder of the referring file, with its fragment', () => {
@@ -34,6 +34,21 @@ describe(parseXml.name, () => {
     const doc = parseXml('<x>&lt;b&gt; &amp; &unknown; <![CDATA[raw <i>]]></x>', 'x.xml');
     expect(textOf(doc)).toBe('<b> & &unknown; raw <i>');
   });
+
+  it('refuses any DOCTYPE internal subset, and reads a document that merely mentions <!ENTITY', () => {
+    expect(() => parseXml('<!DOCTYPE x [ ]><x/>', 'x.xml')).toThrow(XmlRejected);
+    const doc = parseXml('<!DOCTYPE html><x><!-- no <!ENTITY here --><![CDATA[<!ENTITY>]]></x>', 'x.xml');
+    expect(textOf(doc)).toBe('<!ENTITY>');
+  });
+
+  it('refuses a document of more than MAX_NODES nodes, and stops counting an element past its limit', () => {
+    expect(() => parseXml(`<x>${'<b/>'.repeat(MAX_NODES + 1)}</x>`, 'big.xhtml')).toThrow(
+      'big.xhtml has more than 200000 elements: the EPUB is refused.',
+    );
+    // Any case, any prefix: the local name is what counts.
+    const smil = `<smil>${'<PAR/><smil:par/>'.repeat(2)}</smil>`;
+    expect(() => parseXml(smil, 's.smil', { count: { name: 'par', max: 3 } })).toThrow(XmlCountExceeded);
+  });
 });
 
 const OPF = `<?xml version="1.0"?>
@@ -58,9 +73,19 @@ const OPF = `<?xml version="1.0"?>
 
 describe(textOf.name, () => {
   it('reads elements nested far deeper than the call stack goes', () => {
-    const depth = 200_000;
+    const depth = MAX_NODES - 10;
     const doc = parseXml(`<p>${'<b>'.repeat(depth)}deep${'</b>'.repeat(depth)}</p>`, 'deep.xhtml');
     expect(textOf(doc)).toBe('deep');
+  });
+
+  it('leaves out ruby readings, separates blocks, keeps no-break and ideographic spaces, and stops when asked', () => {
+    const doc = parseXml(
+      '<div><p>一<ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp></ruby>字</p><p>a&nbsp;b\u3000c</p></div>',
+      'r.xhtml',
+    );
+    expect(textOf(doc)).toBe('一漢字 a\u00a0b\u3000c');
+    const long = parseXml(`<p>${'word '.repeat(10_000)}</p>`, 'l.xhtml');
+    expect(textOf(long, undefined, { maxChars: 2001 })).toHaveLength(2001);
   });
 });
 
@@ -86,6 +111,26 @@ describe(readPackage.name, () => {
     });
   });
 
+  it('reads at most MAX_METADATA creators and metas, each role found once (not per creator)', () => {
+    const many = 20_000;
+    const opf = `<package><metadata>${Array.from(
+      { length: many },
+      (_, i) => `<dc:creator id="c${i}">C${i}</dc:creator><meta refines="#c${i}" property="role">nrt</meta>`,
+    ).join('')}</metadata></package>`;
+    const started = Date.now();
+    const pkg = readPackage(opf, 'p.opf');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(pkg.metadata.narrators).toEqual(Array.from({ length: MAX_METADATA }, (_, i) => `C${i}`));
+    expect(pkg.metadata.creators).toEqual([]);
+  });
+
+  it('matches names composed (NFC) whichever way the href spells them', () => {
+    expect(resolveHref('OEBPS/c.smil', 'Mu\u0308ller.mp3')).toEqual({
+      path: 'OEBPS/Müller.mp3',
+      fragment: '',
+    });
+  });
+
   it('takes chapter titles from the table of contents', () => {
     const nav = `<html><body><nav epub:type="landmarks"><a href="text/t1.xhtml">Start</a></nav>
       <nav epub:type="toc"><ol><li><a href="text/t1.xhtml#top"> Un <b>début</b></a></li></ol></nav></body></html>`;
@@ -108,5 +153,21 @@ describe(ContentDocument.name, () => {
       dictionary: 'Meer — sea\nstill\nruhig',
     });
     expect(doc.phrase(doc.byId('p2')!)).toEqual({ phrase: 'Ohne Glossar', dictionary: '' });
+  });
+
+  it('reads each footnote once, only footnotes and endnotes, and a glossary bomb no further than 5000 characters', () => {
+    const refs = '<a epub:type="noteref" href="#n">*</a>'.repeat(2000);
+    const doc = new ContentDocument(
+      `<html><body><p id="p1">Eins${refs}</p><p id="p2">Zwei<a epub:type="noteref" href="#x">*</a></p>
+      <aside id="n" epub:type="footnote">${'<p>Bedeutung</p>'.repeat(20_000)}</aside>
+      <div id="x">not a note</div></body></html>`,
+      'OEBPS/t.xhtml',
+    );
+    const started = Date.now();
+    const { phrase, dictionary } = doc.phrase(doc.byId('p1')!);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(phrase).toBe('Eins');
+    expect(dictionary.length).toBe(5001);
+    expect(doc.phrase(doc.byId('p2')!)).toEqual({ phrase: 'Zwei', dictionary: '' });
   });
 });

@@ -7,11 +7,12 @@ import { BooksRepository } from '../catalogue/repository/books.repository';
 import { decodedLengthUs } from '../formats/audio-measures';
 import { EpubExport } from '../formats/epub/epub-export';
 import type { BookImportResponse } from '../imports/book-imports.dto';
+import { MAX_EPUB_PARS } from '../imports/epub-reader';
 import { splitGlossary } from '../reading/glossary';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { StagedImport } from '../imports/staged-import.entity';
 import { ApiClient, newAdmin } from './api-client';
-import { mediaBytes, mediaFiles } from './fixtures';
+import { mediaBytes, mediaFiles, stagedImports } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { makeZip, renameEntry, type ZipItem } from './zips';
 
@@ -21,7 +22,8 @@ type Phrases = {
 };
 type Chapters = { data: { chapters: Array<{ id: number; title: string; chapter_no: number }> } };
 
-const MIMETYPE: ZipItem = { name: 'mimetype', data: Buffer.from('application/epub+zip'), store: true };
+const MIME = 'application/epub+zip';
+const MIMETYPE: ZipItem = { name: 'mimetype', data: Buffer.from(MIME), store: true };
 const CONTAINER = `<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
   <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
@@ -41,6 +43,8 @@ interface Chapter {
   pars: Par[];
   /** Wraps the pars in a nested <seq>, as books with sections do. */
   nested?: boolean;
+  /** The SMIL file as is, instead of one made from `pars`. */
+  rawSmil?: string;
 }
 
 const xhtml = (title: string, body: string) => `<?xml version="1.0" encoding="UTF-8"?>
@@ -73,6 +77,11 @@ interface Book {
   /** Audio files the package lists but the zip leaves out. */
   missing?: string[];
   opfHead?: string;
+  /** More of the package's <metadata>. */
+  metadata?: string;
+  /** Zip entries left out (their path in the zip). */
+  omit?: string[];
+  mimetype?: string;
   overlays?: boolean;
 }
 
@@ -100,7 +109,7 @@ function epub(book: Book): Promise<Buffer> {
   <dc:language>DE-de</dc:language>
   <dc:description>&lt;p&gt;Ein Sommer am Meer.&lt;/p&gt;</dc:description>
   <meta property="media:narrator">Jonas Berg</meta>
-  <meta property="media:active-class">-epub-media-overlay-active</meta>
+  <meta property="media:active-class">-epub-media-overlay-active</meta>${book.metadata ?? ''}
 </metadata>
 <manifest>${items.join('\n')}</manifest>
 <spine><itemref idref="nav"/>${book.chapters.map((c) => `<itemref idref="${c.id}"/>`).join('')}</spine>
@@ -111,18 +120,20 @@ function epub(book: Book): Promise<Buffer> {
       .map((c) => `<li><a href="${c.id}.xhtml">${c.title}</a></li>`)
       .join('')}</ol></nav>`,
   );
-  return makeZip([
-    MIMETYPE,
+  const mimetype = book.mimetype === undefined ? MIMETYPE : { ...MIMETYPE, data: Buffer.from(book.mimetype) };
+  const entries: ZipItem[] = [
+    mimetype,
     { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER) },
     { name: 'OEBPS/content.opf', data: Buffer.from(opf) },
     { name: 'OEBPS/nav.xhtml', data: Buffer.from(nav) },
     { name: 'OEBPS/images/cover.png', data: book.cover ?? COVER },
     ...book.chapters.flatMap((chapter) => [
       { name: `OEBPS/${chapter.id}.xhtml`, data: Buffer.from(xhtml(chapter.title, chapter.body)) },
-      { name: `OEBPS/${chapter.id}.smil`, data: Buffer.from(smil(chapter)) },
+      { name: `OEBPS/${chapter.id}.smil`, data: Buffer.from(chapter.rawSmil ?? smil(chapter)) },
     ]),
     ...Object.entries(book.audio).map(([name, data]) => ({ name: `OEBPS/${name}`, data })),
-  ]);
+  ];
+  return makeZip(entries.filter((entry) => !book.omit?.includes(entry.name)));
 }
 
 const zipForm = (zip: Buffer) => {
@@ -199,14 +210,29 @@ describe('Importing a read-along EPUB', () => {
       )[0].n,
     );
 
-  /** Stages an EPUB that must not become a book: the answer, with nothing written to the catalogue or media. */
+  const importCount = async () =>
+    Number(
+      (
+        await server.app
+          .get(DataSource)
+          .query<Array<{ n: number | string }>>('SELECT COUNT(*) AS n FROM imports')
+      )[0].n,
+    );
+
+  /**
+   * Stages an EPUB that must not become a book: the answer, with nothing written to the catalogue or
+   * media, and, when refused outright, nothing staged either (no files, no row).
+   */
   async function refused(zip: Buffer) {
     const [books, media] = [await bookCount(), await mediaFiles(server)];
+    const [staged, imports] = [await stagedImports(server), await importCount()];
     const res = await admin.post<Preview & { message: string; errors?: Record<string, string[]> }>(
       'admin/book/import',
       zipForm(zip),
     );
     expect(res.status).not.toBe(500);
+    if (res.status !== 200)
+      expect([await stagedImports(server), await importCount()]).toEqual([staged, imports]);
     if (res.status === 200) {
       const commit = await admin.post<{ message: string }>(`admin/import/${res.body.data.import_id}/commit`);
       expect(commit.status).toBe(422);
@@ -393,6 +419,107 @@ describe('Importing a read-along EPUB', () => {
     expect(res.body.data.errors).toEqual([
       'OEBPS/ch2.xhtml: Its media overlay has 100000 phrases; the most for a chapter is 2000.',
     ]);
+  });
+
+  it('refuses more than MAX_EPUB_PARS phrases across chapters, and counts <PAR> and <smil:par> as pars', async () => {
+    const par: Par = { text: 'c0.xhtml#q1', audio: 'audio/ch2.mp3', begin: '0s', end: '1s' };
+    const chapters: Chapter[] = Array.from({ length: 11 }, (_, i) => ({
+      id: `c${i}`,
+      title: `Teil ${i}`,
+      body: '<p id="q1">Oben.</p>',
+      pars: Array.from({ length: 2000 }, () => ({ ...par, text: `c${i}.xhtml#q1` })),
+    }));
+    const many = await refused(await epub({ chapters, audio: { 'audio/ch2.mp3': CH2 } }));
+    expect([many.status, many.body.errors?.zip]).toEqual([
+      422,
+      [`The EPUB has more than ${MAX_EPUB_PARS} phrases (<par>), the most a book can import.`],
+    ]);
+
+    const book = goodBook('2s');
+    const one = '<text src="ch2.xhtml#q1"/><audio src="audio/ch2.mp3" clipBegin="0s" clipEnd="1s"/>';
+    book.chapters[1].rawSmil = `<smil xmlns="http://www.w3.org/ns/SMIL" xmlns:smil="http://www.w3.org/ns/SMIL"><body>${`<PAR>${one}</PAR><smil:par>${one}</smil:par>`.repeat(1001)}</body></smil>`;
+    const upper = await refused(await epub(book));
+    expect(upper.body.data.errors).toEqual([
+      'OEBPS/ch2.xhtml: Its media overlay has 2002 phrases; the most for a chapter is 2000.',
+    ]);
+  });
+
+  it('lists a spine document missing from the zip, and refs leaving the book however spelled', async () => {
+    const book = goodBook('2s');
+    book.chapters[0].pars = [
+      { text: 'ch1.xhtml#p1', audio: '%2e%2e/%2e%2e/%2e%2e/etc/passwd', begin: '0s', end: '1s' },
+      { text: 'ch1.xhtml#p1', audio: '..\\..\\audio\\ch1.mp3', begin: '0s', end: '1s' },
+      { text: 'ch1.xhtml#p1', audio: 'file:///etc/passwd', begin: '0s', end: '1s' },
+      { text: 'ch1.xhtml#p1', audio: 'data:audio/mpeg;base64,AAAA', begin: '0s', end: '1s' },
+    ];
+    // A mimetype with a trailing newline is still an EPUB.
+    const res = await refused(await epub({ ...book, omit: ['OEBPS/ch2.xhtml'], mimetype: `${MIME}\n` }));
+    expect(res.status).toBe(200);
+    expect(res.body.data.chapters.map((chapter) => chapter.errors)).toEqual([
+      [
+        'Row 1: Its audio "%2e%2e/%2e%2e/%2e%2e/etc/passwd" points outside the book.',
+        'Row 2: Its audio "..\\..\\audio\\ch1.mp3" points outside the book.',
+        'Row 3: Its audio "file:///etc/passwd" points outside the book.',
+        'Row 4: Its audio "data:audio/mpeg;base64,AAAA" points outside the book.',
+      ],
+      [
+        'Its document OEBPS/ch2.xhtml is missing from the EPUB.',
+        'Row 1: Its text OEBPS/ch2.xhtml is missing from the EPUB.',
+      ],
+    ]);
+  });
+
+  it('lists unreadable, backwards, huge and too short clock values as problems', async () => {
+    const book = goodBook('2s');
+    const at = (begin: string, end: string): Par => ({
+      text: 'ch1.xhtml#p1',
+      audio: 'audio/ch1.mp3',
+      begin,
+      end,
+    });
+    book.chapters[0].pars = [
+      at('2s', '1s'),
+      at('0s', '9'.repeat(400)),
+      at('1000000h', '1000000.5h'),
+      at('1s', '1.0001s'),
+    ];
+    const res = await refused(await epub(book));
+    expect(res.body.data.chapters[0].errors).toEqual([
+      'Row 1: Its clip ends before it begins.',
+      `Row 2: Its clip times are not SMIL clock values: clipBegin "0s", clipEnd "${'9'.repeat(120)}…".`,
+      'Row 3: Its clip lasts 1800.0 s; the most for a phrase is 60 s.',
+      'Row 4: Its clip lasts 0 ms; the least for a phrase is 20 ms.',
+    ]);
+  });
+
+  it('refuses, before cutting, clips adding up to far more audio than the book holds', async () => {
+    const book = goodBook('2s');
+    // 40 clips of 2 s from one 2.5 s file: 80 s of clips from 2.5 s of audio.
+    book.chapters[1].pars = Array.from({ length: 40 }, () => ({
+      text: 'ch2.xhtml#q1',
+      audio: 'audio/ch2.mp3',
+      begin: '0s',
+      end: '2s',
+    }));
+    const res = await refused(await epub(book));
+    expect(res.status).toBe(422);
+    expect(res.body.errors?.zip?.[0]).toMatch(
+      /^The EPUB's clips would make more audio than the book's files hold/,
+    );
+  });
+
+  it('reads a package of 20,000 creators and a glossary bomb with bounded work', async () => {
+    const book = goodBook('2s');
+    book.metadata = Array.from(
+      { length: 20_000 },
+      (_, i) => `<dc:creator id="x${i}">C${i}</dc:creator><meta refines="#x${i}" property="role">aut</meta>`,
+    ).join('');
+    const refs = '<a epub:type="noteref" href="#n9">*</a>'.repeat(2000);
+    book.chapters[1].body = `<p id="q1">Oben${refs}</p><aside id="n9" epub:type="footnote">${'<p>Licht</p>'.repeat(20_000)}</aside>`;
+    const res = await refused(await epub(book));
+    expect(res.status).toBe(200);
+    expect(res.body.data.book.author).toMatch(/^Anna Weiß, C0, C1, C2, .*…$/);
+    expect(res.body.data.chapters[1].errors).toEqual(['Row 1: The glossary is longer than 5000 characters.']);
   });
 
   it('answers 503 with the command to install ffmpeg when the server has none to measure and cut clips', async () => {
