@@ -35,6 +35,10 @@ export class AudiobookBuild {
   buildingVersion: string | null;
 
   /** In the derived store (never served by /media). */
+  /** The version whose build failed last: only that version waits out the pause (docs/formats.md). */
+  @Column({ name: 'failed_version', type: 'varchar', length: 64, nullable: true })
+  failedVersion: string | null;
+
   @Column({ name: 'file_key', type: 'varchar', length: 300, nullable: true })
   fileKey: string | null;
 

@@ -27,7 +27,7 @@ export class Formats1764230400000 implements MigrationInterface {
       new Table({
         name: 'audio_measures',
         columns: [
-          { name: 'audio_key', type: 'varchar', length: '300', isPrimary: true },
+          { name: 'audio_key', type: 'varchar', length: '600', isPrimary: true },
           { name: 'decoded_us', type: 'bigint' },
           timestampNow(time, 'measured_at'),
         ],
@@ -59,6 +59,7 @@ export class Formats1764230400000 implements MigrationInterface {
           { name: 'state', type: 'varchar', length: '10' },
           { name: 'version', type: 'varchar', length: '64' },
           { name: 'building_version', type: 'varchar', length: '64', isNullable: true },
+          { name: 'failed_version', type: 'varchar', length: '64', isNullable: true },
           { name: 'file_key', type: 'varchar', length: '300', isNullable: true },
           { name: 'file_bytes', type: 'bigint', isNullable: true },
           { name: 'lease_owner', type: 'varchar', length: '64', isNullable: true },

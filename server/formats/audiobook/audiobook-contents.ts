@@ -12,6 +12,10 @@ import type { AudiobookEdition } from '../audiobook-build.entity';
 const ENCODING_REVISION = 'm4b-1';
 /** A clip whose length is not known yet counts as this long in the estimate of a build's time. */
 const UNKNOWN_CLIP_MS = 3_000;
+/** ffmpeg encodes AAC at about 135× real time on the reference machine; each clip's decoder costs more. */
+const ENCODE_SPEED = 135;
+const SECONDS_PER_CLIP = 0.05;
+const BASE_SECONDS = 2;
 
 export interface AudiobookClip {
   id: number;
@@ -110,6 +114,13 @@ export const roughLengthMs = (contents: AudiobookContents): number =>
       sum + chapter.clips.reduce((total, clip) => total + (clip.audioMs ?? UNKNOWN_CLIP_MS), 0),
     0,
   );
+
+/** How long a build of `contents` should take, in whole seconds (the Retry-After). */
+export function estimateSeconds(contents: AudiobookContents): number {
+  return Math.ceil(
+    BASE_SECONDS + roughLengthMs(contents) / 1000 / ENCODE_SPEED + clipCount(contents) * SECONDS_PER_CLIP,
+  );
+}
 
 /** Where the M4B of a version is kept in the derived store (docs/formats.md). */
 export const audiobookKey = (contents: AudiobookContents): string =>

@@ -11,7 +11,9 @@ const MAX_ERROR_CHARS = 500;
  * A build is claimed with a conditional UPDATE (or, for a first build, an INSERT that the unique index on
  * book and edition refuses to a second instance) that only succeeds while no live lease exists, so one
  * builder runs at a time across instances; a lease that is not renewed (a crashed instance) runs out and
- * is taken over. Plain SQL both databases take (database/sql.ts).
+ * is taken over. A failed build's ownerless lease only holds back the version that failed: the book's
+ * next version (a fix) is claimed at once. Lease times are each instance's clock (docs/scaling.md: NTP).
+ * Plain SQL both databases take (database/sql.ts).
  */
 export class AudiobookLeases {
   constructor(
@@ -30,7 +32,10 @@ export class AudiobookLeases {
     return this.rows.createQueryBuilder('b').where('b.book_id IN (:...bookIds)', { bookIds }).getMany();
   }
 
-  /** Takes the build of `version` for `owner` until `untilMs`, when no live lease stands in the way. */
+  /**
+   * Takes the build of `version` for `owner` until `untilMs`, when no live lease stands in the way (the
+   * pause after a failure holds back only the version that failed).
+   */
   async claim(
     bookId: number,
     edition: AudiobookEdition,
@@ -44,8 +49,10 @@ export class AudiobookLeases {
       `UPDATE audiobook_builds
           SET state = 'building', building_version = ?, lease_owner = ?, lease_until_ms = ?,
               updated_at = CURRENT_TIMESTAMP
-        WHERE book_id = ? AND edition = ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)`,
-      [version, owner, untilMs, bookId, edition, nowMs],
+        WHERE book_id = ? AND edition = ?
+          AND (lease_until_ms IS NULL OR lease_until_ms < ?
+               OR (state = 'failed' AND (failed_version IS NULL OR failed_version <> ?)))`,
+      [version, owner, untilMs, bookId, edition, nowMs, version],
     );
     if (taken) return true;
     if (await this.rows.existsBy({ bookId, edition })) return false;
@@ -96,7 +103,7 @@ export class AudiobookLeases {
       this.db,
       `UPDATE audiobook_builds
           SET state = 'ready', version = ?, file_key = ?, file_bytes = ?, building_version = NULL,
-              lease_owner = NULL, lease_until_ms = NULL, error = NULL, updated_at = CURRENT_TIMESTAMP
+              failed_version = NULL, lease_owner = NULL, lease_until_ms = NULL, error = NULL, updated_at = CURRENT_TIMESTAMP
         WHERE id = ? AND lease_owner = ?`,
       [version, fileKey, fileBytes, id, owner],
     );
@@ -105,17 +112,18 @@ export class AudiobookLeases {
   }
 
   /**
-   * Records a failed build. The lease is kept, by nobody, until `retryAtMs`: no one claims the build
-   * again before then, so a book whose build fails is not rebuilt in a tight loop.
+   * Records a failed build of `version`. The lease is kept, by nobody, until `retryAtMs`: no one claims
+   * that version again before then, so a book whose build fails is not rebuilt in a tight loop; another
+   * version (the book once fixed) may be claimed at once.
    */
-  async fail(id: number, owner: string, error: string, retryAtMs: number): Promise<void> {
+  async fail(id: number, owner: string, version: string, error: string, retryAtMs: number): Promise<void> {
     await changedRows(
       this.db,
       `UPDATE audiobook_builds
-          SET state = 'failed', error = ?, building_version = NULL, lease_owner = NULL, lease_until_ms = ?,
-              updated_at = CURRENT_TIMESTAMP
+          SET state = 'failed', error = ?, failed_version = ?, building_version = NULL, lease_owner = NULL,
+              lease_until_ms = ?, updated_at = CURRENT_TIMESTAMP
         WHERE id = ? AND lease_owner = ?`,
-      [error.slice(0, MAX_ERROR_CHARS), retryAtMs, id, owner],
+      [error.slice(0, MAX_ERROR_CHARS), version, retryAtMs, id, owner],
     );
   }
 
@@ -124,7 +132,8 @@ export class AudiobookLeases {
     await changedRows(
       this.db,
       `UPDATE audiobook_builds SET lease_owner = NULL, lease_until_ms = NULL, building_version = NULL,
-              state = CASE WHEN file_key IS NULL THEN 'failed' ELSE 'ready' END, error = ?
+              failed_version = NULL, state = CASE WHEN file_key IS NULL THEN 'failed' ELSE 'ready' END,
+              error = ?
         WHERE id = ? AND lease_owner = ?`,
       ['The build was interrupted: the server stopped.', id, owner],
     );

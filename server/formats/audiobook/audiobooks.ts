@@ -19,22 +19,26 @@ import { MediaService } from '../../media/media.service';
 import { DERIVED_STORE, MEDIA_STORE } from '../../media/store/create-stores';
 import type { ByteRange, MediaStore } from '../../media/store/media-store';
 import { AudiobookBuild, type AudiobookEdition } from '../audiobook-build.entity';
-import { audiobookContents, clipCount, roughLengthMs, type AudiobookContents } from './audiobook-contents';
-import { AudiobookBuilder } from './audiobook-builder';
+import { audiobookContents, clipCount, estimateSeconds, type AudiobookContents } from './audiobook-contents';
+import { AudiobookBuilder, type BuildTimings } from './audiobook-builder';
 import { AudiobookLeases } from './audiobook-leases';
 
+export { estimateSeconds };
+
+/**
+ * `version` (64 hex digits) names the file's contents: the download route sends it as a strong ETag and
+ * honours If-Range with it, so a resumed download never splices two versions.
+ */
 export type AudiobookAnswer =
-  | { ready: true; key: string; bytes: number; filename: string }
+  | { ready: true; key: string; bytes: number; filename: string; version: string }
   | { ready: false; retryAfterSeconds: number; message: string };
 
 export const AUDIOBOOK_FFMPEG_MISSING =
   'Audiobook files are made with ffmpeg, which this server lacks. Install it with: sudo apt-get install -y ffmpeg';
 export const NO_AUDIO = 'This book has no audio to make an audiobook of yet.';
 
-/** ffmpeg encodes AAC at about 135× real time on the reference machine; each clip's decoder costs more. */
-const ENCODE_SPEED = 135;
-const SECONDS_PER_CLIP = 0.05;
-const BASE_SECONDS = 2;
+/** Books whose contents (and version) are kept in memory between requests. */
+const CACHED_BOOKS = 64;
 
 /**
  * The M4B of a book (docs/formats.md, "Audiobook M4B"): served only when it holds the book's current
@@ -50,6 +54,13 @@ export class Audiobooks implements OnApplicationBootstrap, OnModuleDestroy {
   rebuildDelayMs = 30_000;
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private stopped = false;
+  /**
+   * Each edition's contents as last read, by book code: a request (each HEAD, each Range, each poll) then
+   * costs no read of every phrase. Dropped on every catalogue change of the book (here or elsewhere);
+   * `epoch` keeps a read that raced a change from being kept.
+   */
+  private readonly cached = new Map<string, Map<AudiobookEdition, AudiobookContents>>();
+  private epoch = 0;
 
   constructor(
     db: DataSource,
@@ -71,6 +82,11 @@ export class Audiobooks implements OnApplicationBootstrap, OnModuleDestroy {
       (bookId, edition) => this.current(bookId, edition),
     );
     events.subscribe((bookCodes) => this.changed(bookCodes));
+  }
+
+  /** The builder's timings (tests shorten them). */
+  get timings(): BuildTimings {
+    return this.builder.timings;
   }
 
   /** Builds this instance has run (one per claim it won). */
@@ -97,7 +113,7 @@ export class Audiobooks implements OnApplicationBootstrap, OnModuleDestroy {
   async get(book: Book, edition: AudiobookEdition): Promise<AudiobookAnswer> {
     // The download route answers it with a 503 (downloads.service.ts), as it does for the EPUB.
     if (!(await ffmpegAvailable())) throw new FfmpegError('missing', AUDIOBOOK_FFMPEG_MISSING);
-    const contents = await audiobookContents(book, edition, this.chapters, this.phrases);
+    const contents = await this.contentsOf(book, edition);
     if (clipCount(contents) === 0) throw new NotFoundException(NO_AUDIO);
     const row = await this.leases.find(book.id, edition);
     if (row?.fileKey && row.version === contents.version) {
@@ -108,17 +124,20 @@ export class Audiobooks implements OnApplicationBootstrap, OnModuleDestroy {
           key: row.fileKey,
           bytes: stored.size,
           filename: `${book.bookCode}${edition === 'sample' ? '-sample' : ''}.m4b`,
+          version: row.version,
         };
     }
     const estimate = estimateSeconds(contents);
-    const pause = row?.state === 'failed' ? (row.leaseUntilMs ?? 0) - Date.now() : 0;
+    // Only the version that failed waits: the book once fixed is built at once.
+    const failed = row?.state === 'failed' && row.failedVersion === contents.version;
+    const pause = failed ? (row.leaseUntilMs ?? 0) - Date.now() : 0;
     if (pause > 0)
       return {
         ready: false,
         retryAfterSeconds: Math.ceil(pause / 1000) + estimate,
         message: `The last attempt to make this audiobook failed; it is tried again in ${Math.ceil(pause / 1000)} s.`,
       };
-    await this.builder.start(contents);
+    this.builder.start(contents);
     return {
       ready: false,
       retryAfterSeconds: estimate,
@@ -134,11 +153,31 @@ export class Audiobooks implements OnApplicationBootstrap, OnModuleDestroy {
   /** The edition's contents as they are now, or null when the book is gone. */
   private async current(bookId: number, edition: AudiobookEdition): Promise<AudiobookContents | null> {
     const book = await this.books.byId(bookId);
-    return book && audiobookContents(book, edition, this.chapters, this.phrases);
+    return book && this.contentsOf(book, edition);
+  }
+
+  /** The edition's contents, from memory unless the book changed since they were read. */
+  private async contentsOf(book: Book, edition: AudiobookEdition): Promise<AudiobookContents> {
+    const known = this.cached.get(book.bookCode)?.get(edition);
+    if (known) return known;
+    const epoch = this.epoch;
+    const contents = await audiobookContents(book, edition, this.chapters, this.phrases);
+    if (epoch === this.epoch) {
+      const editions = this.cached.get(book.bookCode) ?? new Map<AudiobookEdition, AudiobookContents>();
+      editions.set(edition, contents);
+      // Oldest first out: a Map keeps insertion order.
+      this.cached.delete(book.bookCode);
+      this.cached.set(book.bookCode, editions);
+      if (this.cached.size > CACHED_BOOKS) this.cached.delete(this.cached.keys().next().value!);
+    }
+    return contents;
   }
 
   /** A catalogue change (here or on another instance): rebuild once the book has been quiet a while. */
   private changed(bookCodes: string[]): void {
+    this.epoch += 1;
+    if (bookCodes.length) for (const code of bookCodes) this.cached.delete(code);
+    else this.cached.clear();
     if (this.stopped) return;
     // No codes: anything may have changed (a missed notice); every kept M4B is checked.
     const key = bookCodes.length ? bookCodes.join('\n') : '*';
@@ -167,14 +206,7 @@ export class Audiobooks implements OnApplicationBootstrap, OnModuleDestroy {
       const contents = await this.current(row.bookId, row.edition);
       if (!contents || clipCount(contents) === 0) continue;
       if (row.fileKey && row.version === contents.version) continue;
-      await this.builder.start(contents);
+      this.builder.start(contents);
     }
   }
-}
-
-/** How long a build of `contents` should take, in whole seconds (the Retry-After). */
-export function estimateSeconds(contents: AudiobookContents): number {
-  return Math.ceil(
-    BASE_SECONDS + roughLengthMs(contents) / 1000 / ENCODE_SPEED + clipCount(contents) * SECONDS_PER_CLIP,
-  );
 }

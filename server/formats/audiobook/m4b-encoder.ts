@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { Logger } from '@nestjs/common';
 import sharp from 'sharp';
 import { FfmpegError, ffmpegInput, ffmpegPath, runFfmpeg } from '../../imports/ffmpeg';
 import { coverFile } from '../../media/media-urls';
@@ -13,6 +14,8 @@ const BITRATE = '64k';
 const MAX_STDERR_CHARS = 4096;
 /** The cover as it goes in the file: JPEG (players know no WebP), at the stored size's width. */
 const COVER_WIDTH = 640;
+
+const logger = new Logger('Audiobooks');
 
 /** Temp files a build writes; the caller deletes them, whatever happened. */
 export interface EncodeFiles {
@@ -44,7 +47,12 @@ export async function encodeM4b(
   signal: AbortSignal,
 ): Promise<number[]> {
   const lengths = await encodeAudio(contents, media, files.audio, signal);
-  const withCover = await writeCover(contents, media, files.cover);
+  if (signal.aborted) throw new BuildAborted(String(signal.reason));
+  // A cover that cannot be read or converted costs the file its picture, not the whole build.
+  const withCover = await writeCover(contents, media, files.cover).catch((error: unknown) => {
+    logger.warn(`The cover of ${contents.bookCode} is left out of its audiobook: ${String(error)}`);
+    return false;
+  });
   await writeFile(files.metadata, ffmetadata(contents, lengths));
   if (signal.aborted) throw new BuildAborted(String(signal.reason));
   await runFfmpeg(
@@ -77,7 +85,8 @@ export async function encodeM4b(
       '-y',
       ffmpegInput(files.output),
     ],
-    { timeoutMs: 30 * 60_000 },
+    // A stream copy: seconds even for a long book (runFfmpeg takes no abort signal; the timeout bounds it).
+    { timeoutMs: 10 * 60_000 },
   );
   return lengths;
 }
@@ -126,6 +135,11 @@ function encodeAudio(
   });
   // Whichever fails first (a clip, or the encoder) is the error; the other is then quiet.
   exited.catch(() => undefined);
+  // Made once, raced against every clip's decoding: the encoder ending before its input did.
+  const encoderGone = exited.then(() =>
+    Promise.reject(new FfmpegError('failed', 'the encoder stopped early')),
+  );
+  encoderGone.catch(() => undefined);
 
   const clips = new ClipPrefetch(
     media,
@@ -137,10 +151,7 @@ function encodeAudio(
       let samples = 0;
       for (const clip of chapter.clips) {
         if (signal.aborted) throw new BuildAborted(String(signal.reason));
-        samples += await Promise.race([
-          decodeToPcm(clips.store, clip.audioPath, child.stdin),
-          exited.then(() => Promise.reject(new FfmpegError('failed', 'the encoder stopped early'))),
-        ]);
+        samples += await Promise.race([decodeToPcm(clips.store, clip.audioPath, child.stdin), encoderGone]);
       }
       lengths.push(samples);
     }
