@@ -1,7 +1,7 @@
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { RuleFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { derivedKey } from '../common/derived-key';
@@ -52,6 +52,7 @@ function normalised(password: string): string {
  */
 @Injectable()
 export class AppPasswords {
+  private readonly logger = new Logger(AppPasswords.name);
   private readonly key: Buffer;
 
   constructor(
@@ -108,22 +109,48 @@ export class AppPasswords {
   }
 
   /**
+   * Every app password of the member, inside the caller's transaction: a password reset or change ends
+   * them along with every session (docs/formats.md "App passwords"), since whoever knew the old password
+   * may have made one.
+   */
+  async revokeAllOf(tx: EntityManager, userId: number): Promise<void> {
+    await tx.delete(AppPassword, { userId });
+  }
+
+  /**
    * The member whose email (spelled as sign-in reads it) and app password these are, or null. Every
-   * password of the account is compared in constant time; an unknown email costs the same hash.
+   * password of the account is compared in constant time; an unknown email costs the same hash and the
+   * same two queries, so the time taken does not tell whether the email is a member's.
    */
   async authenticate(email: string, password: string): Promise<User | null> {
     const given = Buffer.from(this.hash(password));
     const user = await this.users.findOneBy({ email: email.trim().toLowerCase() });
-    if (!user) return null;
-    const rows = await this.passwords.find({ where: { userId: user.id } });
+    // Ids start at 1: 0 matches no row, but the query runs all the same.
+    const rows = await this.passwords.find({ where: { userId: user?.id ?? 0 } });
     const match = rows.find((row) => {
       const stored = Buffer.from(row.secretHash);
       return stored.length === given.length && timingSafeEqual(stored, given);
     });
-    if (!match) return null;
-    const now = this.clock.now();
-    if (!match.lastUsedAt || now.getTime() - new Date(match.lastUsedAt).getTime() >= LAST_USED_EVERY_MS)
-      await this.passwords.update({ id: match.id }, { lastUsedAt: now });
+    if (!user || !match) return null;
+    this.touch(match.id);
     return user;
+  }
+
+  /**
+   * last_used_at, at most once a minute, best effort: the member's hint is not worth delaying the app's
+   * request or failing it. Conditional in SQL, so concurrent requests write it once.
+   */
+  private touch(id: number): void {
+    const now = this.clock.now();
+    void this.passwords
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: now })
+      .where('id = :id AND (last_used_at IS NULL OR last_used_at < :before)', {
+        id,
+        before: new Date(now.getTime() - LAST_USED_EVERY_MS),
+      })
+      .execute()
+      .catch((error: unknown) => this.logger.warn(`Could not note an app password's use: ${String(error)}`));
   }
 }

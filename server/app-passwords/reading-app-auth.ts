@@ -1,12 +1,15 @@
 import {
   applyDecorators,
   Injectable,
+  SetMetadata,
   UnauthorizedException,
   UseGuards,
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { SESSION_INVALID } from '../auth/auth.guard';
 import { OptionalAuth, type AuthenticatedRequest } from '../auth/auth.decorators';
 import { LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS } from '../auth/auth.service';
 import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
@@ -16,10 +19,11 @@ export const BASIC_REALM = 'Basic realm="Lingonovel"';
 export const BAD_APP_PASSWORD =
   'These credentials do not match our records. Use your email and an app password made on your profile.';
 const LOCKED =
-  'Too many failed sign-in attempts for this account. Please try again later or reset your password.';
+  'Too many wrong app passwords for this account. Please try again later, or make a new app password on your profile.';
 const TOO_MANY_FROM_HERE = 'Too many failed sign-in attempts from this address. Please try again later.';
 /** Failed Basic sign-ins per client address, whatever the accounts: a reading app retries a few times. */
 const ADDRESS_FAILURES_ALLOWED = 20;
+const BEARER_MUST_BE_VALID = 'lingonovel:bearer-must-be-valid';
 
 /** `Authorization: Basic <base64 of email:password>` split in two, or null when it is no such header. */
 function basicCredentials(
@@ -38,12 +42,12 @@ function basicCredentials(
  * asking"). The session strategy reads `Bearer` alone, so Basic opens nothing anywhere else. Runs after
  * the AuthGuard: a valid bearer token has set the member already, and no Basic header leaves a visitor.
  *
- * Failures count against sign-in's own per-account window (the same name and limit, so the hits are
- * shared both ways: five failed sign-ins lock Basic, five failed Basic lock sign-in) and a per-address
- * one. A lock is checked without counting, and only a failure counts: an app is asked for on every
- * request, and a 120-bit secret is beyond guessing, so the windows are for stopping noise and keeping one
- * lock, not for the odds. The header's value is never logged: the request log writes method, path and
- * status only (common/request-context.ts).
+ * The credential is checked first and a valid app password always passes: the windows are consulted
+ * only after a failure. So knowing a member's email is not enough to lock their reading apps, one app
+ * with a stale password cannot lock the member's sign-in (its failures count in a window of their own,
+ * not sign-in's), and a wrong guess behind a shared address blocks nobody's right one. A 120-bit secret
+ * is beyond guessing; the windows only stop noise. The header's value is never logged: the request log
+ * writes method, path and status only (common/request-context.ts).
  */
 @Injectable()
 export class ReadingAppGuard implements CanActivate {
@@ -52,9 +56,10 @@ export class ReadingAppGuard implements CanActivate {
 
   constructor(
     private readonly passwords: AppPasswords,
+    private readonly reflector: Reflector,
     windows: RateWindows,
   ) {
-    this.accountFailures = windows.window('login:email', LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS);
+    this.accountFailures = windows.window('app-password:email', LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS);
     this.addressFailures = windows.window('app-password:ip', ADDRESS_FAILURES_ALLOWED, LOGIN_LOCK_MS);
   }
 
@@ -62,37 +67,47 @@ export class ReadingAppGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
-    const credentials = basicCredentials(request.headers.authorization);
-    if (credentials === null) return true;
-    const refuse = () => {
-      response.setHeader('WWW-Authenticate', BASIC_REALM);
-      return new UnauthorizedException(BAD_APP_PASSWORD);
-    };
-    const address = request.ip ?? 'unknown';
-    const addressWait = await this.addressFailures.wait(address);
-    if (addressWait > 0) throw new TooManyRequests(response, addressWait, TOO_MANY_FROM_HERE);
-    if (credentials === 'malformed') {
-      await this.addressFailures.hit(address);
-      throw refuse();
+    const header = request.headers.authorization;
+    const credentials = basicCredentials(header);
+    if (credentials === null) {
+      // A download asked for with a token that is no longer valid is told so, not given the sample.
+      const strict = this.reflector.getAllAndOverride<boolean>(BEARER_MUST_BE_VALID, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      if (strict && !request.user && /^Bearer\b/i.test(header ?? ''))
+        throw new UnauthorizedException(SESSION_INVALID);
+      return true;
     }
-    // Keyed as sign-in keys it (the email as LoginDto normalises it), so the counts are one.
-    const email = credentials.email.trim().toLowerCase();
-    const accountWait = await this.accountFailures.wait(email);
+    let email: string | null = null;
+    if (credentials !== 'malformed') {
+      // Keyed as sign-in keys it (the email as LoginDto normalises it).
+      email = credentials.email.trim().toLowerCase();
+      const user = await this.passwords.authenticate(email, credentials.password);
+      if (user) {
+        request.user = user;
+        return true;
+      }
+    }
+    // One after the other: each hit is a transaction, and SQLite's one connection runs one at a time.
+    const accountWait = email === null ? 0 : await this.accountFailures.hit(email);
     if (accountWait > 0) throw new TooManyRequests(response, accountWait, LOCKED);
-    const user = await this.passwords.authenticate(email, credentials.password);
-    if (!user) {
-      // One after the other: each hit is a transaction, and SQLite's one connection runs one at a time.
-      await this.accountFailures.hit(email);
-      await this.addressFailures.hit(address);
-      throw refuse();
-    }
-    request.user = user;
-    return true;
+    const addressWait = await this.addressFailures.hit(request.ip ?? 'unknown');
+    if (addressWait > 0) throw new TooManyRequests(response, addressWait, TOO_MANY_FROM_HERE);
+    response.setHeader('WWW-Authenticate', BASIC_REALM);
+    throw new UnauthorizedException(BAD_APP_PASSWORD);
   }
 }
 
 /**
  * The OPDS and download routes only (docs/formats.md "Who is asking"): a bearer token, HTTP Basic with an
- * app password, or neither (a visitor). `@MaybeUser()` then gives the member, if any.
+ * app password, or neither (a visitor). `@MaybeUser()` then gives the member, if any. With
+ * `bearerMustBeValid` (the download routes), a bearer token that is present but not valid is a 401
+ * rather than a visitor's answer.
  */
-export const ReadingAppAuth = () => applyDecorators(OptionalAuth(), UseGuards(ReadingAppGuard));
+export const ReadingAppAuth = (options: { bearerMustBeValid?: boolean } = {}) =>
+  applyDecorators(
+    OptionalAuth(),
+    SetMetadata(BEARER_MUST_BE_VALID, options.bearerMustBeValid === true),
+    UseGuards(ReadingAppGuard),
+  );

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, type Repository } from 'typeorm';
+import { AppPasswords } from '../app-passwords/app-passwords.service';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { RuleFailed } from '../common/api-error';
 import type { MessageAnswer } from '../common/answers';
@@ -36,6 +37,7 @@ export class PasswordRecoveryService implements OnModuleDestroy {
     private readonly mail: MailService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly appPasswords: AppPasswords,
   ) {}
 
   /**
@@ -107,6 +109,8 @@ export class PasswordRecoveryService implements OnModuleDestroy {
         .set({ passwordHash, tokenVersion: () => 'token_version + 1' })
         .where('id = :id', { id: row.userId })
         .execute();
+      // Whoever knew the old password may have made app passwords: they end with it.
+      await this.appPasswords.revokeAllOf(tx, row.userId);
     });
     return { message: 'Your password has been reset. You can now sign in with your new password.' };
   }

@@ -6,6 +6,7 @@ import { BooksRepository } from '../catalogue/repository/books.repository';
 import { SignedLinks } from '../common/signed-links';
 import { ReadingService } from '../reading/reading.service';
 import { User } from '../users/user.entity';
+import { DownloadChecks } from './download-checks';
 import type { DownloadFormat, DownloadLinkAnswer, LinkQuery } from './downloads.dto';
 
 export const BAD_LINK = 'This download link has expired or is not valid. Ask for a new one.';
@@ -26,6 +27,7 @@ export class DownloadAccess {
     private readonly reading: ReadingService,
     private readonly links: SignedLinks,
     @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly checks: DownloadChecks,
   ) {}
 
   async book(bookCode: string): Promise<Book> {
@@ -58,9 +60,13 @@ export class DownloadAccess {
     return member;
   }
 
-  /** A short-lived link for a download button: a browser following a link sends no token. */
+  /**
+   * A short-lived link for a download button: a browser following a link sends no token. What can be told
+   * cheaply is answered here (DownloadChecks), where the page can show it.
+   */
   async link(bookCode: string, format: DownloadFormat, user: User): Promise<DownloadLinkAnswer> {
     const book = await this.book(bookCode);
+    await this.checks.beforeLink(book, format, await this.whole(user));
     const code = encodeURIComponent(book.bookCode);
     const { url, expiresAt } = this.links.sign(
       'download',

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ReadingAppAuth } from '../app-passwords/reading-app-auth';
@@ -14,6 +14,7 @@ import {
   type LinkQuery,
 } from './downloads.dto';
 import { DownloadsService } from './downloads.service';
+import { AnswerWithHeadersFilter } from './navigation';
 
 const binary = (type: string, description: string) => ({
   description,
@@ -33,11 +34,19 @@ const LinkParts = () => (target: object, key: string | symbol, descriptor: Prope
  * Books to take away (docs/formats.md "Downloads"): a bearer token, HTTP Basic with an app password, a
  * signed link, or nobody (the sample). Outside the page-cached guest/ prefix; every answer is private.
  */
-@ErrorAnswer(401, 'Wrong app password (with `WWW-Authenticate: Basic`), or a locked chapter for a visitor.')
+@ErrorAnswer(
+  401,
+  'Wrong app password or bearer token, or a locked chapter for a visitor (with `WWW-Authenticate: Basic`).',
+)
 @ErrorAnswer(403, 'An expired or altered link, or a locked chapter for a member without access.')
 @ErrorAnswer(404, 'No such book or chapter.')
-@ErrorAnswer(429, 'Too many failed sign-ins for this account or address: see Retry-After.')
-@ErrorAnswer(503, 'ffmpeg is not installed on the server.')
+@ErrorAnswer(422, 'A clip or the cover is missing from storage, or a clip is not audio.')
+@ErrorAnswer(429, 'Too many failed app passwords for this account or address: see Retry-After.')
+@ErrorAnswer(
+  503,
+  'ffmpeg is not installed or is busy (Retry-After), or (for a browser) the audiobook is being made.',
+)
+@UseFilters(AnswerWithHeadersFilter)
 @Controller('downloads/:bookCode')
 export class DownloadsController {
   constructor(
@@ -45,7 +54,7 @@ export class DownloadsController {
     private readonly access: DownloadAccess,
   ) {}
 
-  @ReadingAppAuth()
+  @ReadingAppAuth({ bearerMustBeValid: true })
   @Get('epub')
   @LinkParts()
   @ApiProduces('application/epub+zip')
@@ -58,14 +67,17 @@ export class DownloadsController {
     return this.downloads.epub(bookCode, user, link);
   }
 
-  @ReadingAppAuth()
+  @ReadingAppAuth({ bearerMustBeValid: true })
   @Get('audiobook')
   @LinkParts()
   @ApiProduces('audio/mp4')
-  @ApiOkResponse(binary('audio/mp4', 'The M4B (Range accepted: 206, or 416 beyond the file).'))
+  @ApiOkResponse(
+    binary('audio/mp4', 'The M4B, with a strong ETag (Range and If-Range: 206, or 416 beyond the file).'),
+  )
   @ApiResponse({
     status: 202,
-    description: 'Being made: ask again after Retry-After seconds.',
+    description:
+      'Being made: ask again after Retry-After seconds (a browser navigation gets 503 and a small page).',
     type: DownloadMessage,
   })
   audiobook(
@@ -78,7 +90,7 @@ export class DownloadsController {
     return this.downloads.audiobook(bookCode, user, link, req, res);
   }
 
-  @ReadingAppAuth()
+  @ReadingAppAuth({ bearerMustBeValid: true })
   @Get('chapter/:chapterNo/subtitles.vtt')
   @ApiProduces('text/vtt')
   @ApiOkResponse(binary('text/vtt', 'WebVTT, one cue per phrase.'))
@@ -90,7 +102,7 @@ export class DownloadsController {
     return this.downloads.subtitles(bookCode, chapterNo, 'vtt', user);
   }
 
-  @ReadingAppAuth()
+  @ReadingAppAuth({ bearerMustBeValid: true })
   @Get('chapter/:chapterNo/subtitles.lrc')
   @ApiProduces('text/plain')
   @ApiOkResponse(binary('text/plain', 'LRC, one timed line per phrase.'))
@@ -102,7 +114,10 @@ export class DownloadsController {
     return this.downloads.subtitles(bookCode, chapterNo, 'lrc', user);
   }
 
-  /** A signed-in member's link (bearer only): the plan is checked again when it is followed. */
+  /**
+   * A signed-in member's link (bearer only): the plan is checked again when it is followed; what can be
+   * told cheaply (no ffmpeg, a missing file) is answered here.
+   */
   @Post('link')
   @HttpCode(200)
   @ApiOkResponse({ type: DownloadLinkAnswer })

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { User } from '../users/user.entity';
+import { AudiobookDownload } from './audiobook-download';
+import { DownloadChecks } from './download-checks';
 import { DownloadAccess } from './download-access';
 import { DownloadsController } from './downloads.controller';
 import { DownloadsService } from './downloads.service';
@@ -12,6 +14,6 @@ import { DownloadsService } from './downloads.service';
 @Module({
   imports: [TypeOrmModule.forFeature([User])],
   controllers: [DownloadsController],
-  providers: [DownloadsService, DownloadAccess],
+  providers: [DownloadsService, DownloadAccess, DownloadChecks, AudiobookDownload],
 })
 export class DownloadsModule {}

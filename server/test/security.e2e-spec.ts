@@ -49,6 +49,7 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/opds/books',
   'GET /api/v1/opds/new',
   'GET /api/v1/opds/search',
+  'GET /api/v1/opds/covers/:bookCode/:width.jpg',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');

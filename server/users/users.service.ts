@@ -2,6 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
+import { AppPasswords } from '../app-passwords/app-passwords.service';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { SessionTokens } from '../auth/session-tokens.service';
 import type { ChangePasswordDto } from '../auth/auth.dto';
@@ -23,6 +24,7 @@ export class UsersService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly tokens: SessionTokens,
     private readonly billing: BillingService,
+    private readonly appPasswords: AppPasswords,
   ) {}
 
   async profile(user: User): Promise<ProfileAnswer> {
@@ -40,7 +42,10 @@ export class UsersService {
     return { message: 'Your profile has been updated.', data: toProfileResponse(saved) };
   }
 
-  /** Bumps the token version, so every other session ends; the caller gets a fresh token to carry on. */
+  /**
+   * Bumps the token version, so every other session ends, and revokes the app passwords; the caller gets
+   * a fresh token to carry on.
+   */
   async changePassword(user: User, dto: ChangePasswordDto): Promise<PasswordChangedAnswer> {
     if (!(await verifyPassword(user.passwordHash, dto.current_password))) {
       throw ValidationFailed.field('current_password', 'The current password is not correct.');
@@ -48,14 +53,19 @@ export class UsersService {
     const passwordHash = await hashPassword(dto.password);
     // Conditional on the token version the request was authorised with: if a reset or another change won
     // the race, this one must not undo it.
-    const { affected } = await this.users
-      .createQueryBuilder()
-      .update()
-      .set({ passwordHash, tokenVersion: () => 'token_version + 1' })
-      .where('id = :id AND token_version = :version', { id: user.id, version: user.tokenVersion })
-      .execute();
-    if (affected !== 1)
-      throw new ConflictException('Your password was changed elsewhere meanwhile. Please sign in again.');
+    await this.users.manager.transaction(async (tx) => {
+      const { affected } = await tx
+        .getRepository(User)
+        .createQueryBuilder()
+        .update()
+        .set({ passwordHash, tokenVersion: () => 'token_version + 1' })
+        .where('id = :id AND token_version = :version', { id: user.id, version: user.tokenVersion })
+        .execute();
+      if (affected !== 1)
+        throw new ConflictException('Your password was changed elsewhere meanwhile. Please sign in again.');
+      // App passwords end with the password, as sessions do (docs/formats.md "App passwords").
+      await this.appPasswords.revokeAllOf(tx, user.id);
+    });
     const saved = await this.users.findOneByOrFail({ id: user.id });
     return { message: 'Your password has been changed.', token: this.tokens.issue(saved) };
   }
