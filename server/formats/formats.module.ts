@@ -6,12 +6,13 @@ import { AudiobookBuild } from './audiobook-build.entity';
 import { Audiobooks } from './audiobook/audiobooks';
 import { EpubClips } from './epub-clips';
 import { EpubExport } from './epub/epub-export';
+import { MeasureAhead } from './measure-ahead';
 
 /** Books in standard formats: exact clip lengths, EPUB 3 read-along, M4B (docs/formats.md). */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([AudioMeasure, AudiobookBuild])],
-  providers: [AudioMeasures, EpubClips, EpubExport, Audiobooks],
+  providers: [AudioMeasures, EpubClips, EpubExport, Audiobooks, MeasureAhead],
   exports: [AudioMeasures, EpubClips, EpubExport, Audiobooks],
 })
 export class FormatsModule {}

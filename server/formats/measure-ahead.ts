@@ -1,0 +1,159 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { CatalogueEvents } from '../catalogue/catalogue-events';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { FfmpegError } from '../imports/ffmpeg';
+import { ObjectNotFoundError } from '../media/store/media-store';
+import { AudioMeasures, UndecodableAudioError } from './audio-measures';
+
+/** Queue entry for "anything may have changed" (a change event without book codes). */
+const EVERY_BOOK = '*';
+/**
+ * Clips per `AudioMeasures.lengths` call: one lookup query each, and at most this many ffmpeg runs (two at
+ * once) between two looks at `stopped`, so a shutdown waits for a few short decodes at most.
+ */
+const CHUNK = 16;
+/** Keys known not to decode: media keys are never reused, so one is not tried again at the next edit. */
+const MAX_FAILED = 10_000;
+
+/**
+ * Measures the lengths of a book's clips a few seconds after its last change (docs/formats.md "Exact
+ * lengths"), so that the first EPUB or subtitles of a chapter find them in `audio_measures` instead of
+ * waiting for ffmpeg on every clip. Background work only: one book at a time, through the process-wide
+ * ffmpeg limiter, errors logged and never thrown, no timer keeping the process alive.
+ */
+@Injectable()
+export class MeasureAhead implements OnModuleDestroy {
+  private readonly logger = new Logger(MeasureAhead.name);
+  /** Quiet time after a book's last change before its clips are measured (tests shorten it). */
+  delayMs = 5_000;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Book codes due, oldest first (a Set: a book queued twice is measured once). */
+  private readonly due = new Set<string>();
+  private readonly failed = new Set<string>();
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    events: CatalogueEvents,
+    private readonly books: BooksRepository,
+    private readonly chapters: ChaptersRepository,
+    private readonly phrases: PhrasesRepository,
+    private readonly measures: AudioMeasures,
+  ) {
+    events.subscribe((bookCodes) => this.changed(bookCodes));
+  }
+
+  /** Resolves once nothing is due, waiting or being measured (tests wait for it). */
+  async idle(): Promise<void> {
+    while (this.running || this.timers.size || (this.due.size && !this.stopped)) {
+      await (this.running ?? new Promise((done) => setTimeout(done, 50)));
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.due.clear();
+    // The chunk under way ends (a few short decodes) before the database it writes to closes.
+    await this.running;
+  }
+
+  /**
+   * A change here or on another instance: the book is measured once it has been quiet `delayMs`. Without
+   * codes (a missed notice, the demo seed) every book is queued, and measured one at a time: a book whose
+   * clips are all known costs its lookups only.
+   */
+  private changed(bookCodes: string[]): void {
+    if (this.stopped) return;
+    for (const code of bookCodes.length ? bookCodes : [EVERY_BOOK]) {
+      clearTimeout(this.timers.get(code));
+      const timer = setTimeout(() => {
+        this.timers.delete(code);
+        if (this.stopped) return;
+        this.due.add(code);
+        this.start();
+      }, this.delayMs);
+      timer.unref();
+      this.timers.set(code, timer);
+    }
+  }
+
+  private start(): void {
+    if (this.running || this.stopped) return;
+    this.running = this.drain()
+      .catch((error: unknown) => this.logger.warn(`Measuring clips ahead failed: ${String(error)}`))
+      .finally(() => {
+        this.running = null;
+        if (this.due.size) this.start();
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (let code = first(this.due); code !== undefined && !this.stopped; code = first(this.due)) {
+      this.due.delete(code);
+      if (code === EVERY_BOOK) {
+        for (const each of await this.books.codes()) this.due.add(each);
+        continue;
+      }
+      try {
+        await this.measureBook(code);
+      } catch (error) {
+        if (error instanceof FfmpegError && error.kind === 'missing') {
+          // Nothing can be measured: downloads will answer 503 themselves. Said once, then no more work.
+          this.logger.warn(`Clip lengths are not measured ahead: ${error.message}`);
+          this.stopped = true;
+          this.due.clear();
+          return;
+        }
+        this.logger.warn(`Could not measure the clips of book ${code} ahead: ${String(error)}`);
+      }
+    }
+  }
+
+  /** The book's clips in reading order (first chapter first: the likeliest first download). */
+  private async measureBook(code: string): Promise<void> {
+    const book = await this.books.byCode(code);
+    if (!book) return;
+    const chapters = await this.chapters.ofBook(book.id);
+    const order = new Map(chapters.map((chapter, i) => [chapter.id, i]));
+    const phrases = await this.phrases.ofChapters([...order.keys()]);
+    phrases.sort((a, b) => order.get(a.chapterId)! - order.get(b.chapterId)!);
+    const keys = [...new Set(phrases.map((phrase) => phrase.audioPath))].filter(
+      (key) => !this.failed.has(key),
+    );
+    for (let i = 0; i < keys.length && !this.stopped; i += CHUNK) {
+      const chunk = keys.slice(i, i + CHUNK);
+      try {
+        await this.measures.lengths(chunk);
+      } catch (error) {
+        if (!isClipError(error)) throw error;
+        // One bad clip rejects the whole call: measure the chunk's others one by one to find it.
+        for (const key of chunk) if (!this.stopped) await this.measureOne(code, key);
+      }
+    }
+  }
+
+  private async measureOne(code: string, key: string): Promise<void> {
+    try {
+      await this.measures.lengths([key]);
+    } catch (error) {
+      if (!isClipError(error)) throw error;
+      if (this.failed.size >= MAX_FAILED) this.failed.clear();
+      this.failed.add(key);
+      // A download of its chapter will answer with the same message; the edit itself was saved.
+      this.logger.warn(`A clip of book ${code} cannot be measured: ${error.message}`);
+    }
+  }
+}
+
+/** The clip's own fault (not audio, or gone from the store): the book's other clips are still measured. */
+function isClipError(error: unknown): error is Error {
+  return error instanceof UndecodableAudioError || error instanceof ObjectNotFoundError;
+}
+
+function first<T>(set: Set<T>): T | undefined {
+  return set.values().next().value;
+}

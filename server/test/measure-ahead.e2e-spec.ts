@@ -1,0 +1,211 @@
+import { Logger } from '@nestjs/common';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, In } from 'typeorm';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { AudioMeasure } from '../formats/audio-measure.entity';
+import { decodedLengthUs } from '../formats/audio-measures';
+import { MeasureAhead } from '../formats/measure-ahead';
+import { FFMPEG_MISSING_MESSAGE, ffmpegPath } from '../imports/ffmpeg';
+import { ApiClient, newAdmin } from './api-client';
+import { bookForm, fixture, form } from './fixtures';
+import { startServer, type TestServer } from './harness';
+import { DemoSeedService } from '../seed/demo-seed.service';
+
+/**
+ * Clip lengths measured in the background after an edit (docs/formats.md "Exact lengths"), so the first
+ * EPUB or subtitles of a chapter do not wait for ffmpeg on every clip. Real ffmpeg, the test's database
+ * and store (SQLite and a folder, or PostgreSQL and S3).
+ */
+const hasFfmpeg = spawnSync(ffmpegPath(), ['-version'], { timeout: 10_000 }).status === 0;
+
+describe('Measuring clip lengths ahead of downloads', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let ahead: MeasureAhead;
+  let dir: string;
+  let chapterId: number;
+  /** The fixture clip's decoded length, as a download would measure it. */
+  let clipUs: number;
+
+  beforeAll(async () => {
+    if (!hasFfmpeg) throw new Error(`${FFMPEG_MISSING_MESSAGE} (the tests need it)`);
+    dir = mkdtempSync(join(tmpdir(), 'lingonovel-ahead-'));
+    writeFileSync(join(dir, 'clip.mp3'), Buffer.from(await fixture('clip.mp3').arrayBuffer()));
+    clipUs = await decodedLengthUs(join(dir, 'clip.mp3'));
+    server = await startServer();
+    ahead = server.app.get(MeasureAhead);
+    ahead.delayMs = 300;
+    admin = (await newAdmin(server)).client;
+    const book = (await admin.post<{ data: { id: number } }>('admin/book', bookForm())).body.data;
+    chapterId = (
+      await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: 'Eins',
+        chapter_no: 1,
+        book_id: book.id,
+      })
+    ).body.data.id;
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  async function addPhrase(text: string, audio: Blob): Promise<string> {
+    const res = await admin.post<{ data: { id: number } }>(
+      'admin/phrase',
+      form({
+        phrase: text,
+        dictionary: 'Satz — sentence',
+        chapter_id: chapterId,
+        line_audio: [audio, 'line.mp3'],
+      }),
+    );
+    if (res.status !== 200) throw new Error(res.text);
+    return (await server.app.get(PhrasesRepository).byId(res.body.data.id))!.audioPath;
+  }
+
+  /** The kept lengths of these media keys, by key. */
+  async function kept(...keys: string[]): Promise<Map<string, number>> {
+    const rows = await server.app
+      .get(DataSource)
+      .getRepository(AudioMeasure)
+      .findBy({ audioKey: In(keys.map((key) => `media:${key}`)) });
+    return new Map(rows.map((row) => [row.audioKey.slice('media:'.length), Number(row.decodedUs)]));
+  }
+
+  /** Polls until `check` holds, as a client would: no hook into the service's internals. */
+  async function eventually(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > until) throw new Error('Timed out waiting');
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+
+  it('measures a new clip shortly after the edit, without any download', async () => {
+    const key = await addPhrase('Der erste Satz.', fixture('clip.mp3'));
+    await eventually(async () => (await kept(key)).has(key));
+    expect((await kept(key)).get(key)).toBe(clipUs);
+  });
+
+  it('logs a clip that is not audio, keeps the edit, and still measures the book’s other clips', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const good = await addPhrase('Ein guter Satz.', fixture('clip.mp3'));
+    // A WAV header and no samples: the upload's checks take it for WAV, ffmpeg decodes no audio.
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.writeUInt32LE(36, 4);
+    header.write('WAVEfmt ', 8, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(44_100, 24);
+    header.writeUInt32LE(88_200, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write('data', 36, 'latin1');
+    const notAudio = new Blob([header]);
+    const bad = await addPhrase('Ein kaputter Satz.', notAudio);
+    await eventually(async () => (await kept(good)).has(good));
+    await eventually(() => Promise.resolve(warn.mock.calls.some((call) => String(call[0]).includes(bad))));
+    expect(await kept(good, bad)).toEqual(new Map([[good, clipUs]]));
+    // The edits stand, and the next one is answered as ever.
+    const listed = await admin.get<{ data: { phrases: Array<{ phrase: string }> } }>(
+      `admin/phrase?chapter_id=${chapterId}`,
+    );
+    expect(listed.body.data.phrases.map((p) => p.phrase)).toContain('Ein kaputter Satz.');
+    const edit = await admin.post(
+      'admin/phrase',
+      form({
+        phrase: 'Noch einer.',
+        dictionary: 'Satz — sentence',
+        chapter_id: chapterId,
+        line_audio: [fixture('clip.mp3'), 'x.mp3'],
+      }),
+    );
+    expect(edit.status).toBe(200);
+    // The bad clip is not decoded again at every edit: one warning for it, whatever follows.
+    await ahead.idle();
+    expect(warn.mock.calls.filter((call) => String(call[0]).includes(bad))).toHaveLength(1);
+  });
+
+  it('measures the demo catalogue after seeding it (a change of every book)', async () => {
+    await server.app.get(DemoSeedService).seedOnce();
+    const books = server.app.get(BooksRepository);
+    const chapters = server.app.get(ChaptersRepository);
+    const keys: string[] = [];
+    for (const code of await books.codes()) {
+      const book = (await books.byCode(code))!;
+      const ids = (await chapters.ofBook(book.id)).map((chapter) => chapter.id);
+      keys.push(
+        ...(await server.app.get(PhrasesRepository).ofChapters(ids)).map((phrase) => phrase.audioPath),
+      );
+    }
+    expect(keys.length).toBeGreaterThan(50);
+    await ahead.idle();
+    const lengths = await kept(...keys);
+    // Every clip but the one of no samples added above.
+    expect(keys.filter((key) => !lengths.has(key))).toHaveLength(1);
+  }, 120_000);
+
+  it('without ffmpeg, says so once and measures nothing more, while edits go on', async () => {
+    const other = await startServer();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const previous = process.env.FFMPEG_PATH;
+    process.env.FFMPEG_PATH = join(dir, 'no-ffmpeg-here');
+    try {
+      const measure = other.app.get(MeasureAhead);
+      measure.delayMs = 100;
+      const { client } = await newAdmin(other);
+      const book = (await client.post<{ data: { id: number } }>('admin/book', bookForm())).body.data;
+      const chapter = (
+        await client.post<{ data: { id: number } }>('admin/chapter', {
+          title: 'Eins',
+          chapter_no: 1,
+          book_id: book.id,
+        })
+      ).body.data.id;
+      const line = () =>
+        form({
+          phrase: 'Satz.',
+          dictionary: 'Satz — sentence',
+          chapter_id: chapter,
+          line_audio: [fixture('clip.mp3'), 'x.mp3'],
+        });
+      expect((await client.post('admin/phrase', line())).status).toBe(200);
+      await measure.idle();
+      expect((await client.post('admin/phrase', line())).status).toBe(200);
+      await measure.idle();
+      const said = warn.mock.calls.map((call) => String(call[0])).filter((text) => /measur/i.test(text));
+      expect(said).toEqual([expect.stringContaining('Clip lengths are not measured ahead')]);
+    } finally {
+      if (previous === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = previous;
+      await other.close();
+    }
+  });
+
+  it('shuts down at once with a measurement still waiting for its quiet time, which never runs', async () => {
+    const other = await startServer();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    other.app.get(MeasureAhead).delayMs = 1_000;
+    const { client } = await newAdmin(other);
+    const book = (await client.post<{ data: { id: number } }>('admin/book', bookForm())).body.data;
+    expect(
+      (await client.post('admin/chapter', { title: 'Eins', chapter_no: 1, book_id: book.id })).status,
+    ).toBe(200);
+    // Resolves (the spec's timeout would catch a hang) without waiting for the quiet time to pass.
+    await other.close();
+    // A timer left behind would fire now and fail on the closed database.
+    await new Promise((done) => setTimeout(done, 1_500));
+    expect(
+      warn.mock.calls.filter((call) => call[1] === MeasureAhead.name || /measure/i.test(String(call[0]))),
+    ).toEqual([]);
+  });
+});
