@@ -7,9 +7,14 @@
  * Keyboard and screen readers: the new password takes the focus when it appears; a confirmation puts the
  * focus on its safe choice (Keep it); after a revocation the focus goes to the message saying so (or to
  * the name field, when a message was already shown), never lost with the row.
+ *
+ * The password lives in this page's state only until the member says they copied it, or leaves the page:
+ * it is taken out on `pagehide`, before the back/forward cache keeps the page, so Back (after signing
+ * out, too) never shows it again.
  */
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { api, errorMessage } from '../lib/api';
+import { useCallback, useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { flushSync } from 'react-dom';
+import { api, ApiError, errorMessage } from '../lib/api';
 import { getToken, getUser } from '../lib/session';
 import type {
   AppPasswordCreatedAnswer,
@@ -21,6 +26,7 @@ import { useSubmit } from './shared/useSubmit';
 import { ErrorSummary, Field, SubmitButton, SuccessMessage, formValues } from './shared/Form';
 
 const NAME_FIELD = 'app-password-name';
+const ALREADY_REVOKED = 'It was already revoked.';
 
 type Loaded =
   | { status: 'loading' }
@@ -34,17 +40,28 @@ export default function AppPasswords({ opdsUrl }: { opdsUrl: string }) {
   const [revoked, setRevoked] = useState<string | null>(null);
   const { busy, error, run } = useSubmit();
 
+  const load = useCallback((signal?: AbortSignal) => {
+    api<AppPasswordsAnswer>('user/app-passwords', { signal })
+      .then(({ data }) => setLoaded({ status: 'ready', list: data }))
+      .catch((failure: unknown) => {
+        if (!signal?.aborted) setLoaded({ status: 'failed', message: errorMessage(failure) });
+      });
+  }, []);
+
   useEffect(() => {
     // Visitors are sent to sign in by the profile's own island.
     if (!getToken()) return;
     setEmail(getUser()?.email ?? '');
     const abort = new AbortController();
-    api<AppPasswordsAnswer>('user/app-passwords', { signal: abort.signal })
-      .then(({ data }) => setLoaded({ status: 'ready', list: data }))
-      .catch((failure: unknown) => {
-        if (!abort.signal.aborted) setLoaded({ status: 'failed', message: errorMessage(failure) });
-      });
+    load(abort.signal);
     return () => abort.abort();
+  }, [load]);
+
+  useEffect(() => {
+    // Synchronously: the page is frozen into the back/forward cache right after this event.
+    const forget = () => flushSync(() => setCreated(null));
+    addEventListener('pagehide', forget);
+    return () => removeEventListener('pagehide', forget);
   }, []);
 
   async function create(event: SubmitEvent<HTMLFormElement>) {
@@ -72,6 +89,13 @@ export default function AppPasswords({ opdsUrl }: { opdsUrl: string }) {
     setLoaded((now) =>
       now.status === 'ready' ? { ...now, list: now.list.filter((item) => item.id !== id) } : now,
     );
+    document.getElementById(NAME_FIELD)?.focus();
+    // Revoked elsewhere (another tab, another device): the list here is behind, so it is asked again.
+    if (message === ALREADY_REVOKED) load();
+  };
+
+  const copied = () => {
+    setCreated(null);
     document.getElementById(NAME_FIELD)?.focus();
   };
 
@@ -102,7 +126,7 @@ export default function AppPasswords({ opdsUrl }: { opdsUrl: string }) {
       {loaded.status === 'failed' && <ErrorSummary message={loaded.message} />}
       {loaded.status === 'ready' && <PasswordList list={loaded.list} onRevoked={onRevoked} />}
       <SuccessMessage focus>
-        {created && <NewPassword created={created} />}
+        {created && <NewPassword created={created} onDone={copied} />}
         {revoked && <p>{revoked}</p>}
       </SuccessMessage>
       <ErrorSummary message={error && !error.fieldError('name') ? errorMessage(error) : null} />
@@ -125,25 +149,47 @@ export default function AppPasswords({ opdsUrl }: { opdsUrl: string }) {
   );
 }
 
-/** The password, shown this once, with a Copy button. */
-function NewPassword({ created }: { created: NewAppPassword }) {
+/**
+ * The password, shown this once, with a Copy button and a Done button that takes it off the page. Where
+ * the browser gives no clipboard (a page on plain http), the password is selected for the member to copy.
+ */
+function NewPassword({ created, onDone }: { created: NewAppPassword; onDone: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
+  const shown = useRef<HTMLElement>(null);
+  const select = () => {
+    const selection = getSelection();
+    if (!shown.current || !selection) return;
+    const range = document.createRange();
+    range.selectNodeContents(shown.current);
+    selection.removeAllRanges();
+    selection.addRange(range);
+  };
   const copy = () => {
-    navigator.clipboard
-      .writeText(created.password)
-      .then(() => setCopied('Copied.'))
-      .catch(() => setCopied('Your browser would not copy it: select the password and copy it yourself.'));
+    const byHand = () => {
+      select();
+      setCopied(
+        'Your browser would not copy it from this page: the password is selected, copy it with Ctrl+C (⌘C on a Mac).',
+      );
+    };
+    // Only a secure page (https, or localhost) has navigator.clipboard.
+    if (!navigator.clipboard?.writeText) return byHand();
+    navigator.clipboard.writeText(created.password).then(() => setCopied('Copied.'), byHand);
   };
   return (
     <>
       <p>Your app password for {created.name}. Copy it into the app now: it will not be shown again.</p>
       <p className="new-password">
-        <code aria-label="The new app password">{created.password}</code>{' '}
+        <span>Password:</span> <code ref={shown}>{created.password}</code>{' '}
         <button type="button" className="copy-button" onClick={copy}>
           Copy the password
         </button>
       </p>
       {copied && <p>{copied}</p>}
+      <p>
+        <button type="button" className="copy-button" onClick={onDone}>
+          Done, I&rsquo;ve copied it
+        </button>
+      </p>
     </>
   );
 }
@@ -191,6 +237,7 @@ function PasswordRow({
       const answer = await api<{ message: string }>(`user/app-passwords/${item.id}`, { method: 'DELETE' });
       onRevoked(item.id, answer.message);
     } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 404) return onRevoked(item.id, ALREADY_REVOKED);
       setFailed(errorMessage(failure));
       setBusy(false);
     }

@@ -36,11 +36,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Lets the request outlive the page (a tab being closed), as sendBeacon would, but with the token. */
   keepalive?: boolean;
+  /**
+   * A look-up the user did not ask for (a public page asking for the plan): a 401 only throws, and the
+   * reader with an expired session stays on the page, as a visitor, instead of being sent to sign in.
+   */
+  passive?: boolean;
 }
 
 export async function api<T>(
   path: string,
-  { method = 'GET', body, signal, keepalive }: RequestOptions = {},
+  { method = 'GET', body, signal, keepalive, passive = false }: RequestOptions = {},
 ): Promise<T> {
   const token = getToken();
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -68,7 +73,7 @@ export async function api<T>(
 
   // A 401 on a call that carried a token means the session is dead (expired, or a password changed
   // elsewhere). A 401 without a token has no session to end, so the page keeps what the user typed.
-  if (response.status === 401 && token) signOut();
+  if (response.status === 401 && token && !passive) signOut();
   throw toApiError(response.status, payload, response.headers.get('retry-after'));
 }
 
@@ -152,19 +157,21 @@ export async function fetchForDevice(
 }
 
 /** A download that is being made (docs/formats.md: the audiobook's 202), or one ready to be saved. */
-export type DownloadReadiness = { ready: true } | { ready: false; retryAfter: number };
+export type DownloadReadiness = { ready: true } | { ready: false; retryAfter: number; message?: string };
 
 /**
  * Asks whether a file download is ready without taking its bytes: one byte of it (`Range: bytes=0-0`),
- * the body then dropped. A 202 is "being made, ask again in Retry-After seconds"; a failure throws as
- * api() does. With `withToken`, the member's bearer token goes along.
+ * the body then dropped. A 202 is "being made, ask again in Retry-After seconds", with the server's
+ * message (a first build, or a failed one waiting to be tried again); a failure throws as api() does.
+ * With `withToken`, the member's bearer token goes along. It asks for JSON: the server keeps its HTML
+ * answer for a browser that navigates to the address.
  */
 export async function downloadReadiness(
   path: string,
   { withToken = false, signal }: { withToken?: boolean; signal?: AbortSignal } = {},
 ): Promise<DownloadReadiness> {
   const token = withToken ? getToken() : null;
-  const headers: Record<string, string> = { Range: 'bytes=0-0' };
+  const headers: Record<string, string> = { Range: 'bytes=0-0', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
@@ -174,9 +181,13 @@ export async function downloadReadiness(
     throw new ApiError(0, GENERIC_ERROR);
   }
   if (response.status === 202) {
-    await response.body?.cancel();
+    const body = (await readJson(response)) as { message?: unknown } | null;
     const seconds = Number(response.headers.get('retry-after'));
-    return { ready: false, retryAfter: Number.isFinite(seconds) && seconds > 0 ? seconds : 5 };
+    return {
+      ready: false,
+      retryAfter: Number.isFinite(seconds) && seconds > 0 ? seconds : 5,
+      message: typeof body?.message === 'string' && body.message ? body.message : undefined,
+    };
   }
   if (response.ok) {
     await response.body?.cancel();

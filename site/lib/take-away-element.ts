@@ -4,31 +4,56 @@
  * an administrator or a member whose plan gives access (the server decides again at the download: a
  * wrong guess here only changes a label), and a click asks for a signed link, waits for an audiobook
  * being made, and lets the browser save the file.
+ *
+ * One download at a time: while one is prepared, every link says so (aria-disabled) and a click on one
+ * is answered in the live region. A wait ends with a "Download the audiobook" link that takes the focus,
+ * never with a download the reader did not click; it stops when the page is left, and asks nothing while
+ * the tab is in the background.
  */
 import { planGivesAccess } from '../../server/reading/access';
-import { api } from './api';
+import { api, ApiError } from './api';
 import type { SubscriptionSummary } from './plan';
 import { getToken, getUser, UserType } from './session';
-import { takeAway, takeAwayError, waitingMessage, type TakeAwayFormat } from './take-away';
+import { cancelled, STARTED, takeAway, takeAwayError, type TakeAwayFormat } from './take-away';
 
 const WHOLE_LABEL: Record<TakeAwayFormat, string> = {
   epub: 'Download the read-along EPUB',
   audiobook: 'Download the audiobook (M4B)',
 };
 
-/** Whether the one signed in here gets the whole book: the reading rule, on the plan the profile reports. */
-async function getsWholeBook(): Promise<boolean> {
-  if (!getToken()) return false;
-  if (getUser()?.user_type === UserType.Admin) return true;
-  const { data } = await api<{ data: { subscription?: SubscriptionSummary } }>('user/profile');
-  const plan = data.subscription;
-  if (!plan) return false;
-  const end = plan.current_period_end ? new Date(plan.current_period_end) : null;
-  return planGivesAccess({ status: plan.status, currentPeriodEnd: end }, new Date());
+const PREPARING: Record<TakeAwayFormat, string> = {
+  epub: 'Preparing your EPUB…',
+  audiobook: 'Preparing your audiobook…',
+};
+
+const ONE_AT_A_TIME = 'One download at a time: please wait until this one is ready.';
+
+/**
+ * What the one signed in here gets: the whole book (an administrator, or a plan that gives access), the
+ * sample, or a visitor's sample when the server no longer knows the session (a 401: an expired token
+ * must not send a reader who only looks at a public page to the sign-in page). Null when it is not known.
+ */
+async function edition(): Promise<'whole' | 'sample' | 'visitor' | null> {
+  if (!getToken()) return 'visitor';
+  if (getUser()?.user_type === UserType.Admin) return 'whole';
+  try {
+    const { data } = await api<{ data: { subscription?: SubscriptionSummary } }>('user/profile', {
+      passive: true,
+    });
+    const plan = data.subscription;
+    if (!plan) return 'sample';
+    const end = plan.current_period_end ? new Date(plan.current_period_end) : null;
+    return planGivesAccess({ status: plan.status, currentPeriodEnd: end }, new Date()) ? 'whole' : 'sample';
+  } catch (error) {
+    return error instanceof ApiError && error.status === 401 ? 'visitor' : null;
+  }
 }
 
 class TakeAway extends HTMLElement {
   private busy = false;
+  /** Until the plan is known, a token here counts as signed in. */
+  private visitor = !getToken();
+  private abort: AbortController | null = null;
 
   private get book(): string {
     return this.dataset.book ?? '';
@@ -38,28 +63,46 @@ class TakeAway extends HTMLElement {
     return this.querySelector<HTMLElement>('[data-message]')!;
   }
 
+  private get ready(): HTMLElement {
+    return this.querySelector<HTMLElement>('[data-ready]')!;
+  }
+
+  private get links(): HTMLAnchorElement[] {
+    return [...this.querySelectorAll<HTMLAnchorElement>('a[data-format]')];
+  }
+
   connectedCallback(): void {
-    for (const link of this.querySelectorAll<HTMLAnchorElement>('a[data-format]')) {
-      link.addEventListener('click', (event) => {
-        const format = link.dataset.format as TakeAwayFormat;
-        // A visitor's EPUB is the plain link: the browser saves it as it is.
-        if (format === 'epub' && !getToken()) return;
-        event.preventDefault();
-        if (!this.busy) void this.download(link, format);
-      });
-    }
+    for (const link of this.links) link.addEventListener('click', (event) => this.clicked(event, link));
+    // Leaving the page (or putting it in the back/forward cache) ends a wait.
+    addEventListener('pagehide', () => this.abort?.abort());
     if (getToken()) void this.showEdition();
   }
 
+  private clicked(event: MouseEvent, link: HTMLAnchorElement): void {
+    if (this.busy) {
+      event.preventDefault();
+      this.say(ONE_AT_A_TIME);
+      return;
+    }
+    const format = link.dataset.format as TakeAwayFormat;
+    // A visitor's EPUB is the plain link: the browser saves it as it is.
+    if (format === 'epub' && this.visitor) return;
+    event.preventDefault();
+    void this.download(format, link.closest('[data-ready]') !== null);
+  }
+
   private async showEdition(): Promise<void> {
-    const whole = await getsWholeBook().catch(() => false);
+    const found = await edition();
+    if (found === 'visitor') this.visitor = true;
+    if (found !== 'sample' && found !== 'whole') return;
     const note = this.querySelector<HTMLElement>('[data-note]')!;
-    if (!whole) {
+    if (found === 'sample') {
       note.textContent = "The sample is the book's free chapter; the whole book comes with Premium Plus.";
       return;
     }
-    for (const link of this.querySelectorAll<HTMLAnchorElement>('a[data-format]'))
-      link.textContent = WHOLE_LABEL[link.dataset.format as TakeAwayFormat];
+    for (const link of this.links)
+      if (!link.closest('[data-ready]'))
+        link.textContent = WHOLE_LABEL[link.dataset.format as TakeAwayFormat];
     note.hidden = true;
   }
 
@@ -68,19 +111,41 @@ class TakeAway extends HTMLElement {
     this.message.classList.toggle('error', error);
   }
 
-  private async download(link: HTMLAnchorElement, format: TakeAwayFormat): Promise<void> {
-    this.busy = true;
-    link.setAttribute('aria-disabled', 'true');
-    this.say(format === 'audiobook' ? 'Preparing your audiobook…' : 'Preparing your EPUB…');
+  private hold(busy: boolean): void {
+    this.busy = busy;
+    for (const link of this.links)
+      if (busy) link.setAttribute('aria-disabled', 'true');
+      else link.removeAttribute('aria-disabled');
+  }
+
+  private async download(format: TakeAwayFormat, fromReadyLink: boolean): Promise<void> {
+    const abort = (this.abort = new AbortController());
+    this.hold(true);
+    // The ready link stays while it has the focus; any other click starts again from the buttons.
+    if (!fromReadyLink) this.ready.hidden = true;
+    this.say(PREPARING[format]);
     try {
-      await takeAway(this.book, format, { onWait: (seconds) => this.say(waitingMessage(seconds)) });
-      this.say('Your download has started.');
+      const result = await takeAway(this.book, format, {
+        signal: abort.signal,
+        asVisitor: this.visitor,
+        onWait: (message) => this.say(message),
+      });
+      if (result === 'saving') this.say(STARTED);
+      else this.offer();
     } catch (error) {
-      this.say(takeAwayError(error), true);
+      if (cancelled(abort.signal)) this.say('');
+      else this.say(takeAwayError(error), true);
     } finally {
-      this.busy = false;
-      link.removeAttribute('aria-disabled');
+      if (this.abort === abort) this.abort = null;
+      this.hold(false);
     }
+  }
+
+  /** The audiobook is ready after a wait: a link the reader follows when they choose, with the focus. */
+  private offer(): void {
+    this.say('');
+    this.ready.hidden = false;
+    this.ready.querySelector<HTMLAnchorElement>('a')?.focus();
   }
 }
 

@@ -3,9 +3,11 @@
  * saved by the browser itself, so a 200 MB audiobook streams to disk and never sits in the page.
  *
  * A link cannot carry the session token: a signed-in reader's button asks the server for a short-lived
- * signed link first (`POST downloads/{code}/link`), a visitor's uses the plain address, which gives the
- * sample. The audiobook is made on its first request: the server answers 202 with Retry-After meanwhile,
- * so it is asked for (one byte of it) until it is ready, and only then saved.
+ * signed link first (`POST downloads/{code}/link`, which also refuses what cannot be made: a 422 or a
+ * 503, shown to the reader), a visitor's uses the plain address, which gives the sample. The audiobook is
+ * made on its first request: the server answers 202 with Retry-After and a message meanwhile, so one byte
+ * of it is asked for until it is ready. A file that was ready at once is saved at once; one that had to
+ * be waited for is not saved behind the reader's back minutes later: the caller offers a link instead.
  */
 import { api, ApiError, downloadReadiness, errorMessage } from './api';
 import { getToken } from './session';
@@ -23,24 +25,40 @@ export const downloadPath = (code: string, format: TakeAwayFormat) =>
 export const subtitlesPath = (code: string, chapterNo: number, kind: 'vtt' | 'lrc') =>
   `/api/v1/downloads/${encodeURIComponent(code)}/chapter/${chapterNo}/subtitles.${kind}`;
 
+/** What a wait says when the server gave no message of its own. */
 export const waitingMessage = (seconds: number) =>
   `Your audiobook is being made… (about ${Math.round(seconds)} s)`;
+
+export const STARTED = 'Your download should start now.';
+export const READY = 'Your audiobook is ready:';
 
 export const GAVE_UP =
   'Your audiobook is still being made. Please try again in a few minutes: it will be ready then.';
 
 /** The message a download button shows for a failure: the server's own where it explains itself. */
 export function takeAwayError(error: unknown): string {
-  if (error instanceof ApiError && [401, 403, 404, 429, 503].includes(error.status)) return error.message;
+  if (error instanceof ApiError && [401, 403, 404, 422, 429, 503].includes(error.status))
+    return error.message;
   return errorMessage(error);
 }
 
-/** The address to save from: a signed link for whoever is signed in here, else the visitor's sample. */
-async function addressFor(code: string, format: TakeAwayFormat): Promise<string> {
-  if (!getToken()) return downloadPath(code, format);
+/** Whether a failure is only the reader (or the page going away) cancelling: nothing to show. */
+export const cancelled = (signal: AbortSignal | undefined) => signal?.aborted === true;
+
+/**
+ * The address to save from: a signed link for whoever is signed in here, else the visitor's sample. The
+ * link's request is where the server refuses what it cannot make (no ffmpeg, a missing clip).
+ */
+async function addressFor(
+  code: string,
+  format: TakeAwayFormat,
+  asVisitor: boolean,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (asVisitor || !getToken()) return downloadPath(code, format);
   const { data } = await api<{ data: { url: string; expires_at: string } }>(
     `downloads/${encodeURIComponent(code)}/link`,
-    { method: 'POST', body: { format } },
+    { method: 'POST', body: { format }, signal },
   );
   return data.url;
 }
@@ -54,45 +72,85 @@ export function saveFrom(url: string): void {
   link.remove();
 }
 
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('Cancelled.', 'AbortError');
+
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        reject(signal.reason as Error);
+        reject(abortError(signal));
       },
       { once: true },
     );
   });
 
+/** Resolves once the page is visible: a tab in the background asks the server nothing. */
+function whileHidden(signal?: AbortSignal): Promise<void> {
+  if (!document.hidden) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      document.removeEventListener('visibilitychange', shown);
+      signal?.removeEventListener('abort', aborted);
+    };
+    const shown = () => {
+      if (document.hidden) return;
+      done();
+      resolve();
+    };
+    const aborted = () => {
+      done();
+      reject(abortError(signal!));
+    };
+    document.addEventListener('visibilitychange', shown);
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
 export interface TakeAwayOptions {
-  /** Called while the audiobook is being made, with the seconds the server asked to wait. */
-  onWait?: (seconds: number) => void;
+  /** Called while the audiobook is being made: what to show (the server's message) and its estimate. */
+  onWait?: (message: string, seconds: number) => void;
   signal?: AbortSignal;
+  /** Sends no token: the sample, for a reader whose session the server no longer knows. */
+  asVisitor?: boolean;
 }
 
 /**
- * Downloads a book in a format; resolves once the browser has been told to save it. Throws an ApiError
- * (or, after MAX_TRIES turns of 202, one saying to come back later).
+ * `saving`: the browser has been told to save the file. `ready`: the audiobook had to be waited for and
+ * is ready now; the caller offers a link (a download starting by itself minutes after a click surprises).
+ */
+export type TakeAwayResult = 'saving' | 'ready';
+
+/**
+ * Downloads a book in a format. Throws an ApiError (or, after MAX_TRIES turns of 202, one saying to come
+ * back later), or the signal's reason once aborted.
  */
 export async function takeAway(
   code: string,
   format: TakeAwayFormat,
-  { onWait, signal }: TakeAwayOptions = {},
-): Promise<void> {
+  { onWait, signal, asVisitor = false }: TakeAwayOptions = {},
+): Promise<TakeAwayResult> {
   if (format === 'audiobook') {
-    // Asked with the token on the plain address, so that a signed link is only made once there is a
-    // file to follow it to (it lasts 5 minutes).
+    // Asked with the token on the plain address right before the link is made, so a signed link (5
+    // minutes) is only followed to a file that is there, never to a 202 saved as the audiobook.
     for (let attempt = 1; ; attempt++) {
-      const answer = await downloadReadiness(downloadPath(code, format), { withToken: true, signal });
-      if (answer.ready) break;
+      await whileHidden(signal);
+      const answer = await downloadReadiness(downloadPath(code, format), { withToken: !asVisitor, signal });
+      if (answer.ready) {
+        if (attempt > 1) return 'ready';
+        break;
+      }
       if (attempt >= MAX_TRIES) throw new ApiError(503, GAVE_UP);
-      const seconds = Math.min(answer.retryAfter, LONGEST_WAIT_S);
-      onWait?.(seconds);
-      await pause(seconds * 1000, signal);
+      onWait?.(answer.message ?? waitingMessage(answer.retryAfter), answer.retryAfter);
+      await pause(Math.min(answer.retryAfter, LONGEST_WAIT_S) * 1000, signal);
     }
   }
-  saveFrom(await addressFor(code, format));
+  const url = await addressFor(code, format, asVisitor, signal);
+  if (signal?.aborted) throw abortError(signal);
+  saveFrom(url);
+  return 'saving';
 }

@@ -76,9 +76,14 @@ registerRoute(
   },
 );
 
-/** Pages: the network first; when it is out, the device's copy (downloaded or visited), else the offline page. */
+/**
+ * Pages: the network first; when it is out, the device's copy (downloaded or visited), else the offline page.
+ * Not the API: following a download link is a navigation too, and a failed one must fail as itself, not
+ * come back as the offline page saved under the book's name.
+ */
 registerRoute(
-  ({ request }) => request.mode === 'navigate',
+  ({ url, request }) =>
+    request.mode === 'navigate' && !(url.origin === self.location.origin && url.pathname.startsWith('/api/')),
   async ({ request, event }) => {
     try {
       const response = await fetch(request);

@@ -2,38 +2,65 @@
  * "Take it with you" on the admin book page (docs/formats.md, Downloads): an administrator gets the whole
  * book as a read-along EPUB or an audiobook (M4B), saved by the browser from a signed link
  * (lib/take-away.ts), and each chapter's subtitles from the chapter table.
+ *
+ * While one download is prepared, the buttons keep their place in the tab order (aria-disabled, not
+ * disabled, which would drop the keyboard's focus) and a click does nothing. A wait for the audiobook
+ * stops when the page is left, and ends with a "Download the audiobook" button that takes the focus.
  */
 import { useEffect, useRef, useState } from 'react';
 import { apiDownload } from '../../lib/api';
-import { takeAway, takeAwayError, waitingMessage, type TakeAwayFormat } from '../../lib/take-away';
+import { cancelled, READY, STARTED, takeAway, takeAwayError, type TakeAwayFormat } from '../../lib/take-away';
 
 const LABEL: Record<TakeAwayFormat, string> = {
   epub: 'Download the read-along EPUB',
   audiobook: 'Download the audiobook (M4B)',
 };
 
+const PREPARING: Record<TakeAwayFormat, string> = {
+  epub: 'Preparing the EPUB…',
+  audiobook: 'Preparing the audiobook…',
+};
+
 export function BookDownloads({ bookCode }: { bookCode: string }) {
   const [busy, setBusy] = useState<TakeAwayFormat | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [ready, setReady] = useState(false);
+  // The state of this render may be stale for a second click in the same frame; the ref is not.
+  const working = useRef(false);
   const abort = useRef<AbortController | null>(null);
-  useEffect(() => () => abort.current?.abort(), []);
+  const readyButton = useRef<HTMLButtonElement>(null);
 
-  const download = async (format: TakeAwayFormat) => {
-    abort.current = new AbortController();
+  useEffect(() => {
+    const stop = () => abort.current?.abort();
+    addEventListener('pagehide', stop);
+    return () => {
+      removeEventListener('pagehide', stop);
+      stop();
+    };
+  }, []);
+  useEffect(() => {
+    if (ready) readyButton.current?.focus();
+  }, [ready]);
+
+  const download = async (format: TakeAwayFormat, fromReady = false) => {
+    if (working.current) return;
+    working.current = true;
+    const controller = (abort.current = new AbortController());
     setBusy(format);
-    setMessage({
-      text: format === 'audiobook' ? 'Preparing the audiobook…' : 'Preparing the EPUB…',
-      error: false,
-    });
+    // The ready button stays while it has the focus; the other buttons start again.
+    if (!fromReady) setReady(false);
+    setMessage({ text: PREPARING[format], error: false });
     try {
-      await takeAway(bookCode, format, {
-        signal: abort.current.signal,
-        onWait: (seconds) => setMessage({ text: waitingMessage(seconds), error: false }),
+      const result = await takeAway(bookCode, format, {
+        signal: controller.signal,
+        onWait: (text) => setMessage({ text, error: false }),
       });
-      setMessage({ text: 'Your download has started.', error: false });
+      setMessage(result === 'saving' ? { text: STARTED, error: false } : null);
+      if (result === 'ready') setReady(true);
     } catch (failure) {
-      if (!abort.current.signal.aborted) setMessage({ text: takeAwayError(failure), error: true });
+      setMessage(cancelled(controller.signal) ? null : { text: takeAwayError(failure), error: true });
     } finally {
+      working.current = false;
       setBusy(null);
     }
   };
@@ -53,7 +80,7 @@ export function BookDownloads({ bookCode }: { bookCode: string }) {
               type="button"
               className="button"
               onClick={() => void download(format)}
-              disabled={busy !== null}
+              aria-disabled={busy !== null || undefined}
               aria-busy={busy === format || undefined}
             >
               {LABEL[format]}
@@ -64,6 +91,21 @@ export function BookDownloads({ bookCode }: { bookCode: string }) {
       <p role="status" className={message?.error ? 'field-error' : undefined}>
         {message?.text}
       </p>
+      {ready && (
+        <p>
+          <span id="take-away-ready">{READY}</span>{' '}
+          <button
+            type="button"
+            className="link-button"
+            ref={readyButton}
+            onClick={() => void download('audiobook', true)}
+            aria-disabled={busy !== null || undefined}
+            aria-describedby="take-away-ready"
+          >
+            Download the audiobook
+          </button>
+        </p>
+      )}
     </section>
   );
 }

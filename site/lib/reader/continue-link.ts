@@ -11,7 +11,8 @@ export function continueLinks(): void {
 
 async function continueLink(link: HTMLAnchorElement): Promise<void> {
   const bookCode = link.dataset.continue ?? '';
-  const place = await loadPlace(bookCode);
+  // The book page is public: an expired session leaves it a visitor's, rather than sending them to sign in.
+  const place = await loadPlace(bookCode, { passive: true });
   if (!place) return;
   link.href = `/read/${bookCode}/${place.chapter_no}#p-${place.position}`;
   link.textContent = `Continue: chapter ${place.chapter_no}, phrase ${place.position}`;

@@ -31,10 +31,11 @@ function keepVisitorPlaces(places: Record<string, Place>): void {
   }
 }
 
-export async function loadPlace(bookCode: string): Promise<Place | null> {
+/** `passive`: asked by a page the reader only looks at (the book page), where a 401 must not sign out. */
+export async function loadPlace(bookCode: string, { passive = false } = {}): Promise<Place | null> {
   if (!getToken()) return visitorPlaces()[bookCode] ?? null;
   try {
-    return (await api<{ data: Place }>(`user/progress/${encodeURIComponent(bookCode)}`)).data;
+    return (await api<{ data: Place }>(`user/progress/${encodeURIComponent(bookCode)}`, { passive })).data;
   } catch {
     return null;
   }
