@@ -156,16 +156,20 @@ const IN_CHUNK = 500;
 /** Keys a call starts at once; ffmpeg itself is limited process-wide by withFfmpegSlot. */
 const MEASURE_CONCURRENCY = 2;
 
-/** Runs `task` over `items`, at most `limit` at once; rejects with the first failure (others finish). */
+/**
+ * Runs `task` over `items`, at most `limit` at once; rejects with the first failure (others finish). Once
+ * `signal` is aborted no further item is taken, and it rejects with the signal's reason.
+ */
 export async function eachLimited<T>(
   items: readonly T[],
   limit: number,
   task: (item: T) => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | null = null;
   const worker = async () => {
-    while (next < items.length && !failure) {
+    while (next < items.length && !failure && !signal?.aborted) {
       const item = items[next++];
       try {
         await task(item);
@@ -176,6 +180,7 @@ export async function eachLimited<T>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   if (failure) throw (failure as { error: unknown }).error;
+  signal?.throwIfAborted();
 }
 
 /**
@@ -199,7 +204,11 @@ export class AudioMeasures {
    * has no ffmpeg (callers answer 503), UndecodableAudioError for a file that is not audio, and
    * ObjectNotFoundError for a key with no object.
    */
-  async lengths(keys: readonly string[], store: MeasuredStore = 'media'): Promise<Map<string, number>> {
+  async lengths(
+    keys: readonly string[],
+    store: MeasuredStore = 'media',
+    signal?: AbortSignal,
+  ): Promise<Map<string, number>> {
     const unique = [...new Set(keys)];
     const found = new Map<string, number>();
     for (let i = 0; i < unique.length; i += IN_CHUNK) {
@@ -209,9 +218,14 @@ export class AudioMeasures {
       for (const row of rows) found.set(row.audioKey.slice(store.length + 1), row.decodedUs);
     }
     const missing = unique.filter((key) => !found.has(key));
-    await eachLimited(missing, MEASURE_CONCURRENCY, async (key) => {
-      found.set(key, await this.measureOnce(store, key));
-    });
+    await eachLimited(
+      missing,
+      MEASURE_CONCURRENCY,
+      async (key) => {
+        found.set(key, await this.measureOnce(store, key));
+      },
+      signal,
+    );
     const result = new Map<string, number>();
     for (const key of keys) result.set(key, found.get(key)!);
     return result;

@@ -70,9 +70,10 @@ export class EpubClips {
   /**
    * audio path (phrases.audio_path) → its EPUB clip, transcoding and measuring what is needed. Rejects with
    * FfmpegError('missing') without ffmpeg (callers answer 503), UndecodableAudioError for a clip that is
-   * not decodable audio, ObjectNotFoundError for a path with no stored file.
+   * not decodable audio, ObjectNotFoundError for a path with no stored file. Once `signal` is aborted no
+   * further clip is probed, transcoded or measured (those under way finish), and it rejects.
    */
-  async forEpub(audioPaths: readonly string[]): Promise<Map<string, EpubClip>> {
+  async forEpub(audioPaths: readonly string[], signal?: AbortSignal): Promise<Map<string, EpubClip>> {
     const placed = new Map<string, Placed>();
     const toTranscode: string[] = [];
     const toProbe: string[] = [];
@@ -86,18 +87,23 @@ export class EpubClips {
       else if (stored) placed.set(path, stored);
       else transcoded(path);
     }
-    await eachLimited(toProbe, TRANSCODE_CONCURRENCY, async (path) => {
-      if (await this.isAac(path))
-        placed.set(path, { store: 'media', key: path, ext: 'm4a', mediaType: 'audio/mp4' });
-      else transcoded(path);
-    });
-    await eachLimited(toTranscode, TRANSCODE_CONCURRENCY, (path) => this.transcodeOnce(path));
+    await eachLimited(
+      toProbe,
+      TRANSCODE_CONCURRENCY,
+      async (path) => {
+        if (await this.isAac(path))
+          placed.set(path, { store: 'media', key: path, ext: 'm4a', mediaType: 'audio/mp4' });
+        else transcoded(path);
+      },
+      signal,
+    );
+    await eachLimited(toTranscode, TRANSCODE_CONCURRENCY, (path) => this.transcodeOnce(path), signal);
 
     const keysOf = (store: MeasuredStore) =>
       [...placed.values()].filter((clip) => clip.store === store).map((clip) => clip.key);
     const lengths = {
-      media: await this.measures.lengths(keysOf('media'), 'media'),
-      derived: await this.measures.lengths(keysOf('derived'), 'derived'),
+      media: await this.measures.lengths(keysOf('media'), 'media', signal),
+      derived: await this.measures.lengths(keysOf('derived'), 'derived', signal),
     };
     const clips = new Map<string, EpubClip>();
     for (const [path, clip] of placed)

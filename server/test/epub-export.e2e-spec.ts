@@ -8,12 +8,14 @@ import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { EpubClips, transcodeKey } from '../formats/epub-clips';
 import { EpubExport } from '../formats/epub/epub-export';
 import { ffmpegPath } from '../imports/ffmpeg';
-import { MEDIA_STORE } from '../media/store/create-stores';
+import { COVER_WIDTHS, coverFile } from '../media/media-urls';
+import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import { DemoSeedService } from '../seed/demo-seed.service';
-import { newAdmin } from './api-client';
+import { ApiClient, newAdmin } from './api-client';
 import { bookForm, loseMedia } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { unzip, type ZipItem } from './zips';
@@ -86,6 +88,9 @@ describe('EPUB 3 with Media Overlays', () => {
   let server: TestServer;
   let dir: string;
   let generated: string;
+  let adminToken: string;
+  /** The generated book's source files: phrase n's clip is a copy of sources[n % SOURCES.length]. */
+  let sources: Array<{ file: string; ext: string }>;
   const files = new Map<string, string>();
 
   async function epub(code: string, whole: boolean): Promise<Buffer> {
@@ -96,7 +101,7 @@ describe('EPUB 3 with Media Overlays', () => {
 
   /** A book of 300 phrases (WAV, Ogg and MP3 clips, each phrase its own file) and an empty chapter. */
   async function makeGeneratedBook(): Promise<string> {
-    const sources = SOURCES.map((source, i) => {
+    sources = SOURCES.map((source, i) => {
       const file = join(dir, `source-${i}.${source.ext}`);
       execFileSync(ffmpegPath(), [
         '-v',
@@ -112,7 +117,9 @@ describe('EPUB 3 with Media Overlays', () => {
       return { file, ext: source.ext };
     });
     const media = server.app.get<symbol, MediaStore>(MEDIA_STORE);
-    const { client: admin } = await newAdmin(server);
+    const { client: admin, email, password } = await newAdmin(server);
+    adminToken = (await new ApiClient(server).post<{ token: string }>('user/login', { email, password })).body
+      .token;
     // No language: the EPUB says "und" (undetermined).
     const book = await admin.post<{ data: { id: number; book_code: string } }>(
       'admin/book',
@@ -216,6 +223,10 @@ describe('EPUB 3 with Media Overlays', () => {
     let pars = 0;
     let sumUs = 0;
     const overlays = [] as number[];
+    const sourceUs = sources.map((source) => decodedUs(dir, readFileSync(source.file), source.ext));
+    const sourceHash = sources.map((source) =>
+      createHash('sha1').update(readFileSync(source.file)).digest('hex'),
+    );
     for (const chapterNo of [1, 2, 3]) {
       const smil = entry(items, `OEBPS/smil/chapter-${chapterNo}.smil`);
       const found = [
@@ -226,6 +237,9 @@ describe('EPUB 3 with Media Overlays', () => {
       expect(found).toHaveLength(PHRASES_PER_CHAPTER);
       let chapterUs = 0;
       for (const [, textChapter, id, audio, begin, end] of found) {
+        // Par K is phrase K: its clip is the phrase's own source (MP3 byte for byte, a transcode as long).
+        const n = (chapterNo - 1) * PHRASES_PER_CHAPTER + Number(id.slice(1)) - 1;
+        const own = n % SOURCES.length;
         expect(Number(textChapter)).toBe(chapterNo);
         expect(entry(items, `OEBPS/text/chapter-${chapterNo}.xhtml`)).toContain(
           `<p id="${id}" class="phrase">`,
@@ -235,12 +249,34 @@ describe('EPUB 3 with Media Overlays', () => {
         if (!lengths.has(hash)) lengths.set(hash, decodedUs(dir, data, audio.split('.').pop()!));
         const spanUs = (Number(end) - Number(begin)) * 1e6;
         expect({ audio, off: Math.abs(spanUs - lengths.get(hash)!) <= 5_000 }).toEqual({ audio, off: true });
-        chapterUs += Number(end) * 1e6;
+        if (SOURCES[own].ext === 'mp3') expect({ id, hash }).toEqual({ id, hash: sourceHash[own] });
+        else {
+          // AAC pads to whole frames (1,024 samples: 46 ms at 22.05 kHz); the sources differ by 200 ms or more.
+          const nearest = sourceUs.reduce(
+            (best, us, j) => (Math.abs(spanUs - us) < Math.abs(spanUs - sourceUs[best]) ? j : best),
+            0,
+          );
+          expect({ id, source: nearest, offUs: Math.abs(spanUs - sourceUs[own]) < 100_000 }).toEqual({
+            id,
+            source: own,
+            offUs: true,
+          });
+        }
+        chapterUs += Math.round(Number(end) * 1e6);
         pars++;
       }
       overlays.push(chapterUs);
       sumUs += chapterUs;
     }
+    // Each overlay's media:duration is the sum of its clipEnds (clipBegin is 0), to the microsecond.
+    const opfText = entry(items, 'OEBPS/package.opf');
+    overlays.forEach((us, i) => {
+      const stated = new RegExp(
+        `<meta property="media:duration" refines="#overlay-${i + 1}">(\\d+):(\\d\\d):(\\d+)\\.(\\d{6})</meta>`,
+      ).exec(opfText)!;
+      const [h, m, sec, frac] = stated.slice(1).map(Number);
+      expect({ chapter: i + 1, us: ((h * 60 + m) * 60 + sec) * 1e6 + frac }).toEqual({ chapter: i + 1, us });
+    });
     expect(pars).toBe(3 * PHRASES_PER_CHAPTER);
     // WAV and Ogg went in as AAC in MP4; nothing but MP3 and M4A is inside.
     const audioNames = items.filter((item) => item.name.startsWith('OEBPS/audio/')).map((item) => item.name);
@@ -280,7 +316,21 @@ describe('EPUB 3 with Media Overlays', () => {
     expect(entry(items, 'OEBPS/text/sample-end.xhtml')).toContain(
       `<a href="${server.config.publicUrl}/book-detail/${code}">`,
     );
+    const nav = entry(items, 'OEBPS/nav.xhtml');
+    expect([...nav.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'text/chapter-1.xhtml',
+      'text/sample-end.xhtml',
+    ]);
+    const opf = entry(items, 'OEBPS/package.opf');
+    expect([...opf.matchAll(/<itemref idref="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'chapter-1',
+      'sample-end',
+    ]);
+    expect(opf).not.toContain('chapter-2');
     const whole = await unzip(readFileSync(files.get(code)!));
+    const identifier = (text: string) => /<dc:identifier id="pub-id">([^<]+)</.exec(text)![1];
+    expect(identifier(opf)).not.toBe(identifier(entry(whole, 'OEBPS/package.opf')));
+    expect(identifier(opf)).toMatch(/^urn:uuid:/);
     const clipsOfFirst = whole.filter((item) => /^OEBPS\/audio\/c1-/.test(item.name)).length;
     expect(items.filter((item) => item.name.startsWith('OEBPS/audio/'))).toHaveLength(clipsOfFirst);
   });
@@ -297,6 +347,107 @@ describe('EPUB 3 with Media Overlays', () => {
       'OEBPS/text/chapter-1.xhtml',
       'OEBPS/text/sample-end.xhtml',
     ]);
+  });
+
+  /** GET the whole book's EPUB as the admin, over HTTP. */
+  const download = (code: string, signal?: AbortSignal) =>
+    fetch(`${server.baseUrl}/api/v1/downloads/${code}/epub`, {
+      headers: { Authorization: `Bearer ${adminToken}` },
+      signal,
+    });
+
+  it('starts no more clip work once the client hangs up midway', async () => {
+    const clips = server.app.get(EpubClips);
+    const original = clips.forEpub.bind(clips);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const calls: Array<AbortSignal | undefined> = [];
+    // The pre-flight's call (chapter 1) goes through; the next chapter's clips, found, are handed over only
+    // once the client has gone: nothing more may be asked for then.
+    const spy = jest.spyOn(clips, 'forEpub').mockImplementation(async (paths, signal) => {
+      calls.push(signal);
+      // Without the signal: these clips are found even if the client goes meanwhile.
+      const found = await original(paths);
+      if (calls.length > 1) await gate;
+      return found;
+    });
+    try {
+      const hangUp = new AbortController();
+      const res = await download(generated, hangUp.signal);
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      let received = 0;
+      while (received < 4096) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error('The EPUB ended before the test could hang up');
+        received += (value as Uint8Array).length;
+      }
+      hangUp.abort();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Chapter 1 (before the first byte) and chapter 2 (asked for while 1 went out); never chapter 3.
+      expect(calls).toHaveLength(2);
+      expect(calls[1]?.aborted).toBe(true);
+    } finally {
+      spy.mockRestore();
+      release();
+    }
+  });
+
+  it('cuts the download short, never a whole-looking EPUB, when a later clip is lost after the checks', async () => {
+    // A demo book of two chapters or more: its clips are its own, read only when their chapter goes out.
+    const [{ book_code: code }] = await server.app.get(DataSource).query<Array<{ book_code: string }>>(
+      `SELECT b.book_code FROM books b JOIN chapters c ON c.book_id = b.id
+       WHERE EXISTS (SELECT 1 FROM phrases p WHERE p.chapter_id = c.id)
+       GROUP BY b.id, b.book_code HAVING COUNT(*) >= 2 ORDER BY b.id`,
+    );
+    const clips = server.app.get(EpubClips);
+    const original = clips.forEpub.bind(clips);
+    const derived = server.app.get<symbol, MediaStore>(DERIVED_STORE);
+    let calls = 0;
+    const spy = jest.spyOn(clips, 'forEpub').mockImplementation(async (paths, signal) => {
+      // Chapter 2's clips, asked for after the checks and the first byte: its first file goes.
+      if (++calls === 2) {
+        await loseMedia(server, paths[0]);
+        await derived.delete([transcodeKey(paths[0])]);
+      }
+      return original(paths, signal);
+    });
+    try {
+      const res = await download(code);
+      expect(res.status).toBe(200);
+      const whole = await res.arrayBuffer().then(
+        async (body) => (await unzip(Buffer.from(body))).some((item) => item.name === 'OEBPS/package.opf'),
+        () => false,
+      );
+      expect({ calls: calls >= 2, whole }).toEqual({ calls: true, whole: false });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('refuses with 422 before any byte when the cover is not a readable image', async () => {
+    const book = (await server.app.get(BooksRepository).byCode(generated))!;
+    const media = server.app.get<symbol, MediaStore>(MEDIA_STORE);
+    const broken = join(dir, 'broken-cover.webp');
+    writeFileSync(broken, Buffer.from('RIFF\0\0\0\0WEBPVP8 not really an image'));
+    await media.put(coverFile(book.coverPath, COVER_WIDTHS[COVER_WIDTHS.length - 1]), broken);
+    const refusal = await server.app
+      .get(EpubExport)
+      .stream(book, true)
+      .then(
+        () => null,
+        (error: { getStatus(): number; message: string }) => ({
+          status: error.getStatus(),
+          message: error.message,
+        }),
+      );
+    expect(refusal).toEqual({
+      status: 422,
+      message:
+        "The EPUB cannot be made: the book's cover is not an image that can be read. Upload the cover again.",
+    });
   });
 
   it('refuses with 422 naming the missing clip, before any byte', async () => {

@@ -15,13 +15,20 @@ import { ObjectNotFoundError } from '../../media/store/media-store';
 import { eachLimited, UndecodableAudioError } from '../audio-measures';
 import { EpubClips, type EpubClip } from '../epub-clips';
 import { bookIdentifier } from './opf';
+import { xmlText } from './xml';
 import { writeEpub, type EpubChapter, type EpubPlan } from './epub-writer';
 
 /** The language when the book has none: BCP 47 "und" (undetermined), a valid tag EPUBCheck accepts. */
 export const UNKNOWN_LANGUAGE = 'und';
 
-/** Existence checks at once: a bucket answers each HEAD in a round trip; a 6,000-clip book takes a while. */
-const HEAD_CONCURRENCY = 8;
+/**
+ * Existence checks at once: a bucket answers each HEAD in a round trip, so a 6,000-clip book takes about
+ * 6000 / 32 round trips (a few seconds) before the first byte.
+ */
+const HEAD_CONCURRENCY = 32;
+
+/** The cover's width inside the EPUB: the largest stored one; a reading app's cover needs no more. */
+const COVER_WIDTH = 960;
 
 const FFMPEG_MISSING = 'Making an EPUB needs ffmpeg. Install it with: sudo apt-get install -y ffmpeg';
 
@@ -40,9 +47,14 @@ export class EpubExport {
 
   /**
    * The book's EPUB, streamed: every chapter when `whole`, else the sample (the free chapter, and a last
-   * page saying so). Missing files are found before the first byte (RuleFailed, 422).
+   * page saying so). Missing files and a bad cover are found before the first byte (RuleFailed, 422).
+   * `signal`: the request's close (the route passes it), which stops the checks before the first byte.
    */
-  async stream(book: Book, whole: boolean): Promise<{ stream: Readable; filename: string }> {
+  async stream(
+    book: Book,
+    whole: boolean,
+    signal?: AbortSignal,
+  ): Promise<{ stream: Readable; filename: string }> {
     const all = await this.chapters.ofBook(book.id);
     const free = firstChapterNo(all.map((chapter) => chapter.chapterNo));
     const included = whole ? all : all.filter((chapter) => isFreeChapter(chapter.chapterNo, free));
@@ -50,6 +62,8 @@ export class EpubExport {
     // One query for every included chapter's phrases, in reading order; grouped here.
     const rows = await this.phrases.ofChapters(included.map((chapter) => chapter.id));
     const byChapter = new Map(included.map((chapter) => [chapter.id, [] as EpubChapter['phrases']]));
+    // The latest change among what still exists: deleting a phrase or a chapter moves nothing forward, so
+    // the date can go back (docs/formats.md "EPUB 3 with Media Overlays").
     let modified = book.updatedAt;
     for (const row of rows) {
       byChapter
@@ -65,34 +79,37 @@ export class EpubExport {
     }));
 
     const cover = coverFile(book.coverPath, COVER_WIDTHS[COVER_WIDTHS.length - 1]);
-    await this.assertStored(cover, chapters);
+    await this.assertStored(cover, chapters, signal);
+    const jpeg = await this.coverJpeg(cover);
+    // A title of nothing XML can hold would be an empty dc:title, which EPUBCheck refuses.
+    const title = xmlText(book.title).trim() || book.bookCode;
     const plan: EpubPlan = {
       book: {
-        identifier: bookIdentifier(this.config.publicUrl, book.bookCode, whole),
-        title: whole ? book.title : `${book.title} (sample)`,
+        identifier: bookIdentifier(book.bookCode, whole),
+        title: whole ? title : `${title} (sample)`,
         language: book.language ?? UNKNOWN_LANGUAGE,
         author: book.author,
         narrator: book.narratedBy,
         modified,
       },
       chapters,
-      firstClips: await this.firstClips(chapters[0]),
+      firstClips: await this.firstClips(chapters[0], signal),
       sampleEnd: whole
         ? null
         : {
-            title: book.title,
+            title,
             author: book.author,
             url: absolute(this.config.publicUrl, `/book-detail/${encodeURIComponent(book.bookCode)}`),
           },
+      cover: jpeg,
     };
     const stream = writeEpub(
       plan,
       {
-        clips: (paths) => this.clips.forEpub(paths),
+        clips: (paths, stop) => this.clips.forEpub(paths, stop),
         readClip: (clip) => this.clips.read(clip),
-        cover: async () => (await this.media.read(cover)).pipe(sharp().jpeg({ quality: 85 })),
       },
-      (error) => this.logger.error(`The EPUB of ${book.bookCode} stopped midway: ${error.message}`),
+      (error) => this.logger.error(`The EPUB of ${book.bookCode} stopped midway`, error.stack),
     );
     return { stream, filename: `${book.bookCode}${whole ? '' : '-sample'}.epub` };
   }
@@ -101,7 +118,7 @@ export class EpubExport {
    * Every clip and the cover, checked before the first byte goes out: once the headers are sent, a missing
    * file could only cut the download short.
    */
-  private async assertStored(cover: string, chapters: EpubChapter[]): Promise<void> {
+  private async assertStored(cover: string, chapters: EpubChapter[], signal?: AbortSignal): Promise<void> {
     const files = new Map<string, string>([[cover, 'the cover']]);
     for (const chapter of chapters)
       chapter.phrases.forEach((phrase, k) => {
@@ -109,19 +126,55 @@ export class EpubExport {
           files.set(phrase.audioPath, `chapter ${chapter.chapterNo}, phrase ${k + 1} (${phrase.audioPath})`);
       });
     const missing: string[] = [];
-    await eachLimited([...files.keys()], HEAD_CONCURRENCY, async (key) => {
-      if (!(await this.media.exists(key))) missing.push(files.get(key)!);
-    });
+    // A store that is down throws StoreUnavailableError: the error filter answers 503 with a message.
+    await eachLimited(
+      [...files.keys()],
+      HEAD_CONCURRENCY,
+      async (key) => {
+        if (!(await this.media.exists(key))) missing.push(files.get(key)!);
+      },
+      signal,
+    );
     if (!missing.length) return;
+    // Numeric order: chapter 2, phrase 9 before chapter 2, phrase 10 (and the cover first).
+    missing.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     throw new RuleFailed(
-      `The EPUB cannot be made: ${missing.length} of the book's files ${missing.length === 1 ? 'is' : 'are'} missing from storage (${missing.sort().slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). Upload them again first.`,
+      `The EPUB cannot be made: ${missing.length} of the book's files ${missing.length === 1 ? 'is' : 'are'} missing from storage (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). Upload them again first.`,
     );
   }
 
-  /** The first chapter's clips, so that what stops the EPUB altogether is an answer, not a cut download. */
-  private async firstClips(chapter: EpubChapter): Promise<Map<string, EpubClip>> {
+  /** The cover as JPEG (EPUBCheck 4 knows no WebP), read and converted whole before the first byte. */
+  private async coverJpeg(cover: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
     try {
-      return await this.clips.forEpub(chapter.phrases.map((phrase) => phrase.audioPath));
+      for await (const chunk of await this.media.read(cover)) chunks.push(chunk as Buffer);
+    } catch (error) {
+      // Deleted since the check: the same answer as a cover missing then.
+      if (error instanceof ObjectNotFoundError)
+        throw new RuleFailed(
+          `The EPUB cannot be made: the cover is missing from storage. Upload it again first.`,
+        );
+      throw error;
+    }
+    try {
+      return await sharp(Buffer.concat(chunks))
+        .resize({ width: COVER_WIDTH, withoutEnlargement: true })
+        .jpeg({ quality: 85 })
+        .toBuffer();
+    } catch {
+      throw new RuleFailed(
+        "The EPUB cannot be made: the book's cover is not an image that can be read. Upload the cover again.",
+      );
+    }
+  }
+
+  /** The first chapter's clips, so that what stops the EPUB altogether is an answer, not a cut download. */
+  private async firstClips(chapter: EpubChapter, signal?: AbortSignal): Promise<Map<string, EpubClip>> {
+    try {
+      return await this.clips.forEpub(
+        chapter.phrases.map((phrase) => phrase.audioPath),
+        signal,
+      );
     } catch (error) {
       if (error instanceof FfmpegError && error.kind === 'missing')
         throw new ServiceUnavailableException(FFMPEG_MISSING);

@@ -30,13 +30,11 @@ export interface EpubChapter {
   phrases: Array<PhraseText & { audioPath: string }>;
 }
 
-/** What the writer reads from elsewhere: clips (measured chapter by chapter) and the cover. */
+/** What the writer reads from elsewhere: clips, measured chapter by chapter. */
 export interface EpubSources {
-  /** The EPUB clips of these audio paths (EpubClips.forEpub). */
-  clips(audioPaths: string[]): Promise<Map<string, EpubClip>>;
+  /** The EPUB clips of these audio paths (EpubClips.forEpub); stops taking work once `signal` aborts. */
+  clips(audioPaths: string[], signal: AbortSignal): Promise<Map<string, EpubClip>>;
   readClip(clip: EpubClip): Promise<Readable>;
-  /** The cover as a JPEG stream. */
-  cover(): Promise<Readable>;
 }
 
 export interface EpubPlan {
@@ -46,13 +44,15 @@ export interface EpubPlan {
   firstClips: Map<string, EpubClip>;
   /** The sample's closing page, when this is the sample. */
   sampleEnd: { title: string; author: string; url: string } | null;
+  /** The cover as JPEG, made before the first byte so that a bad image is an answer, not a cut download. */
+  cover: Buffer;
 }
 
 const text = (value: string) => Readable.from([Buffer.from(value, 'utf8')]);
 
 /**
  * Streams the EPUB (docs/formats.md "EPUB 3 with Media Overlays"). Entries are queued one chapter at a
- * time and each is made or opened only when its turn comes, so memory holds a chapter's text and one clip;
+ * time and each is made or opened only when its turn comes, so memory holds the book's text and one clip;
  * the next chapter's clips are measured while this one goes out. The package document comes last, once
  * every overlay's length is known. A failure midway destroys the output: a cut EPUB never looks whole.
  */
@@ -65,9 +65,12 @@ export function writeEpub(
   const output = zip.outputStream as PassThrough;
   let reading: Readable | undefined;
   let failed = false;
+  // Stops the next chapter's measuring and transcoding: they hold the process's ffmpeg slots for nothing.
+  const stop = new AbortController();
   const fail = (error: Error) => {
     if (failed) return;
     failed = true;
+    stop.abort(error);
     onError(error);
     output.destroy(error);
   };
@@ -77,6 +80,7 @@ export function writeEpub(
   const closed = new Promise<void>((resolve) =>
     output.on('close', () => {
       failed = true;
+      stop.abort(new Error('The EPUB download was closed.'));
       reading?.destroy();
       resolve();
     }),
@@ -113,16 +117,20 @@ export function writeEpub(
       href: chapterHref(chapter.chapterNo),
       title: chapterTitle(chapter.title, chapter.chapterNo),
     }));
-    const chapters: Array<EpubChapter | undefined> = plan.chapters;
+    const chapters = plan.chapters;
     let next: Promise<Map<string, EpubClip>> = Promise.resolve(plan.firstClips);
     for (let i = 0; i < chapters.length; i++) {
-      const chapter = chapters[i]!;
+      const chapter = chapters[i];
       const clips = await next;
+      // Checked before the next chapter's clips are asked for: after a hang-up or a failure, no more ffmpeg.
+      if (failed) return;
       if (i + 1 < chapters.length) {
-        next = sources.clips(chapters[i + 1]!.phrases.map((phrase) => phrase.audioPath));
+        next = sources.clips(
+          chapters[i + 1].phrases.map((phrase) => phrase.audioPath),
+          stop.signal,
+        );
         next.catch(() => undefined); // awaited on the next turn; until then, not an unhandled rejection
       }
-      if (failed) return;
       const pars: OverlayPar[] = [];
       const newClips: Array<{ href: string; clip: EpubClip }> = [];
       chapter.phrases.forEach((phrase, k) => {
@@ -151,7 +159,8 @@ export function writeEpub(
             text(chapterSmil(chapterHref(chapter.chapterNo), pars)),
           )
         : Promise.resolve();
-      chapters[i] = undefined; // its phrases' text is not needed any more
+      // The plan (and so every chapter's text) stays referenced until the stream ends: the book's text is
+      // small next to its audio, and only one clip at a time is read.
       await Promise.race([last, closed]);
     }
     if (failed) return;
@@ -162,7 +171,7 @@ export function writeEpub(
     }
     void entry(`OEBPS/${NAV_HREF}`, true, () => text(navXhtml(lang, plan.book.title, nav)));
     void entry(`OEBPS/${CSS_HREF}`, true, () => text(BOOK_CSS));
-    void entry(`OEBPS/${COVER_HREF}`, false, () => sources.cover());
+    void entry(`OEBPS/${COVER_HREF}`, false, () => Readable.from([plan.cover]));
     void entry(OPF_PATH, true, () =>
       text(packageOpf(plan.book, opfChapters, audio, plan.sampleEnd !== null)),
     );

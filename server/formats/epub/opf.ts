@@ -15,18 +15,32 @@ export const CONTAINER_XML = `${XML_DECLARATION}<container version="1.0" xmlns="
 `;
 
 /**
- * The book's identifier: a name-based UUID (version 5 layout, SHA-1) of the installation's public URL and
- * the book's code, so every download of a book carries the same one and a reading app replaces its copy
- * instead of keeping two; the sample has its own, so it never stands in for the whole book.
+ * The namespace of book identifiers (RFC 4122 section 4.3): a UUID fixed once for Lingonovel's EPUBs, so the
+ * same name always gives the same identifier and never one of another namespace's.
  */
-export function bookIdentifier(publicUrl: string, bookCode: string, whole: boolean): string {
+const BOOK_NAMESPACE = '534b2cd5-789b-4c1b-b0e9-80b99f3072c5';
+
+/** RFC 4122 version 5: SHA-1 of the namespace's 16 bytes then the name's UTF-8, version and variant set. */
+export function uuidV5(namespace: string, name: string): string {
   const hash = createHash('sha1')
-    .update(`${publicUrl}/book-detail/${bookCode}${whole ? '' : '#sample'}`)
+    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
     .digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
-  return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The book's identifier: a version 5 UUID of the book's code, so every download of a book carries the same
+ * one and a reading app replaces its copy instead of keeping two; the sample has its own, so it never stands
+ * in for the whole book. The code is what stays put: the public URL changes with a new domain, and the
+ * installation keeps no id of its own. The trade-off: two installations' books with the same code share an
+ * identifier (docs/formats.md "EPUB 3 with Media Overlays").
+ */
+export function bookIdentifier(bookCode: string, whole: boolean): string {
+  return `urn:uuid:${uuidV5(BOOK_NAMESPACE, `${bookCode}${whole ? '' : '#sample'}`)}`;
 }
 
 export interface OpfBook {

@@ -1,5 +1,5 @@
 import { splitGlossary } from '../../reading/glossary';
-import { esc, XML_DECLARATION } from './xml';
+import { esc, XML_DECLARATION, xmlText } from './xml';
 
 /** The class a reading system puts on the phrase being read aloud (the OPF's `media:active-class`). */
 export const ACTIVE_CLASS = '-epub-media-overlay-active';
@@ -18,8 +18,12 @@ export const CSS_HREF = 'styles/book.css';
 export const chapterHref = (chapterNo: number) => `text/chapter-${chapterNo}.xhtml`;
 export const SAMPLE_END_HREF = 'text/sample-end.xhtml';
 
-/** A chapter's title, or a stand-in: EPUBCheck refuses an empty `<title>` or an empty link in the nav. */
-export const chapterTitle = (title: string, chapterNo: number) => title.trim() || `Chapter ${chapterNo}`;
+/**
+ * A chapter's title, or a stand-in: EPUBCheck refuses an empty `<title>` or an empty link in the nav. Judged
+ * after dropping what XML cannot hold, so a title made only of such characters gets the stand-in too.
+ */
+export const chapterTitle = (title: string, chapterNo: number) =>
+  xmlText(title).trim() || `Chapter ${chapterNo}`;
 
 function page(lang: string, title: string, body: string): string {
   return `${XML_DECLARATION}<!DOCTYPE html>
@@ -60,8 +64,8 @@ export function chapterXhtml(lang: string, title: string, phrases: readonly Phra
       .join('');
     return (
       `<p id="${phraseId(k)}" class="phrase">${esc(phrase.phrase)}` +
-      `<a class="noteref" epub:type="noteref" href="#n${k}">*</a></p>\n` +
-      `<aside id="n${k}" class="glossary" epub:type="footnote">${lines}</aside>`
+      `<a class="noteref" epub:type="noteref" role="doc-noteref" href="#n${k}">*</a></p>\n` +
+      `<aside id="n${k}" class="glossary" epub:type="footnote" role="doc-footnote">${lines}</aside>`
     );
   });
   return page(
@@ -78,7 +82,7 @@ export function sampleEndXhtml(bookTitle: string, author: string, wholeBookUrl: 
     'End of the sample',
     `<section epub:type="backmatter">
 <h1>End of the sample</h1>
-<p>This was a sample of <cite>${esc(bookTitle)}</cite> by ${esc(author)}: its first chapter, read aloud.</p>
+<p>This was a sample of <cite>${esc(bookTitle)}</cite>${xmlText(author).trim() ? ` by ${esc(author.trim())}` : ''}: its first chapter, read aloud.</p>
 <p>The whole book is at <a href="${esc(wholeBookUrl)}">${esc(wholeBookUrl)}</a>.</p>
 </section>`,
   );

@@ -1,5 +1,5 @@
-import { bookIdentifier } from './opf';
-import { clock, esc, modifiedStamp, seconds } from './xml';
+import { bookIdentifier, uuidV5 } from './opf';
+import { clock, esc, modifiedStamp, seconds, xmlText } from './xml';
 
 describe('EPUB XML helpers', () => {
   it('writes clip ends and durations from whole microseconds, without float drift', () => {
@@ -17,17 +17,27 @@ describe('EPUB XML helpers', () => {
       '&lt;b&gt;&quot;Tom&quot; &amp; &apos;Jerry&apos;&lt;/b&gt;',
     );
     expect(esc('été 😀')).toBe('été 😀');
+    // A lone low surrogate, and the two noncharacters XML 1.0 excludes.
+    expect(esc('a\uDC00b\uFFFEc\uFFFFd')).toBe('abcd');
+    expect(xmlText('\u0001\uDC00\uFFFF')).toBe('');
   });
 
   it('stamps dcterms:modified to the second, in UTC', () => {
     expect(modifiedStamp(new Date('2026-11-27T13:43:18.512Z'))).toBe('2026-11-27T13:43:18Z');
   });
 
+  it('computes RFC 4122 version 5 UUIDs', () => {
+    // RFC 4122 appendix B's DNS namespace; the value Python's uuid.uuid5(NAMESPACE_DNS, 'python.org') gives.
+    expect(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'python.org')).toBe(
+      '886313e1-3b8a-5372-9b90-0c9aee199e5d',
+    );
+  });
+
   it('names a book the same way on every download, and its sample differently', () => {
-    const whole = bookIdentifier('https://lingo.example', 'le-petit-voyage', true);
+    const whole = bookIdentifier('le-petit-voyage', true);
     expect(whole).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(bookIdentifier('https://lingo.example', 'le-petit-voyage', true)).toBe(whole);
-    expect(bookIdentifier('https://lingo.example', 'le-petit-voyage', false)).not.toBe(whole);
-    expect(bookIdentifier('https://other.example', 'le-petit-voyage', true)).not.toBe(whole);
+    expect(bookIdentifier('le-petit-voyage', true)).toBe(whole);
+    expect(bookIdentifier('le-petit-voyage', false)).not.toBe(whole);
+    expect(bookIdentifier('le-grand-voyage', true)).not.toBe(whole);
   });
 });

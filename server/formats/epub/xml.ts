@@ -15,8 +15,13 @@ const ENTITIES: Record<string, string> = {
   "'": '&apos;',
 };
 
+/** `value` without the characters XML cannot hold (what `esc` drops), for deciding whether a text is empty. */
+export function xmlText(value: string): string {
+  return value.replace(NOT_XML, '');
+}
+
 export function esc(value: string): string {
-  return value.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  return xmlText(value).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
