@@ -63,8 +63,9 @@ export class DownloadsController {
     @Param('bookCode') bookCode: string,
     @MaybeUser() user: User | undefined,
     @SignedLinkQuery() link: LinkQuery,
+    @Res({ passthrough: true }) res: Response,
   ) {
-    return this.downloads.epub(bookCode, user, link);
+    return this.downloads.epub(bookCode, user, link, res);
   }
 
   @ReadingAppAuth({ bearerMustBeValid: true })

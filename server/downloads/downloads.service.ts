@@ -1,4 +1,4 @@
-import { ForbiddenException, HttpStatus, Injectable, StreamableFile } from '@nestjs/common';
+import { ForbiddenException, HttpException, HttpStatus, Injectable, StreamableFile } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { BASIC_REALM } from '../app-passwords/reading-app-auth';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
@@ -25,10 +25,26 @@ export class DownloadsService {
     private readonly m4b: AudiobookDownload,
   ) {}
 
-  async epub(bookCode: string, user: User | undefined, query: LinkQuery): Promise<StreamableFile> {
+  async epub(
+    bookCode: string,
+    user: User | undefined,
+    query: LinkQuery,
+    res: Response,
+  ): Promise<StreamableFile> {
     const reader = await this.access.reader(bookCode, 'epub', user, query);
     const book = await this.access.book(bookCode);
-    const { stream, filename } = await answering(this.epubs.stream(book, await this.access.whole(reader)));
+    // A client that leaves during the checks before the first byte stops them (`res`, not `req`: a
+    // request's 'close' fires once its body is read). After the first byte, Nest destroys the stream.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const whole = await this.access.whole(reader);
+    const { stream, filename } = await answering(this.epubs.stream(book, whole, gone.signal)).catch(
+      (error: unknown) => {
+        if (!gone.signal.aborted) throw error;
+        // Nobody is there to read an answer: a quiet 499 (nginx's "client closed request"), not a 500.
+        throw new HttpException('The client closed the request.', 499);
+      },
+    );
     return new StreamableFile(stream, {
       type: 'application/epub+zip',
       disposition: `attachment; filename="${fileName(filename)}"`,
