@@ -82,6 +82,9 @@ describe('Foundation API', () => {
     const db = server.app.get(DataSource);
     expect(await tableNames(db)).toEqual([
       'app_meta',
+      'app_passwords',
+      'audio_measures',
+      'audiobook_builds',
       'book_words',
       'books',
       'chapters',
