@@ -13,6 +13,17 @@ export const REPORTS = {
 
 const INTENDED = new URL('./intended-skips.json', import.meta.url);
 
+/** How much of a failure's message the closing tally repeats: a CI log is often shown by its end alone. */
+const WHY_LINES = 12;
+// eslint-disable-next-line no-control-regex
+const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+const firstLines = (text) =>
+  plain(text ?? '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, WHY_LINES)
+    .join('\n');
+
 /** One outcome per test: passed (first try), flaky (passed on a retry), failed or skipped. */
 function jestOutcomes(report, run) {
   const outcomes = [];
@@ -31,7 +42,12 @@ function jestOutcomes(report, run) {
           : test.status === 'failed'
             ? 'failed'
             : 'skipped'; // pending (skip), todo, disabled
-      outcomes.push({ run, name, status });
+      outcomes.push({
+        run,
+        name,
+        status,
+        why: status === 'failed' ? firstLines(test.failureMessages?.[0]) : '',
+      });
     }
   }
   return outcomes;
@@ -43,7 +59,9 @@ function playwrightOutcomes(report, run) {
     for (const spec of suite.specs) {
       for (const test of spec.tests) {
         const status = { expected: 'passed', unexpected: 'failed' }[test.status] ?? test.status;
-        outcomes.push({ run, name: [...titles, spec.title].join(' › '), status });
+        const error = test.results?.at(-1)?.errors?.[0];
+        const why = status === 'failed' ? firstLines(error?.message ?? error?.stack) : '';
+        outcomes.push({ run, name: [...titles, spec.title].join(' › '), status, why });
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
@@ -94,7 +112,10 @@ export function printSummary(summary) {
   const list = (title, items) => {
     if (items.length === 0) return;
     console.log(`\n${title}`);
-    for (const item of items) console.log(`  [${item.run}] ${item.test ?? item.name}`);
+    for (const item of items) {
+      console.log(`  [${item.run}] ${item.test ?? item.name}`);
+      if (item.why) console.log(item.why.replace(/^/gm, '      '));
+    }
   };
   list('Failed:', summary.failed);
   list('Flaky (failed, then passed on a retry):', summary.flaky);

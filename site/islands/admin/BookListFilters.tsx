@@ -3,7 +3,7 @@
  * goes into the URL; typing searches after a short pause. The options count the books each would show,
  * from the answer's facets, as the public catalogue does.
  */
-import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { CEFR_LEVELS, DIFFICULTIES, languageName, type BookList } from '../../lib/admin';
 import { NARROWING, type ListParam, type ListQuery } from '../../lib/list-query';
 import type { HistoryMode } from './useListQuery';
@@ -32,19 +32,41 @@ export function BookListFilters({
   facets: Facets | null;
 }) {
   const [text, setText] = useState(query.q);
-  // Back, Forward and "Clear filters" change the search from outside the box.
-  useEffect(() => setText(query.q), [query.q]);
+  const shown = useRef(query.q);
+  shown.current = query.q;
+  // The search waiting for typing to pause, and the one the box sent last (until it comes back as the query).
+  const typing = useRef<{ timer?: ReturnType<typeof setTimeout>; sent?: string }>({});
+
+  // Back, Forward and "Clear filters" change the search from outside the box: what waits is dropped. The
+  // box's own search coming back leaves alone whatever was typed since.
   useEffect(() => {
-    if (sameSearch(text, query.q)) return;
-    const timer = setTimeout(() => change({ q: text, page: '' }, 'typing'), TYPING_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [text, query.q, change]);
+    const own = typing.current.sent;
+    typing.current.sent = undefined;
+    if (own !== undefined && sameSearch(own, query.q)) return;
+    clearTimeout(typing.current.timer);
+    setText(query.q);
+  }, [query.q]);
+  useEffect(() => () => clearTimeout(typing.current.timer), []);
+
+  const search = (value: string, mode: HistoryMode) => {
+    clearTimeout(typing.current.timer);
+    if (sameSearch(value, shown.current)) return;
+    typing.current.sent = value;
+    change({ q: value, page: '' }, mode);
+  };
+  // The pause is timed from the keystroke itself, never from a render: a render between Back and the box
+  // catching up would otherwise see the old text and search it again.
+  const type = (value: string) => {
+    setText(value);
+    clearTimeout(typing.current.timer);
+    typing.current.timer = setTimeout(() => search(value, 'typing'), TYPING_PAUSE_MS);
+  };
 
   const choose = (param: ListParam) => (event: ChangeEvent<HTMLSelectElement>) =>
     change({ [param]: event.target.value, page: '' });
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!sameSearch(text, query.q)) change({ q: text, page: '' });
+    search(text, 'push');
   };
   const narrowed = NARROWING.some((param) => query[param].trim() !== '');
 
@@ -72,7 +94,7 @@ export function BookListFilters({
           maxLength={MAX_QUERY_LENGTH}
           autoComplete="off"
           aria-describedby="book-list-q-hint"
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => type(event.target.value)}
         />
         <p id="book-list-q-hint" className="field-hint">
           Title, author, narrator, description
