@@ -31,8 +31,9 @@ export function multipartLimit(files: Record<string, number>): number {
 export const MAX_BODY_DEPTH = 32;
 
 /**
- * After refusing a body, the server answers, half-closes the connection and reads on for at most this
- * much (or this long) before cutting it, so the client sees the answer rather than a reset.
+ * After refusing a body, the server answers, half-closes the connection, reads on for at most this much
+ * and cuts the connection this long after, so the client sees the answer rather than a reset
+ * (http/body/unread-body.ts).
  */
 export const LINGER_BYTES = 256 * KB;
 export const LINGER_MS = 2_000;

@@ -87,6 +87,21 @@ describe('Request bodies past their limit, or refused before they matter', () =>
     expect(tempFiles(server.storageDir)).toEqual([]);
   });
 
+  it('keeps the connection until a client that reads late has the answer, reading no more meanwhile', async () => {
+    // The client sends on for a second before reading anything: cutting the connection then would reset
+    // it with the answer unread, and the client would see no answer at all.
+    const res = await rawRequest(
+      server,
+      multipartHead('admin/phrase', adminToken),
+      60 * MB,
+      endlessPart('line_audio', true),
+      1_000,
+    );
+    expect(res.status).toBe(413);
+    expect(res.closedByServer).toBe(true);
+    expect(await reads.lastConnection()).toBeLessThan(multipartLimit(PHRASE_UPLOADS) + MB);
+  });
+
   it('bounds the text fields of a multipart body on routes without files', async () => {
     const res = await rawRequest(server, multipartHead('user/signup'), 60 * MB, endlessPart('name', false));
     expect(res.status).toBe(413);

@@ -33,6 +33,8 @@ export function rawRequest(
   bodyBytes: number,
   /** Sent first, then filler: e.g. the opening of a multipart part that never ends. */
   prefix: Buffer = Buffer.alloc(0),
+  /** Reads nothing of the answer for this long, while writing on: a client on a busy machine. */
+  readAfterMs = 0,
 ): Promise<RawExchange> {
   const filler = Buffer.alloc(64 * 1024, 0x61);
   const { port } = new URL(server.baseUrl);
@@ -44,6 +46,10 @@ export function rawRequest(
     let gaveUp = false;
     let finished = false;
     socket.on('data', (data) => received.push(data));
+    if (readAfterMs > 0) {
+      socket.pause();
+      setTimeout(() => socket.resume(), readAfterMs);
+    }
     socket.on('error', () => undefined); // EPIPE or a reset once the server has closed: expected.
     socket.on('close', () => {
       finished = true;
