@@ -1,15 +1,25 @@
 // The closing tally of `npm test`, read from the JSON reports its steps write. A skipped test is only
 // acceptable when scripts/intended-skips.json names it with its reason: a skip that nobody chose (a
 // missing tool, a condition gone wrong) would otherwise pass unnoticed inside a green run.
-import { existsSync, readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-/** Each pass of the suite and the report it writes. */
-export const REPORTS = {
-  sqlite: 'test-results/jest.json',
-  postgres: 'test-results/jest-postgres.json',
-  browser: 'test-results/playwright.json',
-};
+/**
+ * Each pass of the suite and the name of the report it writes in test-results/: `jest.json`, or
+ * `jest-1.json`, `jest-2.json`… when the pass runs in shards (scripts/test.mjs).
+ */
+export const REPORTS = { sqlite: 'jest', postgres: 'jest-postgres', browser: 'playwright' };
+const RESULTS = 'test-results';
+
+/** The report files of one pass, whole or in shards. */
+export function reportFiles(run) {
+  if (!existsSync(RESULTS)) return [];
+  const name = new RegExp(`^${REPORTS[run]}(-\\d+)?\\.json$`);
+  return readdirSync(RESULTS)
+    .filter((file) => name.test(file))
+    .sort()
+    .map((file) => join(RESULTS, file));
+}
 
 const INTENDED = new URL('./intended-skips.json', import.meta.url);
 
@@ -77,11 +87,13 @@ function playwrightOutcomes(report, run) {
 export function readOutcomes() {
   const outcomes = [];
   const runs = [];
-  for (const [run, file] of Object.entries(REPORTS)) {
-    if (!existsSync(file)) continue;
-    runs.push(run);
-    const report = JSON.parse(readFileSync(file, 'utf8'));
-    outcomes.push(...(run === 'browser' ? playwrightOutcomes(report, run) : jestOutcomes(report, run)));
+  for (const run of Object.keys(REPORTS)) {
+    const files = reportFiles(run);
+    if (files.length > 0) runs.push(run);
+    for (const file of files) {
+      const report = JSON.parse(readFileSync(file, 'utf8'));
+      outcomes.push(...(run === 'browser' ? playwrightOutcomes(report, run) : jestOutcomes(report, run)));
+    }
   }
   return { runs, outcomes };
 }

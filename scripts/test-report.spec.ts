@@ -19,16 +19,23 @@ interface JestTest {
   title: string;
   status: 'passed' | 'failed' | 'pending';
   invocations?: number;
+  failureMessages?: string[];
 }
 
 type Suite = { file: string; status?: string; tests: JestTest[] };
 
-function tally(reports: { jest?: Suite[]; playwright?: object }): { clean: boolean; output: string } {
+function tally(reports: { jest?: Suite[]; jestShards?: Suite[][]; playwright?: object }): {
+  clean: boolean;
+  output: string;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'lingonovel-tally-'));
   try {
     mkdirSync(join(dir, 'test-results'));
     if (reports.jest)
       writeFileSync(join(dir, 'test-results/jest.json'), JSON.stringify(jestReport(dir, reports.jest)));
+    reports.jestShards?.forEach((suites, i) =>
+      writeFileSync(join(dir, `test-results/jest-${i + 1}.json`), JSON.stringify(jestReport(dir, suites))),
+    );
     if (reports.playwright)
       writeFileSync(join(dir, 'test-results/playwright.json'), JSON.stringify(reports.playwright));
     const script = `const t = await import(${JSON.stringify(MODULE)});
@@ -96,6 +103,42 @@ describe('the closing tally of npm test', () => {
     });
     expect(clean).toBe(false);
     expect(output).toContain('Listed in scripts/intended-skips.json, but not skipped (update the list):');
+  });
+
+  it('adds up a pass run in shards, and a skip listed for the pass may sit in any shard', () => {
+    const { clean, output } = tally({
+      jestShards: [
+        [{ file: 'server/a.spec.ts', tests: [pass('one')] }, ...intendedSqliteSkips()],
+        [{ file: 'server/b.spec.ts', tests: [pass('two'), pass('three')] }],
+      ],
+    });
+    const skips = INTENDED.filter((entry) => entry.run === 'sqlite').length;
+    expect(output.trim().split('\n').at(-1)).toBe(`tests: 3 passed, 0 failed, ${skips} skipped, 0 flaky`);
+    expect(clean).toBe(true);
+  });
+
+  it('repeats the first lines of each failure under its name', () => {
+    const { output } = tally({
+      jest: [
+        ...intendedSqliteSkips(),
+        {
+          file: 'server/a.spec.ts',
+          tests: [
+            {
+              ancestorTitles: [],
+              title: 'broken',
+              status: 'failed',
+              failureMessages: [
+                '\u001b[31mexpect(received).toBe(expected)\u001b[39m\n\nExpected: 413\nReceived: 0',
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(output).toContain(
+      '  [sqlite] server/a.spec.ts › broken\n      expect(received).toBe(expected)\n      Expected: 413\n      Received: 0\n',
+    );
   });
 
   it('counts a failure, a suite that could not load, and a test that passed only on a retry', () => {

@@ -1,13 +1,13 @@
-// `npm test`: the whole suite in one command. Build if needed, then lint, type-check, unit and API tests
-// (Jest) on SQLite with media in STORAGE_DIR, and then, side by side, the browser journeys (Playwright in
-// Debian's Chromium) and the API tests again on the other configuration: a throw-away PostgreSQL cluster
-// (Debian's postgresql) with media in an S3 bucket (s3rver, started by the tests themselves).
+// `npm test`: the whole suite in one command. Build if needed, then, on two lanes (one per core): the
+// browser journeys (Playwright in Debian's Chromium), the unit and API tests (Jest) on SQLite with media
+// in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster (Debian's postgresql) with media
+// in an S3 bucket (s3rver, started by the tests themselves), and lint with the type-check.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
 import { cleanUp, onCleanup, run, stoppedExitCode, stopOnSignals } from './processes.mjs';
-import { printSummary, readOutcomes, REPORTS, summarize } from './test-report.mjs';
+import { printSummary, readOutcomes, reportFiles, REPORTS, summarize } from './test-report.mjs';
 
 /** A check that failed: the run stops, cleans up, and says why. */
 class Failure extends Error {}
@@ -28,8 +28,15 @@ if (missing.length) {
 // Jest writes its JSON report here but does not create the folder. A previous run's reports must not
 // be counted as this run's.
 mkdirSync('test-results', { recursive: true });
-for (const file of Object.values(REPORTS)) rmSync(file, { force: true });
+for (const run of Object.keys(REPORTS)) for (const file of reportFiles(run)) rmSync(file, { force: true });
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
+
+/**
+ * The API tests' passes run in shards (Jest's --shard, by file), so that the two lanes below end
+ * together: one long pass would leave the other core idle at the end.
+ */
+const SQLITE_SHARDS = 3;
+const POSTGRES_SHARDS = 4;
 
 async function runStep(name, command) {
   console.log(`\n▶ ${name}: ${command}`);
@@ -39,39 +46,56 @@ async function runStep(name, command) {
   console.log(`✔ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
-/** Runs steps at once; each one's output is kept and printed whole when it ends, so logs never interleave. */
-async function runTogether(steps) {
-  const results = await Promise.all(
-    steps.map(async ([name, command, extraEnv = {}]) => {
-      console.log(`\n▶ ${name}: ${command} (running alongside)`);
-      const started = Date.now();
-      const { status, output } = await run(command, { env: { ...env, ...extraEnv }, capture: true });
-      const seconds = Math.round((Date.now() - started) / 1000);
-      console.log(`\n── ${name} ──\n${output}`);
-      console.log(status === 0 ? `✔ ${name} (${seconds} s)` : `✖ ${name} failed (${command})`);
-      return status === 0;
-    }),
-  );
+/** Runs a task with its output kept and printed whole when it ends, so that logs never interleave. */
+async function runCaptured([name, command, extraEnv = {}]) {
+  console.log(`\n▶ ${name}: ${command} (running alongside)`);
+  const started = Date.now();
+  const { status, output } = await run(command, { env: { ...env, ...extraEnv }, capture: true });
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`\n── ${name} ──\n${output}`);
+  console.log(status === 0 ? `✔ ${name} (${seconds} s)` : `✖ ${name} failed (${command})`);
+  return status === 0;
+}
+
+/**
+ * Two lanes, one per core: each takes the next task as soon as it is free, so the longest task (the
+ * browser journeys) goes first and the shards fill in around it. Every task runs even after a failure,
+ * so that the closing tally names every failing test.
+ */
+async function runInLanes(tasks, lanes = 2) {
+  const queue = [...tasks];
+  const results = [];
+  const lane = async () => {
+    for (let task = queue.shift(); task; task = queue.shift()) results.push(await runCaptured(task));
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
   if (results.includes(false)) throw new Failure('✖ Some checks failed');
 }
 
-async function main() {
-  await runStep('Build', 'node scripts/ensure-build.mjs');
-  // Jest takes one core of two here (its default: cores − 1), so lint and the type-check use the other.
-  await runTogether([
-    ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck'],
-    ['Unit and API tests (SQLite)', 'npx jest --ci --json --outputFile=test-results/jest.json'],
+const shards = (count, name, command, extraEnv = {}) =>
+  Array.from({ length: count }, (_, i) => [
+    `${name}, part ${i + 1} of ${count}`,
+    `${command} --shard=${i + 1}/${count} --json --outputFile=test-results/${
+      extraEnv.TEST_DATABASE_URL ? REPORTS.postgres : REPORTS.sqlite
+    }-${i + 1}.json`,
+    extraEnv,
   ]);
 
+async function main() {
+  await runStep('Build', 'node scripts/ensure-build.mjs');
   const postgres = await startPostgres();
   onCleanup(() => postgres.stop());
-  await runTogether([
+  const onPostgres = { TEST_DATABASE_URL: postgres.url, TEST_MEDIA_STORE: 's3' };
+  await runInLanes([
     ['Browser journeys', 'npx playwright test'],
-    [
+    ...shards(
+      POSTGRES_SHARDS,
       'API tests (PostgreSQL and S3)',
-      'npx jest --ci --selectProjects api --json --outputFile=test-results/jest-postgres.json',
-      { TEST_DATABASE_URL: postgres.url, TEST_MEDIA_STORE: 's3' },
-    ],
+      'npx jest --ci --selectProjects api',
+      onPostgres,
+    ),
+    ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci'),
+    ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck'],
   ]);
 }
 
@@ -88,7 +112,7 @@ if (stoppedExitCode()) {
   process.exit(stoppedExitCode());
 }
 // The tally of whatever ran, even when a check failed, so the failing tests are named at the end.
-const tallied = Object.values(REPORTS).some((file) => existsSync(file));
+const tallied = Object.keys(REPORTS).some((run) => reportFiles(run).length > 0);
 const clean = tallied && printSummary(summarize(readOutcomes()));
 if (failure) console.error(`\n${failure}`);
 else if (!clean)
