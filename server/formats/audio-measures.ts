@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { In, MoreThan, type Repository } from 'typeorm';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
 import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
@@ -237,6 +237,26 @@ export class AudioMeasures {
    */
   async record(key: string, decodedUs: number, store: MeasuredStore = 'derived'): Promise<void> {
     await this.measures.upsert({ audioKey: `${store}:${key}`, decodedUs }, ['audioKey']);
+  }
+
+  /**
+   * The kept rows' keys (`<store>:<key>`) in key order, `limit` after `after`: how the derived store's
+   * sweep (derived-sweep.ts) walks the table without loading it whole.
+   */
+  async keptAfter(after: string, limit: number): Promise<string[]> {
+    const rows = await this.measures.find({
+      select: { audioKey: true },
+      where: after ? { audioKey: MoreThan(after) } : {},
+      order: { audioKey: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.audioKey);
+  }
+
+  /** Forgets lengths (`<store>:<key>`) of files that are gone; one asked for again is measured again. */
+  async forget(audioKeys: readonly string[]): Promise<void> {
+    for (let i = 0; i < audioKeys.length; i += IN_CHUNK)
+      await this.measures.delete({ audioKey: In(audioKeys.slice(i, i + IN_CHUNK)) });
   }
 
   private measureOnce(store: MeasuredStore, key: string): Promise<number> {

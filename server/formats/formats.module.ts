@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AudioMeasure } from './audio-measure.entity';
 import { AudioMeasures } from './audio-measures';
+import { DerivedSweep } from './derived-sweep';
 import { AudiobookBuild } from './audiobook-build.entity';
 import { Audiobooks } from './audiobook/audiobooks';
 import { EpubClips } from './epub-clips';
@@ -12,7 +13,7 @@ import { MeasureAhead } from './measure-ahead';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([AudioMeasure, AudiobookBuild])],
-  providers: [AudioMeasures, EpubClips, EpubExport, Audiobooks, MeasureAhead],
-  exports: [AudioMeasures, EpubClips, EpubExport, Audiobooks],
+  providers: [AudioMeasures, EpubClips, EpubExport, Audiobooks, MeasureAhead, DerivedSweep],
+  exports: [AudioMeasures, EpubClips, EpubExport, Audiobooks, DerivedSweep],
 })
 export class FormatsModule {}

@@ -71,6 +71,8 @@ export interface RunOptions {
    * Read at once: a slow reader would make ffmpeg wait, never grow memory.
    */
   onStdout?: (chunk: Buffer) => void;
+  /** Kills ffmpeg when aborted; the run then rejects with the signal's reason. */
+  signal?: AbortSignal;
   bin?: string;
 }
 
@@ -86,6 +88,8 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxChars = options.maxStderrChars ?? DEFAULT_MAX_STDERR;
   return new Promise((resolvePromise, reject) => {
+    const signal = options.signal;
+    if (signal?.aborted) return reject(abortReason(signal));
     const child = spawn(bin, ['-hide_banner', '-nostdin', ...args], {
       stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
       windowsHide: true,
@@ -109,6 +113,8 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
+    const kill = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', kill);
 
     // Piped above, whichever stdout is.
     const stderr = child.stderr!;
@@ -122,25 +128,40 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', kill);
       const kind = error.code === 'ENOENT' || error.code === 'EACCES' ? 'missing' : 'failed';
       reject(new FfmpegError(kind, kind === 'missing' ? FFMPEG_MISSING_MESSAGE : error.message));
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, exitSignal) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', kill);
       if (partial && options.onStderrLine) options.onStderrLine(partial);
-      if (readerError !== null) {
+      if (signal?.aborted) {
+        reject(abortReason(signal));
+      } else if (readerError !== null) {
         reject(readerError instanceof Error ? readerError : new Error('The reader of ffmpeg output failed'));
       } else if (timedOut) {
         reject(new FfmpegError('timeout', `ffmpeg took longer than ${timeoutMs / 1000} s`, tail));
       } else if (code !== 0) {
         reject(
-          new FfmpegError('failed', `ffmpeg failed (${signal ?? `exit ${code}`}): ${lastLine(tail)}`, tail),
+          new FfmpegError(
+            'failed',
+            `ffmpeg failed (${exitSignal ?? `exit ${code}`}): ${lastLine(tail)}`,
+            tail,
+          ),
         );
       } else {
         resolvePromise(tail);
       }
     });
   });
+}
+
+/** What an aborted run rejects with: the signal's reason when it is an Error. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new Error(typeof reason === 'string' ? reason : 'ffmpeg was stopped');
 }
 
 function lastLine(text: string): string {

@@ -268,4 +268,17 @@ describe('ffmpeg', () => {
     await expect(runFfmpeg([], { bin, timeoutMs: 200 })).rejects.toMatchObject({ kind: 'timeout' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('kills ffmpeg when its signal aborts, and rejects with the reason; an aborted signal runs nothing', async () => {
+    const counter = join(dir, 'started');
+    const bin = await fake('hangs-counted', `echo x >> ${counter}; exec sleep 30`);
+    const stop = new AbortController();
+    const started = Date.now();
+    const run = runFfmpeg([], { bin, signal: stop.signal });
+    setTimeout(() => stop.abort(new Error('the lease was lost')), 200);
+    await expect(run).rejects.toThrow('the lease was lost');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(runFfmpeg([], { bin, signal: stop.signal })).rejects.toThrow('the lease was lost');
+    expect(await readFile(counter, 'utf8')).toBe('x\n');
+  });
 });

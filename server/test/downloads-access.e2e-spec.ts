@@ -289,10 +289,11 @@ describe('Downloads: whole book or sample, per plan and per credential', () => {
     expect([whole.status, whole.body]).toEqual([
       422,
       {
-        message: `The EPUB cannot be made: 1 of the book's files is missing from storage (chapter 3 (${lost.audioPath})). Upload them again first.`,
+        message: `The EPUB cannot be made: 1 of the book's files is missing from storage (chapter 3, phrase 1 (${lost.audioPath})). Upload them again first.`,
       },
     ]);
-    // The sample has chapter 1 only: nothing of it is missing.
+    // The same words as the download itself (EpubExport.prepare). The sample has chapter 1 only: nothing of
+    // it is missing.
     const { client } = await newMember(server);
     expect((await client.post(`downloads/${fresh.code}/link`, { format: 'epub' })).status).toBe(200);
   });

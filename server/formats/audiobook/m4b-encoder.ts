@@ -85,9 +85,11 @@ export async function encodeM4b(
       '-y',
       ffmpegInput(files.output),
     ],
-    // A stream copy: seconds even for a long book (runFfmpeg takes no abort signal; the timeout bounds it).
-    { timeoutMs: 10 * 60_000 },
-  );
+    // A stream copy: seconds even for a long book; a lost lease or shutdown stops it like pass one.
+    { timeoutMs: 10 * 60_000, signal },
+  ).catch((error: unknown) => {
+    throw signal.aborted ? new BuildAborted(String(signal.reason)) : error;
+  });
   return lengths;
 }
 

@@ -46,15 +46,15 @@ export class EpubExport {
   ) {}
 
   /**
-   * The book's EPUB, streamed: every chapter when `whole`, else the sample (the free chapter, and a last
-   * page saying so). Missing files and a bad cover are found before the first byte (RuleFailed, 422).
-   * `signal`: the request's close (the route passes it), which stops the checks before the first byte.
+   * The chapters an EPUB of `book` holds (every chapter when `whole`, else the free one), with the cover and
+   * every clip checked in storage: RuleFailed (422) names what is missing. The download link's checks
+   * (downloads/download-checks.ts) and the download itself both start here, so they answer alike.
    */
-  async stream(
+  async prepare(
     book: Book,
     whole: boolean,
     signal?: AbortSignal,
-  ): Promise<{ stream: Readable; filename: string }> {
+  ): Promise<{ chapters: EpubChapter[]; cover: string; modified: Date }> {
     const all = await this.chapters.ofBook(book.id);
     const free = firstChapterNo(all.map((chapter) => chapter.chapterNo));
     const included = whole ? all : all.filter((chapter) => isFreeChapter(chapter.chapterNo, free));
@@ -77,9 +77,22 @@ export class EpubExport {
       title: chapter.title,
       phrases: byChapter.get(chapter.id)!,
     }));
-
     const cover = coverFile(book.coverPath, COVER_WIDTHS[COVER_WIDTHS.length - 1]);
     await this.assertStored(cover, chapters, signal);
+    return { chapters, cover, modified };
+  }
+
+  /**
+   * The book's EPUB, streamed: every chapter when `whole`, else the sample (the free chapter, and a last
+   * page saying so). Missing files and a bad cover are found before the first byte (RuleFailed, 422).
+   * `signal`: the request's close (the route passes it), which stops the checks before the first byte.
+   */
+  async stream(
+    book: Book,
+    whole: boolean,
+    signal?: AbortSignal,
+  ): Promise<{ stream: Readable; filename: string }> {
+    const { chapters, cover, modified } = await this.prepare(book, whole, signal);
     const jpeg = await this.coverJpeg(cover);
     // A title of nothing XML can hold would be an empty dc:title, which EPUBCheck refuses.
     const title = xmlText(book.title).trim() || book.bookCode;
