@@ -243,14 +243,13 @@ export class AudioMeasures {
    * The kept rows' keys (`<store>:<key>`) in key order, `limit` after `after`: how the derived store's
    * sweep (derived-sweep.ts) walks the table without loading it whole.
    */
-  async keptAfter(after: string, limit: number): Promise<string[]> {
-    const rows = await this.measures.find({
-      select: { audioKey: true },
+  async keptAfter(after: string, limit: number): Promise<Array<{ audioKey: string; measuredAt: Date }>> {
+    return this.measures.find({
+      select: { audioKey: true, measuredAt: true },
       where: after ? { audioKey: MoreThan(after) } : {},
       order: { audioKey: 'ASC' },
       take: limit,
     });
-    return rows.map((row) => row.audioKey);
   }
 
   /** Forgets lengths (`<store>:<key>`) of files that are gone; one asked for again is measured again. */

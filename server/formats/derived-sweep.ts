@@ -83,10 +83,16 @@ export class DerivedSweep implements OnApplicationBootstrap, OnModuleDestroy {
       ...listed.filter((object) => !gone.has(object.key)).map((object) => `derived:${object.key}`),
     ]);
     let lengths = 0;
-    for (let after = '', page: string[]; (page = await this.measures.keptAfter(after, PAGE)).length > 0;) {
-      after = page[page.length - 1];
+    for (let after = ''; ;) {
+      const page = await this.measures.keptAfter(after, PAGE);
+      if (page.length === 0) break;
+      after = page[page.length - 1].audioKey;
+      // Young rows stay too: the media of a line being saved may be measured before its row is committed.
       // Only EPUB transcodes are measured in the derived store (an audiobook counts its own samples).
-      const stale = page.filter((audioKey) => !kept.has(audioKey));
+      const stale = page
+        .filter((row) => !kept.has(row.audioKey))
+        .filter((row) => now.getTime() - row.measuredAt.getTime() >= minAgeMs)
+        .map((row) => row.audioKey);
       await this.measures.forget(stale);
       lengths += stale.length;
     }
