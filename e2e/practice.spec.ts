@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { gzipSync } from 'node:zlib';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContextOptions, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { useSession, type Session } from './helpers/admin';
 import { newAccount, signUpByApi } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
@@ -261,19 +261,23 @@ test.describe('in a French browser', () => {
   });
 });
 
-const CHROMIUM = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-};
+/**
+ * A browser of its own with Chromium's fake microphone, launched as the configuration launches every other
+ * plus the microphone's flags: they are launch flags, and a `launchOptions` in test.use would apply to
+ * every journey of the file.
+ */
+async function fakeMicrophone(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  options: BrowserContextOptions,
+) {
+  const launch = test.info().project.use.launchOptions ?? {};
+  const browser = await playwright.chromium.launch({
+    ...launch,
+    args: [...(launch.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  });
+  const context = await browser.newContext({ ...options, serviceWorkers: 'block' });
+  return { browser, context };
+}
 
 /** How many of a canvas's pixels are painted. */
 const painted = (page: Page, label: string) =>
@@ -285,19 +289,13 @@ const painted = (page: Page, label: string) =>
         .data.filter((value, i) => i % 4 === 3 && value > 0).length,
   );
 
-// Chromium's fake microphone needs its own launch flags: these journeys launch their own browser, so that
-// every other journey keeps the configuration's (a `launchOptions` in test.use would apply to the file).
 for (const [screen, use] of SCREENS) {
   test(`on a ${screen}, shadowing records a take and plays it after the narrator`, async ({
     playwright,
     baseURL,
   }) => {
     test.setTimeout(90_000);
-    const browser = await playwright.chromium.launch({
-      ...CHROMIUM,
-      args: [...CHROMIUM.args, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
-    });
-    const context = await browser.newContext({ ...use, baseURL, serviceWorkers: 'block' });
+    const { browser, context } = await fakeMicrophone(playwright, { ...use, baseURL });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -380,11 +378,7 @@ test('a take is one at a time, and leaving shadowing mid-take frees the micropho
   baseURL,
 }) => {
   test.setTimeout(90_000);
-  const browser = await playwright.chromium.launch({
-    ...CHROMIUM,
-    args: [...CHROMIUM.args, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
-  });
-  const context = await browser.newContext({ ...LAPTOP, baseURL, serviceWorkers: 'block' });
+  const { browser, context } = await fakeMicrophone(playwright, { ...LAPTOP, baseURL });
   // Every stream the page is given, and each request for one: the browser's prompt takes its time.
   await context.addInitScript(() => {
     const streams: MediaStream[] = [];

@@ -2,7 +2,7 @@
  * The "Readers" panel of the admin book detail page: what authors learn from members' listening (issue 11),
  * from GET admin/book/{book_code}/insights. Aggregates only: the answer names no member.
  */
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type {
   BookInsights,
   ChapterInsight,
@@ -142,23 +142,46 @@ function StopPoints({ chapters }: { chapters: ChapterInsight[] }) {
   );
 }
 
-function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
+/** A phrase, where it sits, and the counts a ranking shows for it. */
+interface RankedPhrase {
+  phrase_id: number;
+  text: string;
+  chapter_no: number;
+  position: number;
+}
+
+/**
+ * A ranking of phrases (most replayed, most often lost): one table whose count columns differ. Each
+ * column is a heading and how to read it from a row.
+ */
+function PhraseRanking<T extends RankedPhrase>(props: {
+  id: string;
+  title: string;
+  about: ReactNode;
+  empty: string;
+  phrases: T[];
+  counts: Array<[heading: string, value: (phrase: T) => number]>;
+}) {
+  const { id, title, about, empty, phrases, counts } = props;
   return (
     <>
-      <h3 id="replayed-heading">Most replayed phrases</h3>
-      <p>A replay is any play of a phrase after a listener's first; the ten phrases replayed most.</p>
+      <h3 id={id}>{title}</h3>
+      <p>{about}</p>
       {phrases.length === 0 ? (
-        <p>No phrase has been replayed yet.</p>
+        <p>{empty}</p>
       ) : (
-        <TableScroll label="Most replayed phrases">
-          <table className="admin-table" aria-labelledby="replayed-heading">
+        <TableScroll label={title}>
+          <table className="admin-table" aria-labelledby={id}>
             <thead>
               <tr>
                 <th scope="col">Phrase</th>
                 <th scope="col">Chapter</th>
                 <th scope="col">Position</th>
-                <th scope="col">Replays</th>
-                <th scope="col">Listeners</th>
+                {counts.map(([heading]) => (
+                  <th key={heading} scope="col">
+                    {heading}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -167,8 +190,11 @@ function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
                   <th scope="row">{phrase.text}</th>
                   <td data-label="Chapter">{phrase.chapter_no}</td>
                   <td data-label="Position">{phrase.position}</td>
-                  <td data-label="Replays">{phrase.replays}</td>
-                  <td data-label="Listeners">{phrase.listeners}</td>
+                  {counts.map(([heading, value]) => (
+                    <td key={heading} data-label={heading}>
+                      {value(phrase)}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>
@@ -179,41 +205,32 @@ function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
   );
 }
 
+function MostReplayed({ phrases }: { phrases: ReplayedPhrase[] }) {
+  return (
+    <PhraseRanking
+      id="replayed-heading"
+      title="Most replayed phrases"
+      about="A replay is any play of a phrase after a listener's first; the ten phrases replayed most."
+      empty="No phrase has been replayed yet."
+      phrases={phrases}
+      counts={[
+        ['Replays', (phrase) => phrase.replays],
+        ['Listeners', (phrase) => phrase.listeners],
+      ]}
+    />
+  );
+}
+
 /** docs/practice.md: the phrases members most often marked Lost ("did you understand?" in the reader). */
 function MostLost({ phrases }: { phrases: LostPhrase[] }) {
   return (
-    <>
-      <h3 id="lost-heading">Most often lost</h3>
-      <p>
-        The phrases members most often marked Lost after hearing them: candidates for a glossary entry, a
-        translation or a slower clip. Each member counts once per phrase, with their latest mark.
-      </p>
-      {phrases.length === 0 ? (
-        <p>No phrase has been marked Lost yet.</p>
-      ) : (
-        <TableScroll label="Most often lost">
-          <table className="admin-table" aria-labelledby="lost-heading">
-            <thead>
-              <tr>
-                <th scope="col">Phrase</th>
-                <th scope="col">Chapter</th>
-                <th scope="col">Position</th>
-                <th scope="col">Members who were lost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {phrases.map((phrase) => (
-                <tr key={phrase.phrase_id}>
-                  <th scope="row">{phrase.text}</th>
-                  <td data-label="Chapter">{phrase.chapter_no}</td>
-                  <td data-label="Position">{phrase.position}</td>
-                  <td data-label="Members who were lost">{phrase.lost}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-    </>
+    <PhraseRanking
+      id="lost-heading"
+      title="Most often lost"
+      about="The phrases members most often marked Lost after hearing them: candidates for a glossary entry, a translation or a slower clip. Each member counts once per phrase, with their latest mark."
+      empty="No phrase has been marked Lost yet."
+      phrases={phrases}
+      counts={[['Members who were lost', (phrase) => phrase.lost]]}
+    />
   );
 }
