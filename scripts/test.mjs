@@ -2,7 +2,7 @@
 // browser journeys (Playwright in Debian's Chromium), the unit and API tests (Jest) on SQLite with media
 // in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster (Debian's postgresql) with media
 // in an S3 bucket (s3rver, started by the tests themselves), and lint with the type-check.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
@@ -35,8 +35,15 @@ const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chro
  * The API tests' passes run in shards (Jest's --shard, by file), so that the two lanes below end
  * together: one long pass would leave the other core idle at the end.
  */
-const SQLITE_SHARDS = 3;
-const POSTGRES_SHARDS = 4;
+const SQLITE_SHARDS = 4;
+const POSTGRES_SHARDS = 5;
+
+/**
+ * API specs that never open the tests' database nor their bucket (scripts/engine-free-specs.json): the
+ * PostgreSQL pass would run them exactly as the SQLite pass does, so it leaves them out.
+ */
+const { specs: ENGINE_FREE } = JSON.parse(readFileSync(new URL('./engine-free-specs.json', import.meta.url)));
+const notEngineFree = `--testPathIgnorePatterns '/node_modules/' 'server/test/(${ENGINE_FREE.join('|')})\\.e2e-spec\\.ts$'`;
 
 async function runStep(name, command) {
   console.log(`\n▶ ${name}: ${command}`);
@@ -91,7 +98,7 @@ async function main() {
     ...shards(
       POSTGRES_SHARDS,
       'API tests (PostgreSQL and S3)',
-      'npx jest --ci --selectProjects api',
+      `npx jest --ci --selectProjects api ${notEngineFree}`,
       onPostgres,
     ),
     ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci'),
