@@ -242,7 +242,11 @@ export class OpdsService {
       throw new ValidationFailed(parsed.errors);
     }
     const filter = parsed.filter;
-    const [page, access] = await Promise.all([this.books.browse(filter), this.reading.access(false, user)]);
+    // Feeds show no filters: the facets' three counts are skipped.
+    const [page, access] = await Promise.all([
+      this.books.browse(filter, { facets: false }),
+      this.reading.access(false, user),
+    ]);
     if (page.total === 0 && spec.emptyIsMissing) throw new NotFoundException(spec.emptyIsMissing);
     const last = Math.max(1, Math.ceil(page.total / filter.perPage));
     if (filter.page > last)

@@ -11,6 +11,14 @@ export type Facet = 'language' | 'cefr' | 'difficulty';
 /** Per facet, each value's count among the books that match every other filter ("Spanish (312)"). */
 export type FacetCounts = Record<Facet, Record<string, number>>;
 
+export interface BrowseOptions {
+  /**
+   * Whether to count the facets: three GROUP BYs a page, which a list that shows no filter (the OPDS
+   * feeds) skips; its facets are then empty. A search counts them from rows it reads anyway.
+   */
+  facets?: boolean;
+}
+
 export interface BrowsePage {
   books: Book[];
   total: number;
@@ -23,7 +31,11 @@ export interface BrowsePage {
  * and not its own, so that its values say what choosing them would give. Plain SQL through the query
  * builder, the same on SQLite and PostgreSQL; docs/catalogue-plans.md shows the plans.
  */
-export async function browseBooks(db: EntityManager, filter: BrowseFilter): Promise<BrowsePage> {
+export async function browseBooks(
+  db: EntityManager,
+  filter: BrowseFilter,
+  { facets = true }: BrowseOptions = {},
+): Promise<BrowsePage> {
   const terms = filter.q ? searchTerms(filter.q) : [];
   if (terms.length) return searchBooks(db, filter, terms);
   const matching = (except?: Facet) => where(db.createQueryBuilder(Book, 'b'), filter, terms, except);
@@ -47,9 +59,9 @@ export async function browseBooks(db: EntityManager, filter: BrowseFilter): Prom
       .limit(filter.perPage)
       .getMany(),
     matching().getCount(),
-    counts(matching('language'), 'b.language'),
-    counts(matching('cefr'), 'b.cefr'),
-    counts(matching('difficulty'), 'b.difficulty'),
+    facets ? counts(matching('language'), 'b.language') : [],
+    facets ? counts(matching('cefr'), 'b.cefr') : [],
+    facets ? counts(matching('difficulty'), 'b.difficulty') : [],
   ]);
   return {
     books,

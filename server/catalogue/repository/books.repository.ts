@@ -7,7 +7,7 @@ import { freeChapterNoOfBookSql } from '../free-chapters';
 import { canonicalLanguage } from '../languages';
 import { searchKey } from '../search-key';
 import type { BrowseFilter } from '../browse-query';
-import { browseBooks, type BrowsePage } from './book-browse';
+import { browseBooks, type BrowseOptions, type BrowsePage } from './book-browse';
 import { fillBookWords, writeBookWords, type SearchedFields } from './book-words';
 import { ChaptersRepository } from './chapters.repository';
 import { PhrasesRepository, type PhraseToAppend } from './phrases.repository';
@@ -107,8 +107,8 @@ export class BooksRepository implements OnApplicationBootstrap {
   }
 
   /** A page of the catalogue, filtered, searched and sorted, with its facet counts (book-browse.ts). */
-  browse(filter: BrowseFilter): Promise<BrowsePage> {
-    return browseBooks(this.db.manager, filter);
+  browse(filter: BrowseFilter, options?: BrowseOptions): Promise<BrowsePage> {
+    return browseBooks(this.db.manager, filter, options);
   }
 
   /** The newest books, at most `limit`: what bounded lists show (the seed's pages, guest/list-book). */
