@@ -236,7 +236,10 @@ export class AudioMeasures {
    * the file may have been remade, by another instance or another ffmpeg).
    */
   async record(key: string, decodedUs: number, store: MeasuredStore = 'derived'): Promise<void> {
-    await this.measures.upsert({ audioKey: `${store}:${key}`, decodedUs }, ['audioKey']);
+    // A file remade under its key is new: its row's age starts again (the derived sweep reads it).
+    await this.measures.upsert({ audioKey: `${store}:${key}`, decodedUs, measuredAt: new Date() }, [
+      'audioKey',
+    ]);
   }
 
   /**

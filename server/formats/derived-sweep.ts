@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SWEEP_MIN_AGE_MS } from '../media/media.service';
-import { referencedMedia } from '../media/media-trash';
+import { coverKeyOf, MediaTrash, referencedMedia } from '../media/media-trash';
 import { DERIVED_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import { OPDS_COVER_WIDTHS, opdsCoverKey } from '../opds/opds-covers';
@@ -27,42 +27,53 @@ function derivedFrom(key: string): string[] {
 }
 
 /**
- * Removes derived files (docs/formats.md "The derived store") whose media no row points to any more: the
- * EPUB transcode of a line re-recorded or deleted, the OPDS JPEGs of a replaced cover. It also forgets the
- * lengths kept for files that are gone, from either store. Files younger than an hour stay (a download
- * may be reading one; another instance may be between storing media and committing its row), and so does
- * anything another part owns: audiobooks/ has its own sweep (audiobook-builder.ts). Everything here can be
- * made again, so a file swept too eagerly costs a transcode, never data.
+ * Removes derived files (docs/formats.md "The derived store") whose media neither a row nor the media
+ * trash points to any more: the EPUB transcode of a line re-recorded or deleted, the OPDS JPEGs of a
+ * replaced cover. It also forgets the lengths kept for files that are gone, from either store. Files and
+ * lengths younger than an hour stay (another instance may be between storing media and committing its
+ * row), and so does anything another part owns: audiobooks/ has its own sweep (audiobook-builder.ts).
+ * Everything here can be made again, so a file swept too eagerly costs a transcode, never data.
  */
 @Injectable()
 export class DerivedSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DerivedSweep.name);
   private timer: NodeJS.Timeout | null = null;
+  /** The sweep under way, awaited at shutdown; `stopping` ends its walk of the table early. */
+  private running: Promise<unknown> = Promise.resolve();
+  private stopping = false;
 
   constructor(
     private readonly db: DataSource,
+    private readonly trash: MediaTrash,
     private readonly measures: AudioMeasures,
     @Inject(DERIVED_STORE) private readonly derived: MediaStore,
   ) {}
 
   /** Not awaited: a large store's listing must not hold up the first request. */
   onApplicationBootstrap(): void {
-    const run = () =>
-      void this.sweep().catch((error: unknown) =>
+    const run = () => {
+      this.running = this.sweep().catch((error: unknown) =>
         this.logger.warn(`The derived store's sweep failed: ${String(error)}`),
       );
+    };
     run();
     this.timer = setInterval(run, SWEEP_EVERY_MS);
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    await this.running;
   }
 
   /** Sweeps once; answers how many files and kept lengths it removed. */
   async sweep(now = new Date(), minAgeMs = SWEEP_MIN_AGE_MS): Promise<{ files: number; lengths: number }> {
-    const media = new Set(await referencedMedia(this.db));
+    // Media in the trash too: a line deleted a moment ago may be in an EPUB being streamed, whose
+    // transcode must outlive it by the trash's hour, as the media does (media-trash.ts).
+    // The trash keeps each file of a cover (`covers/<hex>-640.webp`): its JPEGs are named after the cover.
+    const trashed = (await this.trash.keys()).map(coverKeyOf);
+    const media = new Set([...(await referencedMedia(this.db)), ...trashed]);
     const wanted = new Set([...media].flatMap(derivedFrom));
     const listed = [
       ...(await this.derived.list('epub-audio/')),
@@ -83,7 +94,7 @@ export class DerivedSweep implements OnApplicationBootstrap, OnModuleDestroy {
       ...listed.filter((object) => !gone.has(object.key)).map((object) => `derived:${object.key}`),
     ]);
     let lengths = 0;
-    for (let after = ''; ;) {
+    for (let after = ''; !this.stopping;) {
       const page = await this.measures.keptAfter(after, PAGE);
       if (page.length === 0) break;
       after = page[page.length - 1].audioKey;

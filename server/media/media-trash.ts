@@ -106,4 +106,4 @@ export class MediaTrash implements OnModuleInit, OnModuleDestroy {
 }
 
 /** `covers/<hex>-640.webp` belongs to the cover key `covers/<hex>`. */
-const coverKeyOf = (key: string) => key.replace(/^(covers\/[^/.]+)-\d+\.webp$/, '$1');
+export const coverKeyOf = (key: string) => key.replace(/^(covers\/[^/.]+)-\d+\.webp$/, '$1');

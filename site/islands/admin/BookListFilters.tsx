@@ -160,7 +160,12 @@ export function BookListFilters({
           <button
             type="button"
             className="link-button"
-            onClick={() => change({ lang: '', cefr: '', difficulty: '', q: '', page: '' })}
+            onClick={() => {
+              // A search still waiting for typing to pause goes too, even when the query's own is empty.
+              clearTimeout(typing.current.timer);
+              setText('');
+              change({ lang: '', cefr: '', difficulty: '', q: '', page: '' });
+            }}
           >
             Clear filters
           </button>
