@@ -1,11 +1,13 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../config';
 import { MediaModule } from '../media/media.module';
 import { MediaService } from '../media/media.service';
 import { MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
+import { createS3Client, S3MediaStore } from '../media/store/s3-media-store';
 import { ApiClient, newAdmin } from './api-client';
 import { makeBook } from './books';
 import { fixture, form, purgeAfterGrace } from './fixtures';
@@ -163,6 +165,42 @@ describe('Media in an S3 bucket', () => {
     expect(await objectExists('lines/orphan.mp3')).toBe(false);
     const book = await admin.get<{ data: { sample_audio: string } }>(`admin/book/${code}`);
     expect(await objectExists(keyOf(book.body.data.sample_audio))).toBe(true);
+  });
+
+  it('sends an upload again, with a new stream of its file, when the first try loses its connection', async () => {
+    // A proxy before s3rver that resets the first connection as the request arrives, as a bucket does that
+    // closes a kept-alive connection just as it is reused.
+    let resets = 1;
+    const proxy = createServer((socket) => {
+      socket.on('error', () => undefined);
+      if (resets-- > 0) return void socket.once('data', () => socket.resetAndDestroy());
+      const upstream = connect(s3.port, '127.0.0.1');
+      upstream.on('error', () => socket.destroy());
+      socket.pipe(upstream).pipe(socket);
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const { port } = proxy.address() as AddressInfo;
+    const client = createS3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: s3.env.S3_REGION,
+      bucket: s3.bucket,
+      accessKeyId: s3.env.S3_ACCESS_KEY_ID,
+      secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: true,
+    });
+    const folder = tempStorage();
+    mkdirSync(folder, { recursive: true });
+    try {
+      const file = join(folder, 'clip.mp3');
+      writeFileSync(file, CLIP);
+      await new S3MediaStore(client, s3.bucket, 'media/', folder).put('lines/sent-twice.mp3', file);
+      expect(resets).toBeLessThan(0);
+      expect((await object('lines/sent-twice.mp3')).equals(CLIP)).toBe(true);
+    } finally {
+      client.destroy();
+      proxy.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('answers media requests with a clean JSON 503 while the bucket is down, and check() fails', async () => {

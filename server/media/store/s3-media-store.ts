@@ -30,6 +30,8 @@ import {
 
 /** S3's most keys in one DeleteObjects request. */
 const DELETES_PER_REQUEST = 1000;
+/** Tries of an upload, each with a new stream of the file (see put). */
+const PUT_ATTEMPTS = 2;
 
 export function createS3Client(config: S3StoreConfig): S3Client {
   return new S3Client({
@@ -89,19 +91,26 @@ export class S3MediaStore implements MediaStore {
 
   async put(key: string, file: string, contentType = contentTypeOf(key)): Promise<void> {
     const { size } = await stat(file);
-    try {
-      await this.client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: this.objectKey(key),
-          Body: createReadStream(file),
-          // A known length lets the SDK send a plain body instead of a chunked one.
-          ContentLength: size,
-          ContentType: contentType,
-        }),
-      );
-    } catch (error) {
-      throw this.unavailable('PutObject', error);
+    // The SDK never retries a streamed body. A file can be read again, so a failed upload is sent once
+    // more with a new stream: a kept-alive connection the bucket closed just as it was reused fails the
+    // first try (ECONNRESET), and is the usual cause on a busy server.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: this.objectKey(key),
+            Body: createReadStream(file),
+            // A known length lets the SDK send a plain body instead of a chunked one.
+            ContentLength: size,
+            ContentType: contentType,
+          }),
+        );
+        break;
+      } catch (error) {
+        const refused = (status(error) ?? 0) >= 400 && (status(error) ?? 0) < 500;
+        if (refused || attempt >= PUT_ATTEMPTS) throw this.unavailable('PutObject', error);
+      }
     }
     await rm(file, { force: true });
   }
