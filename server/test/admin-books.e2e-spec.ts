@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { MeasureAhead } from '../formats/measure-ahead';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import sharp from 'sharp';
@@ -28,6 +29,8 @@ describe('Admin books API', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    // tempFiles() waits for clips to be measured (a local copy on S3): measure soon, not 5 s later.
+    server.app.get(MeasureAhead).delayMs = 100;
     admin = (await newAdmin(server)).client;
   });
   afterAll(() => server.close());
@@ -96,7 +99,7 @@ describe('Admin books API', () => {
     expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['webp', 640, 960, undefined]);
     expect(cover.headers['content-type']).toBe('image/webp');
     expect(cover.headers['x-content-type-options']).toBe('nosniff');
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
 
     expect((await admin.get(`admin/book/${book.book_code}`)).body).toEqual({ data: book });
     expect((await admin.get('admin/book')).body).toEqual({
@@ -149,7 +152,7 @@ describe('Admin books API', () => {
     const decimal = await admin.post('admin/book', bookForm({ hours: '1.5' }));
     expect(decimal.body.errors).toEqual({ hours: ['The hours must be a whole number.'] });
     expect(await mediaFiles(server)).toEqual(before);
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
   });
 
   it('names every problem in one 422: the fields, and the files by their content', async () => {
@@ -203,7 +206,7 @@ describe('Admin books API', () => {
       book_image: ['The cover must be a JPEG, PNG or WebP image.'],
     });
     expect(await mediaFiles(server)).toEqual(beforeEdit);
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
     await admin.delete(`admin/book/${book.book_code}`);
   });
 
@@ -230,7 +233,7 @@ describe('Admin books API', () => {
       sample_audio: ['The audio must be an MP3, M4A/AAC, OGG or WAV file.'],
     });
     expect(await mediaFiles(server)).toEqual(before);
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
   });
 
   it('answers 413 to a cover over 5 MB and cuts the upload off', async () => {
@@ -250,7 +253,7 @@ describe('Admin books API', () => {
     expect(oversize.body).toEqual({ message: 'The book image file is too large. The limit is 5 MB.' });
     expect(await mediaFiles(server)).toEqual(before);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
   });
 
   it('updates a book through POST ?_method=put and PUT, replacing files and deleting the old ones', async () => {

@@ -1,4 +1,5 @@
 import { ApiClient, newAdmin } from './api-client';
+import { MeasureAhead } from '../formats/measure-ahead';
 import { bookForm, fixture, form, mediaExists, mediaFiles, purgeAfterGrace, tempFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
@@ -19,6 +20,8 @@ describe('Admin chapters and phrases API', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    // tempFiles() waits for clips to be measured (a local copy on S3): measure soon, not 5 s later.
+    server.app.get(MeasureAhead).delayMs = 100;
     admin = (await newAdmin(server)).client;
     book = (await admin.post<{ data: typeof book }>('admin/book', bookForm({ title: 'Die Kartografin' })))
       .body.data;
@@ -216,7 +219,7 @@ describe('Admin chapters and phrases API', () => {
     );
     expect(unknownChapter.body.errors).toEqual({ chapter_id: ['The selected chapter does not exist.'] });
     expect(await mediaFiles(server)).toEqual(before);
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
   });
 
   it('edits a phrase, keeping its audio unless a new one is sent, then deleting the old file', async () => {

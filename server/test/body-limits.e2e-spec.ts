@@ -82,9 +82,9 @@ describe('Request bodies past their limit, or refused before they matter', () =>
     expect(res.closedByServer).toBe(true);
     expect(await reads.lastConnection()).toBeLessThan(multipartLimit(PHRASE_UPLOADS) + MB);
     // The partial file is removed as its stream fails, which may trail the answer by a moment.
-    for (let i = 0; i < 50 && tempFiles(server.storageDir).length > 0; i++)
+    for (let i = 0; i < 50 && (await tempFiles(server)).length > 0; i++)
       await new Promise((r) => setTimeout(r, 20));
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
   });
 
   it('keeps the connection until a client that reads late has the answer, reading no more meanwhile', async () => {

@@ -1,4 +1,5 @@
 import { Chapter } from '../chapters/chapter.entity';
+import { MeasureAhead } from '../formats/measure-ahead';
 import { Phrase } from '../phrases/phrase.entity';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -143,6 +144,8 @@ describe('Moving a whole book', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    // tempFiles() waits for clips to be measured (a local copy on S3): measure soon, not 5 s later.
+    server.app.get(MeasureAhead).delayMs = 100;
     admin = (await newAdmin(server)).client;
     const created = await admin.post<{ data: Book }>(
       'admin/book',
@@ -518,7 +521,7 @@ describe('Moving a whole book', () => {
     expect((await admin.get(`admin/import/${discarded.import_id}`)).status).toBe(404);
     expect(await bookCount()).toBe(books + 1);
     expect((await mediaFiles(server)).length).toBe(files.length + 9);
-    expect(tempFiles(server.storageDir)).toEqual([]);
+    expect(await tempFiles(server)).toEqual([]);
   });
 
   it('answers a damaged manifest with a clear 409 on preview and commit, never a 500', async () => {

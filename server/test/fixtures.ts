@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MEDIA_GRACE_MS, MediaTrash } from '../media/media-trash';
+import { MeasureAhead } from '../formats/measure-ahead';
 import { IMPORT_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import type { TestServer } from './harness';
@@ -81,6 +82,12 @@ export function purgeAfterGrace(server: TestServer): Promise<number> {
 const mediaStore = (server: TestServer) => server.app.get<symbol, MediaStore>(MEDIA_STORE);
 const mediaKey = (keyOrUrl: string) => keyOrUrl.replace(/^\/media\//, '').replace(/\?.*$/, '');
 
-export function tempFiles(storageDir: string): string[] {
-  return readdirSync(join(storageDir, 'tmp'));
+/**
+ * The files left in the server's tmp/ once its background work is done. Clips saved by a test are measured
+ * a few seconds later (docs/formats.md "Measured ahead"), and on S3 that holds a local copy in tmp/ while
+ * ffmpeg reads it: a look taken meanwhile would see work in progress, not a leak.
+ */
+export async function tempFiles(server: TestServer): Promise<string[]> {
+  await server.app.get(MeasureAhead).idle();
+  return readdirSync(join(server.storageDir, 'tmp'));
 }
