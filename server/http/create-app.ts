@@ -34,6 +34,7 @@ import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { prepareDatabase } from '../database/prepare';
 import { buildOpenApi, mountOpenApi } from './openapi';
 import { InstanceLock } from '../database/instance-lock';
+import { keepConnectionsOpen } from './keep-alive';
 
 export interface AppOptions {
   /** Serve the Astro pages too. API tests run without them, so they need no site build. */
@@ -136,6 +137,7 @@ async function assemble(
     );
   }
   await app.init();
+  keepConnectionsOpen(app.getHttpServer());
   // The cache's hits are answered before Express, with the same headers, id, log line and bodies.
   const express = app.getHttpAdapter().getInstance();
   const parseQuery = express.get('query parser fn') as ((query: string) => Request['query']) | undefined;

@@ -81,6 +81,12 @@ describe('Security headers', () => {
     );
   });
 
+  it('keeps an idle connection open longer than the clients and proxies in front of it do', async () => {
+    // Closing first would race a client's next request on the same connection (a reset, or a proxy's 502).
+    for (const path of ['/api/v1/health', '/api/v1/guest/books', '/api/v1/guest/books'])
+      expect((await fetch(server.baseUrl + path)).headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it("gives a page's path the page policy (no script hashes when no site is mounted)", async () => {
     const res = await rawGet(server.baseUrl + '/book/some-book');
     expect(security(res.headers)).toEqual({
