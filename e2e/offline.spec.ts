@@ -432,7 +432,7 @@ test("a member's offline learning reaches the server once back online, exactly o
       { timeout: 30_000 },
     )
     .toBe(true);
-  // The place is saved a moment after the last move.
+  // Time for the phrase's listening report to reach the device's queue (the place is there at once).
   await page.waitForTimeout(1500);
 
   // Two review answers, from the cards kept with the download.
@@ -469,6 +469,38 @@ test("a member's offline learning reaches the server once back online, exactly o
   await page.reload();
   await page.waitForTimeout(2000);
   expect(await api.get<Stats>('user/stats')).toEqual(after);
+});
+
+test('a place reached offline reaches the server once back online, though the page was left at once', async ({
+  page,
+  request,
+  context,
+}) => {
+  const chapters = await demoChapters(request);
+  const member = await trialMember(request);
+  const api = await memberApi(request, member);
+  await signIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(
+    page.getByText('You are offline: pages you visited and your downloads open from this device.'),
+  ).toBeVisible();
+  // Two taps on Next phrase, and the learner leaves at once, long before a save would have gone out.
+  const next = page.getByRole('button', { name: 'Next phrase' });
+  await next.click();
+  await next.click();
+  await expect(page.locator('[data-phrases] li').nth(1)).toHaveAttribute('aria-current', 'true');
+  await page.goto('about:blank');
+
+  // Back online, the next page sends what waits on the device.
+  await context.setOffline(false);
+  await page.goto('/downloads');
+  const position = async () =>
+    (await api.get<{ position: number } | undefined>(`user/progress/${chapters.book}`))?.position;
+  await expect.poll(position, { timeout: 30_000 }).toBe(2);
 });
 
 test('an answer made offline to a card answered meanwhile on another device is refused, counted, and loses nothing', async ({

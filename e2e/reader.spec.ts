@@ -70,6 +70,34 @@ async function bearer(page: Page): Promise<Record<string, string>> {
   return { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` };
 }
 
+test("a member's place survives leaving the page right after the last move", async ({ page, request }) => {
+  const account = newAccount('leaving');
+  await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const headers = await bearer(page);
+  const saved = await request.put('/api/v1/user/progress', {
+    headers,
+    data: { book_code: BOOK, chapter_no: 1, position: 1 },
+  });
+  expect(saved.status()).toBe(200);
+  await page.goto(`/read/${BOOK}/1`);
+  await expect(page.locator('li#p-1')).toHaveAttribute('aria-current', 'true');
+  // Two taps on Next phrase, and the learner is gone at once: the place goes out as the page is left.
+  const next = page.getByRole('button', { name: 'Next phrase' });
+  await next.click();
+  await next.click();
+  await expect(page.locator('li#p-3')).toHaveAttribute('aria-current', 'true');
+  await page.goto('about:blank');
+  const position = async () =>
+    (
+      (await (await request.get(`/api/v1/user/progress/${BOOK}`, { headers })).json()) as {
+        data: { position: number };
+      }
+    ).data.position;
+  await expect.poll(position).toBe(3);
+});
+
 test("a visitor's place in a free chapter joins the account at sign-in", async ({ page, request }) => {
   const account = newAccount('carry');
   await signUpByApi(request, account);

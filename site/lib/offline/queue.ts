@@ -12,7 +12,7 @@
 import { api, ApiError } from '../api';
 import { getToken, getUser } from '../session';
 import { syncKey } from './names';
-import { entries, get, offlineSupported, put, remove } from './store';
+import { addOver, entries, get, offlineSupported, put, remove } from './store';
 
 export type ActionKind = 'progress' | 'listening' | 'word' | 'review';
 
@@ -33,6 +33,12 @@ export interface SyncState {
   notApplied: number;
   /** Review answers the server refused for their time (a device clock far ahead, or over 30 days old). */
   refused?: number;
+}
+
+/** What a queued place carries (reading-progress.ts): the book, and when the learner was there. */
+interface PlaceBody {
+  book_code: string;
+  at: string;
 }
 
 /** Listening events per queued report, at most: what the server takes in one report. */
@@ -74,10 +80,25 @@ export async function queueAction(
   body: unknown,
 ): Promise<void> {
   if (!offlineSupported()) throw new Error('This browser keeps nothing for later here.');
+  const action: QueuedAction = { member, kind, method, path, body, queuedAt: Date.now() };
+  // A place takes the place of the one queued for the same book (unless that one is newer): an hour
+  // offline sends the last place once, not every phrase passed. The old one is deleted, not rewritten, so
+  // a queue being sent meanwhile (which removes what it sent by key) cannot delete the new one.
+  if (kind === 'progress') {
+    const place = body as PlaceBody;
+    return addOver<QueuedAction>('queue', action, (held) => {
+      const other = held.body as PlaceBody;
+      if (held.kind !== 'progress' || held.member !== member || other.book_code !== place.book_code) return;
+      return Date.parse(other.at) > Date.parse(place.at) ? 'newer' : 'older';
+    });
+  }
   // Listening events join the last queued report while it has room: an hour offline is a few requests
-  // when sent, not one per phrase.
+  // when sent, not one per phrase. A queued place in between does not count: it goes to the end at every
+  // move, and when it is sent against the other actions does not matter.
   if (kind === 'listening') {
-    const last = (await entries<QueuedAction>('queue')).at(-1);
+    const last = (await entries<QueuedAction>('queue'))
+      .filter(({ value }) => value.kind !== 'progress')
+      .at(-1);
     const events = (body as { events: unknown[] }).events;
     const held =
       last?.value.kind === 'listening' && last.value.member === member
@@ -92,7 +113,7 @@ export async function queueAction(
       return;
     }
   }
-  await put('queue', { member, kind, method, path, body, queuedAt: Date.now() } satisfies QueuedAction);
+  await put('queue', action);
 }
 
 export async function pendingActions(kind?: ActionKind): Promise<QueuedAction[]> {

@@ -83,3 +83,36 @@ export async function entries<T>(name: StoreName): Promise<Array<{ key: IDBValid
   const [keys, values] = await Promise.all([done(source.getAllKeys()), done(source.getAll())]);
   return keys.map((key, i) => ({ key, value: values[i] as T }));
 }
+
+/**
+ * Adds `value` to a store in one transaction with the records it outdates, so two quick writes cannot
+ * both stay: `compare(held)` answers 'older' for a record `value` replaces (deleted), 'newer' for one
+ * that makes `value` moot (nothing is added), and undefined for any other. Resolves once the transaction
+ * has committed.
+ */
+export async function addOver<T>(
+  name: StoreName,
+  value: T,
+  compare: (held: T) => 'older' | 'newer' | undefined,
+): Promise<void> {
+  const transaction = (await open()).transaction(name, 'readwrite');
+  const source = transaction.objectStore(name);
+  const committed = new Promise<void>((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
+  });
+  let moot = false;
+  const cursor = source.openCursor();
+  cursor.onsuccess = () => {
+    const at = cursor.result;
+    if (!at) {
+      if (!moot) source.add(value);
+      return;
+    }
+    const verdict = compare(at.value as T);
+    if (verdict === 'older') at.delete();
+    moot ||= verdict === 'newer';
+    at.continue();
+  };
+  await committed;
+}

@@ -1,14 +1,15 @@
 /**
  * Tells the server which phrases a member heard to their end, for their stats and the authors' insights.
  * Events wait in a small queue and go in batches: after a few phrases, after a short while, and when the
- * page is hidden or closed. `sendBeacon` cannot carry the token, so batches use fetch with `keepalive`,
- * which outlives the tab. Each event has its own UUID: a batch sent twice counts once, so a failed batch
- * is simply sent again with the next one.
+ * page is hidden or closed (on-leave.ts). `sendBeacon` cannot carry the token, so batches use fetch with
+ * `keepalive`, which outlives the tab. Each event has its own UUID: a batch sent twice counts once, so a
+ * failed batch is simply sent again with the next one.
  */
 import { api, ApiError } from '../api';
 import { queueAction } from '../offline/queue';
 import { offlineSupported } from '../offline/store';
 import { getToken, getUser } from '../session';
+import { onLeave } from './on-leave';
 
 interface ListeningEvent {
   id: string;
@@ -85,7 +86,5 @@ async function flush(): Promise<void> {
 function listenForExit(): void {
   if (listening) return;
   listening = true;
-  const leave = () => void flush();
-  addEventListener('pagehide', leave);
-  document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && leave());
+  onLeave(() => void flush());
 }

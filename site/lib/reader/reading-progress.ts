@@ -2,8 +2,9 @@
  * Where the reader is in a book. A member's place is saved on the server (any device resumes there); a
  * visitor's, in chapter 1 only, stays in this browser until they sign in, when it is carried over.
  */
-import { api } from '../api';
-import { getToken } from '../session';
+import { api, ApiError } from '../api';
+import { getToken, getUser } from '../session';
+import { onLeave } from './on-leave';
 
 export interface Place {
   chapter_no: number;
@@ -41,23 +42,63 @@ export async function loadPlace(bookCode: string, { passive = false } = {}): Pro
   }
 }
 
-let pending: ReturnType<typeof setTimeout> | undefined;
+/** A member's place not sent yet, with the time the learner reached it. */
+interface PlaceSent extends Place {
+  book_code: string;
+  at: string;
+}
 
-/** Saves the place a moment after the last change, so that skipping through phrases sends one call. */
+let waiting: PlaceSent | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let listening = false;
+
+/**
+ * Saves the place. A visitor's is written in this browser at once. A member's goes to the server a
+ * moment after the last move, so that skipping through phrases sends one call, or at once when the page
+ * is hidden or left; offline, it goes to the device's queue at once, where a page closed a moment later
+ * cannot lose it (docs/offline.md, "Your place when you leave").
+ */
 export function savePlace(bookCode: string, place: Place): void {
   if (!getToken()) {
     keepVisitorPlaces({ ...visitorPlaces(), [bookCode]: place });
     return;
   }
-  clearTimeout(pending);
-  pending = setTimeout(() => {
-    // With the time it was reached: sent later from the queue, an older place never overwrites a newer one.
-    // The queue is loaded when a place is saved: pages that only read places (the book page) go without it.
-    const body = { book_code: bookCode, ...place, at: new Date().toISOString() };
-    void import('../offline/queue')
-      .then(({ sendOrQueue }) => sendOrQueue('progress', 'user/progress', 'PUT', body))
-      .catch(() => undefined);
-  }, 800);
+  if (!listening) {
+    listening = true;
+    onLeave(sendWaiting);
+  }
+  // With the time it was reached: however late it arrives (at the page's exit, from the queue), the
+  // server keeps a newer place it already holds.
+  waiting = { book_code: bookCode, ...place, at: new Date().toISOString() };
+  clearTimeout(timer);
+  if (navigator.onLine) timer = setTimeout(sendWaiting, 800);
+  else sendWaiting();
+}
+
+/**
+ * Sends the waiting place, once: fetch with `keepalive` leaves synchronously and outlives the page. A
+ * place that cannot reach the server (offline, or the server unreachable) goes to the device's queue.
+ */
+function sendWaiting(): void {
+  clearTimeout(timer);
+  const body = waiting;
+  waiting = undefined;
+  if (!body) return;
+  if (!navigator.onLine) return keepForLater(body);
+  api('user/progress', { method: 'PUT', body, keepalive: true }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 0) keepForLater(body);
+  });
+}
+
+function keepForLater(body: PlaceSent): void {
+  const member = getUser()?.id;
+  if (member === undefined) return;
+  // The queue is loaded only once a member's place is saved: pages that only read places (the book page)
+  // go without it. It keeps one place per book, the newest (queue.ts). Where the browser keeps nothing
+  // (plain HTTP), the place is lost, as it always was.
+  void import('../offline/queue')
+    .then(({ queueAction }) => queueAction(member, 'progress', 'user/progress', 'PUT', body))
+    .catch(() => undefined);
 }
 
 /**
