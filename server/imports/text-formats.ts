@@ -1,4 +1,5 @@
 import { canonicalTag } from '../common/language-tags';
+import { storedTextProblem } from '../common/stored-text';
 import { MAX_TRANSLATION_LANGUAGES, MAX_TRANSLATION_LENGTH } from '../phrases/translations-field';
 
 /**
@@ -262,23 +263,25 @@ function parseBlocks(text: string): TextRow[] {
     }));
 }
 
-/** PostgreSQL's text cannot hold NUL: a row holding one is refused, as the forms refuse it (422). */
-export const NUL_MESSAGE = 'contains a NUL character, which text cannot hold.';
-export const hasNul = (value: string) => value.includes('\0');
-
-/** What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. */
+/**
+ * What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. A character
+ * no stored text may hold (a NUL, a control character) is refused as the forms refuse it (stored-text.ts).
+ */
 export function rowTextProblem(row: {
   phrase: string;
   dictionary: string;
   translations?: Record<string, string>;
 }): string | null {
   if (!row.phrase) return 'The phrase is empty.';
-  if (hasNul(row.phrase)) return `The phrase ${NUL_MESSAGE}`;
-  if (hasNul(row.dictionary)) return `The glossary ${NUL_MESSAGE}`;
+  const phraseProblem = storedTextProblem(row.phrase);
+  if (phraseProblem) return `The phrase ${phraseProblem}`;
+  const glossaryProblem = storedTextProblem(row.dictionary);
+  if (glossaryProblem) return `The glossary ${glossaryProblem}`;
   if (row.phrase.length > 2000) return 'The phrase is longer than 2000 characters.';
   if (row.dictionary.length > 5000) return 'The glossary is longer than 5000 characters.';
   for (const [tag, text] of Object.entries(row.translations ?? {})) {
-    if (hasNul(text)) return `The ${tag} translation ${NUL_MESSAGE}`;
+    const problem = storedTextProblem(text);
+    if (problem) return `The ${tag} translation ${problem}`;
     if (text.length > MAX_TRANSLATION_LENGTH)
       return `The ${tag} translation is longer than ${MAX_TRANSLATION_LENGTH} characters.`;
   }
