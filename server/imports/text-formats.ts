@@ -247,10 +247,16 @@ function translationColumns(header: string[]): { languages: Array<[number, strin
   return { languages, problems };
 }
 
+/**
+ * A blank line between blocks: a line end, then one or more lines of nothing but spaces. A CRLF is one
+ * line end, never a CR and an LF around an empty line (a Windows file would have a block per line).
+ */
+const BLANK_LINES = /(?:\r\n|\r(?!\n)|\n)(?:[^\S\r\n]*(?:\r\n|\r(?!\n)|\n))+/;
+
 /** Blocks separated by blank lines: the first line is the phrase, the rest its glossary. */
 function parseBlocks(text: string): TextRow[] {
   return text
-    .split(/(?:\r\n|\r|\n)\s*(?:\r\n|\r|\n)/)
+    .split(BLANK_LINES)
     .map((block) => block.split(/\r\n|\r|\n/).map((line) => line.trim()))
     .map((lines) => lines.filter(Boolean))
     .filter((lines) => lines.length > 0)
