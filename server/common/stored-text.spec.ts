@@ -14,11 +14,15 @@ class Sample {
 
 describe(storedTextProblem.name, () => {
   it('names the first character no stored text may hold', () => {
-    expect(storedTextProblem('a\u0001b')).toBe('contains a control character (U+0001), which text cannot hold.');
+    expect(storedTextProblem('a\u0001b')).toBe(
+      'contains a control character (U+0001), which text cannot hold.',
+    );
     expect(storedTextProblem('\u001b[31mred')).toBe(
       'contains a control character (U+001B), which text cannot hold.',
     );
-    expect(storedTextProblem('del\u007f')).toBe('contains a control character (U+007F), which text cannot hold.');
+    expect(storedTextProblem('del\u007f')).toBe(
+      'contains a control character (U+007F), which text cannot hold.',
+    );
     expect(storedTextProblem('next\u0085line')).toBe(
       'contains a control character (U+0085), which text cannot hold.',
     );
@@ -38,7 +42,10 @@ describe(storedTextProblem.name, () => {
     const check = async (plain: object) =>
       (await validate(plainToInstance(Sample, plain))).map((error) => [error.property, error.constraints]);
     expect(await check({ title: 'a\u0002', password: 'p\u0002' })).toEqual([
-      ['title', { isStoredText: 'The title field contains a control character (U+0002), which text cannot hold.' }],
+      [
+        'title',
+        { isStoredText: 'The title field contains a control character (U+0002), which text cannot hold.' },
+      ],
     ]);
     expect(await check({ title: 'a\tb\r\nc', password: 'p' })).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { ValidateBy, type ValidationArguments } from 'class-validator';
  * tab, line feed and carriage return (invisible, and C0 ones are forbidden in the XML of every export),
  * and the noncharacters U+FFFE and U+FFFF (a byte-swapped BOM, and no character at all).
  */
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|\p{Cs}/u;
 
 export const NUL_PROBLEM = 'contains a NUL character, which text cannot hold.';
