@@ -87,6 +87,9 @@ describe('import text formats', () => {
 
   it('refuses text that cannot be read, an unknown column and a quote that never ends', () => {
     expect(() => parseImportText(Buffer.from([0xc3, 0x28, 0xa0, 0xa1]))).toThrow(TextRejected);
+    // Half a surrogate pair in UTF-16 is no more text than bad UTF-8 (it would be stored as U+FFFD).
+    expect(() => decodeText(utf16le('phrase\nA\ud800b.\n'))).toThrow(TextRejected);
+    expect(() => decodeText(Buffer.from('phrase\nA\udc00b.\n', 'utf16le'))).toThrow(TextRejected);
     expect(() => parseImportText(Buffer.from('   \n'))).toThrow('The text file is empty.');
     expect(() => parseImportText(Buffer.from('phrase\tclip\nx\ty\n'))).toThrow('unknown columns: clip');
     expect(() => parseImportText(Buffer.from('phrase,audio\n"open,a.mp3\n'))).toThrow('never ends');

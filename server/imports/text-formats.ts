@@ -33,19 +33,25 @@ export interface ParsedText {
 /** A whole-file problem: the file cannot be read as any of the formats. */
 export class TextRejected extends Error {}
 
-/** Decodes the bytes by their BOM (UTF-16 LE or BE, UTF-8), UTF-8 otherwise; invalid UTF-8 is refused. */
+/**
+ * Decodes the bytes by their BOM (UTF-16 LE or BE, UTF-8), UTF-8 otherwise. Bytes that are not text in
+ * their encoding (invalid UTF-8, half a surrogate pair in UTF-16) are refused, never stored as U+FFFD.
+ */
 export function decodeText(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const decode = (encoding: 'utf-8' | 'utf-16le' | 'utf-16be', body: Buffer) => {
+    try {
+      return new TextDecoder(encoding, { fatal: true }).decode(body);
+    } catch {
+      throw new TextRejected('The text file is not UTF-8 or UTF-16 text.');
+    }
+  };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode('utf-16le', bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode('utf-16be', bytes.subarray(2));
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   // UTF-16 without a BOM: every other byte of ASCII text is zero.
-  if (body.length >= 4 && body[1] === 0 && body[3] === 0) return new TextDecoder('utf-16le').decode(body);
-  if (body.length >= 4 && body[0] === 0 && body[2] === 0) return new TextDecoder('utf-16be').decode(body);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw new TextRejected('The text file is not UTF-8 or UTF-16 text.');
-  }
+  if (body.length >= 4 && body[1] === 0 && body[3] === 0) return decode('utf-16le', body);
+  if (body.length >= 4 && body[0] === 0 && body[2] === 0) return decode('utf-16be', body);
+  return decode('utf-8', body);
 }
 
 /** RFC 4180 records: quoted fields may hold the separator, quotes ("") and line breaks. */
