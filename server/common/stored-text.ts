@@ -4,7 +4,7 @@ import { ValidateBy, type ValidationArguments } from 'class-validator';
  * What no stored text may hold (docs/api.md, "Text"), whether it comes from a form, an import or the
  * command line: NUL (PostgreSQL's text cannot hold it), half of a surrogate pair (not Unicode: each
  * driver would store U+FFFD in its place), the control characters of Unicode (C0, DEL and C1) other than
- * tab, line feed and carriage return (invisible, and C0 ones are forbidden in the XML of every export),
+ * tab, line feed and carriage return (invisible, and the C0 ones are forbidden in the XML the EPUB and OPDS exports write),
  * and the noncharacters U+FFFE and U+FFFF (a byte-swapped BOM, and no character at all).
  */
 // eslint-disable-next-line no-control-regex
