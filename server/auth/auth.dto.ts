@@ -3,6 +3,7 @@ import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 
 import { Field } from '../common/field';
 import { Trim } from '../common/form-values';
 import { Matches } from '../common/match.validator';
+import { AnyText } from '../common/stored-text';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password';
 
 const trimmed = Trim();
@@ -15,9 +16,10 @@ export const PASSWORD_LENGTH_MESSAGE = `The password must be between ${MIN_PASSW
 const required = (label: string) => IsNotEmpty({ message: `The ${label} field is required.` });
 const text = (label: string) => IsString({ message: `The ${label} must be text.` });
 
-/** A new password, with the length rules every password field shares. */
+/** A new password, with the length rules every password field shares; any character (only a hash is kept). */
 const NewPassword = () =>
   Field(
+    AnyText(),
     required('password'),
     text('password'),
     MinLength(MIN_PASSWORD_LENGTH, { message: PASSWORD_LENGTH_MESSAGE }),
@@ -42,7 +44,7 @@ export const Name = () =>
   );
 
 const Confirmation = (label: string, message: string) =>
-  Field(required(label), text(label), Matches('password', { message }));
+  Field(AnyText(), required(label), text(label), Matches('password', { message }));
 
 export class SignupDto {
   @Name()
@@ -69,6 +71,7 @@ export class LoginDto {
 
   // A longer password cannot be right, so it gets the same answer as a wrong one.
   @Field(
+    AnyText(),
     required('password'),
     text('password'),
     MaxLength(MAX_PASSWORD_LENGTH, { message: 'These credentials do not match our records.' }),
@@ -105,6 +108,7 @@ export class ResetPasswordDto extends VerifyTokenDto {
 
 export class ChangePasswordDto {
   @Field(
+    AnyText(),
     required('current password'),
     text('current password'),
     MaxLength(MAX_PASSWORD_LENGTH, { message: 'The current password is not correct.' }),

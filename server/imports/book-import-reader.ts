@@ -25,7 +25,7 @@ import {
 import { matchClips, type StagedClip } from './clip-matching';
 import { CHAPTER_IMPORT_UPLOADS, MAX_CLIPS } from './imports.dto';
 import type { BookChapter, BookManifest, ChapterRow } from './manifests';
-import { decodeText, hasNul, NUL_MESSAGE, parseImportText, TextRejected, TooManyRows } from './text-formats';
+import { decodeText, parseImportText, TextRejected, TooManyRows } from './text-formats';
 import type { ZipEntry } from './zip-entries';
 
 type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | null }>;
@@ -210,13 +210,10 @@ async function readJson(item: Item, path: (item: Item) => string): Promise<Recor
 async function check<T extends object>(type: new () => T, plain: Record<string, unknown>) {
   const dto = plainToInstance(type, plain);
   const errors: FieldErrors = {};
+  // The forms' rules refuse a control character too (common/stored-text.ts), and NUL or half a
+  // surrogate pair, which JSON can hold as well as a body can.
   for (const error of await validate(dto, { stopAtFirstError: true, whitelist: true }))
     errors[error.property] = Object.values(error.constraints ?? {});
-  // The forms refuse NUL before validation (body-shape.ts); a zip's JSON must be refused as well. The
-  // preview also lists the messages without their fields, so each names its own.
-  for (const [field, value] of Object.entries(plain))
-    if (typeof value === 'string' && hasNul(value))
-      errors[field] = [`The ${field.replace(/_/g, ' ')} field ${NUL_MESSAGE}`];
   return { dto, errors };
 }
 

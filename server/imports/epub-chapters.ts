@@ -14,6 +14,7 @@ import {
 } from './epub-xml';
 import type { BookChapter, ChapterRow } from './manifests';
 import { rowTextProblem } from './text-formats';
+import { storedTextProblem } from '../common/stored-text';
 
 /** The most a SMIL `clipEnd − clipBegin` may span: a phrase's clip, not a chapter's recording. */
 export const MAX_CLIP_MS = 60_000;
@@ -94,6 +95,8 @@ export class OverlayReader {
         (typeof content === 'object' && content?.title()) ||
         `Chapter ${n}`,
     );
+    const titleProblem = storedTextProblem(chapter.title);
+    if (titleProblem) chapter.errors.push(`Its title ${titleProblem}`);
     const overlay = this.pkg.items.get(item.overlay!);
     const smilPath = overlay?.path;
     if (!overlay || !smilPath || !this.files.has(smilPath)) {

@@ -211,7 +211,8 @@ async function readFields(pkg: EpubPackage, manifest: BookManifest, totalMs: num
   const author = cut(metadata.creators.join(', '), 200) || EPUB_DEFAULTS.unknown;
   const tag = metadata.language && canonicalTag(metadata.language);
   const minutes = Math.max(1, Math.round(totalMs / 60_000));
-  const rows = manifest.chapters.flatMap((chapter) => chapter.rows).filter((row) => row.phrase);
+  // The first phrases that can be imported: a row with a problem is named on its row, not again here.
+  const rows = manifest.chapters.flatMap((chapter) => chapter.rows).filter((row) => row.phrase && !row.error);
   const plain = {
     title,
     author,

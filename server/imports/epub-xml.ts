@@ -168,9 +168,9 @@ export function textOf(
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
     }
   }
-  // NUL is no XML character, and no text field takes it.
+  // A control character (NUL too) is kept: the import names it where it is (rowTextProblem, the book
+  // form's rules) rather than storing text that differs from the book's without a word.
   return out
-    .replace(/\0/g, '')
     .replace(/[ \t\r\n]+/g, ' ')
     .trim()
     .slice(0, maxChars);

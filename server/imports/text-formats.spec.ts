@@ -74,8 +74,22 @@ describe('import text formats', () => {
     });
   });
 
+  it('reads plain blocks with Windows (CRLF) and old Mac (CR) line ends as it reads LF', () => {
+    const lf = 'Il pleut.\npleuvoir — to rain\n\n \t\nIl fait froid.\nfroid — cold\nfaire — to do\n';
+    const rows = parseImportText(Buffer.from(lf)).rows;
+    expect(rows.map((row) => [row.phrase, row.dictionary])).toEqual([
+      ['Il pleut.', 'pleuvoir — to rain'],
+      ['Il fait froid.', 'froid — cold\nfaire — to do'],
+    ]);
+    expect(parseImportText(Buffer.from(lf.replace(/\n/g, '\r\n'))).rows).toEqual(rows);
+    expect(parseImportText(Buffer.from(lf.replace(/\n/g, '\r'))).rows).toEqual(rows);
+  });
+
   it('refuses text that cannot be read, an unknown column and a quote that never ends', () => {
     expect(() => parseImportText(Buffer.from([0xc3, 0x28, 0xa0, 0xa1]))).toThrow(TextRejected);
+    // Half a surrogate pair in UTF-16 is no more text than bad UTF-8 (it would be stored as U+FFFD).
+    expect(() => decodeText(utf16le('phrase\nA\ud800b.\n'))).toThrow(TextRejected);
+    expect(() => decodeText(Buffer.from('phrase\nA\udc00b.\n', 'utf16le'))).toThrow(TextRejected);
     expect(() => parseImportText(Buffer.from('   \n'))).toThrow('The text file is empty.');
     expect(() => parseImportText(Buffer.from('phrase\tclip\nx\ty\n'))).toThrow('unknown columns: clip');
     expect(() => parseImportText(Buffer.from('phrase,audio\n"open,a.mp3\n'))).toThrow('never ends');

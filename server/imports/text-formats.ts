@@ -1,4 +1,5 @@
 import { canonicalTag } from '../common/language-tags';
+import { storedTextProblem } from '../common/stored-text';
 import { MAX_TRANSLATION_LANGUAGES, MAX_TRANSLATION_LENGTH } from '../phrases/translations-field';
 
 /**
@@ -32,19 +33,25 @@ export interface ParsedText {
 /** A whole-file problem: the file cannot be read as any of the formats. */
 export class TextRejected extends Error {}
 
-/** Decodes the bytes by their BOM (UTF-16 LE or BE, UTF-8), UTF-8 otherwise; invalid UTF-8 is refused. */
+/**
+ * Decodes the bytes by their BOM (UTF-16 LE or BE, UTF-8), UTF-8 otherwise. Bytes that are not text in
+ * their encoding (invalid UTF-8, half a surrogate pair in UTF-16) are refused, never stored as U+FFFD.
+ */
 export function decodeText(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const decode = (encoding: 'utf-8' | 'utf-16le' | 'utf-16be', body: Buffer) => {
+    try {
+      return new TextDecoder(encoding, { fatal: true }).decode(body);
+    } catch {
+      throw new TextRejected('The text file is not UTF-8 or UTF-16 text.');
+    }
+  };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return decode('utf-16le', bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return decode('utf-16be', bytes.subarray(2));
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   // UTF-16 without a BOM: every other byte of ASCII text is zero.
-  if (body.length >= 4 && body[1] === 0 && body[3] === 0) return new TextDecoder('utf-16le').decode(body);
-  if (body.length >= 4 && body[0] === 0 && body[2] === 0) return new TextDecoder('utf-16be').decode(body);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw new TextRejected('The text file is not UTF-8 or UTF-16 text.');
-  }
+  if (body.length >= 4 && body[1] === 0 && body[3] === 0) return decode('utf-16le', body);
+  if (body.length >= 4 && body[0] === 0 && body[2] === 0) return decode('utf-16be', body);
+  return decode('utf-8', body);
 }
 
 /** RFC 4180 records: quoted fields may hold the separator, quotes ("") and line breaks. */
@@ -246,10 +253,16 @@ function translationColumns(header: string[]): { languages: Array<[number, strin
   return { languages, problems };
 }
 
+/**
+ * A blank line between blocks: a line end, then one or more lines of nothing but spaces. A CRLF is one
+ * line end, never a CR and an LF around an empty line (a Windows file would have a block per line).
+ */
+const BLANK_LINES = /(?:\r\n|\r(?!\n)|\n)(?:[^\S\r\n]*(?:\r\n|\r(?!\n)|\n))+/;
+
 /** Blocks separated by blank lines: the first line is the phrase, the rest its glossary. */
 function parseBlocks(text: string): TextRow[] {
   return text
-    .split(/(?:\r\n|\r|\n)\s*(?:\r\n|\r|\n)/)
+    .split(BLANK_LINES)
     .map((block) => block.split(/\r\n|\r|\n/).map((line) => line.trim()))
     .map((lines) => lines.filter(Boolean))
     .filter((lines) => lines.length > 0)
@@ -262,23 +275,25 @@ function parseBlocks(text: string): TextRow[] {
     }));
 }
 
-/** PostgreSQL's text cannot hold NUL: a row holding one is refused, as the forms refuse it (422). */
-export const NUL_MESSAGE = 'contains a NUL character, which text cannot hold.';
-export const hasNul = (value: string) => value.includes('\0');
-
-/** What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. */
+/**
+ * What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. A character
+ * no stored text may hold (a NUL, a control character) is refused as the forms refuse it (stored-text.ts).
+ */
 export function rowTextProblem(row: {
   phrase: string;
   dictionary: string;
   translations?: Record<string, string>;
 }): string | null {
   if (!row.phrase) return 'The phrase is empty.';
-  if (hasNul(row.phrase)) return `The phrase ${NUL_MESSAGE}`;
-  if (hasNul(row.dictionary)) return `The glossary ${NUL_MESSAGE}`;
+  const phraseProblem = storedTextProblem(row.phrase);
+  if (phraseProblem) return `The phrase ${phraseProblem}`;
+  const glossaryProblem = storedTextProblem(row.dictionary);
+  if (glossaryProblem) return `The glossary ${glossaryProblem}`;
   if (row.phrase.length > 2000) return 'The phrase is longer than 2000 characters.';
   if (row.dictionary.length > 5000) return 'The glossary is longer than 5000 characters.';
   for (const [tag, text] of Object.entries(row.translations ?? {})) {
-    if (hasNul(text)) return `The ${tag} translation ${NUL_MESSAGE}`;
+    const problem = storedTextProblem(text);
+    if (problem) return `The ${tag} translation ${problem}`;
     if (text.length > MAX_TRANSLATION_LENGTH)
       return `The ${tag} translation is longer than ${MAX_TRANSLATION_LENGTH} characters.`;
   }

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
 import { canonicalTag } from '../common/language-tags';
+import { storedTextProblem } from '../common/stored-text';
 import { byTag, type Translations } from '../catalogue/repository/phrase-translations.repository';
 
 /** The most languages one phrase may have, and the longest translation (docs/practice.md). */
@@ -32,6 +33,7 @@ export function translationProblems(value: unknown): string[] {
     if (typeof text !== 'string') problems.push(`The ${shown} translation must be text.`);
     else if (text.length > MAX_TRANSLATION_LENGTH)
       problems.push(`The ${shown} translation must not be longer than ${MAX_TRANSLATION_LENGTH} characters.`);
+    else if (storedTextProblem(text)) problems.push(`The ${shown} translation ${storedTextProblem(text)}`);
   }
   const kept = entries.filter(([, text]) => text !== '').length;
   if (kept > MAX_TRANSLATION_LANGUAGES)

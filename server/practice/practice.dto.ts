@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
+import { AnyText } from '../common/stored-text';
 import type { DictationStatus, DiffOp } from './dictation-compare';
 import { PHRASE_MARKS, type PhraseMarkValue } from './phrase-mark.entity';
 
@@ -51,8 +52,9 @@ export class DictationDto {
   @Field(...phraseIdRules())
   phrase_id: number;
 
-  /** What the learner typed; empty is an answer too (every word missing). */
+  /** What the learner typed, any character; empty is an answer too (every word missing). */
   @Field(
+    AnyText(),
     IsDefined({ message: 'The text field is required.' }),
     IsString({ message: 'The text must be text.' }),
     MaxLength(DICTATION_MAX, {

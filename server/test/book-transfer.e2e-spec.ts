@@ -459,6 +459,48 @@ describe('Moving a whole book', () => {
     await admin.delete(`admin/import/${preview.import_id}`);
   });
 
+  it('refuses a control character or half a surrogate pair in book.json, a chapter.json or a phrase, where it is', async () => {
+    const items = await unzip(exported);
+    const file = (name: string) => items.find((item) => item.name === name)!.data;
+    const bookJson = JSON.parse(file('book.json').toString()) as Record<string, unknown>;
+    const changes: Record<string, Buffer> = {
+      // JSON.stringify writes the lone surrogate as the escape \ud800, as a hostile zip would.
+      'book.json': Buffer.from(
+        JSON.stringify({
+          ...bookJson,
+          title: 'Le\u001b[31m titre',
+          narrated_by: 'Marc\ud800',
+          description: 'Une\r\nhistoire\uffff.',
+        }),
+      ),
+      'chapters/002/chapter.json': Buffer.from(JSON.stringify({ title: '\u007fDeux', number: 2 })),
+      'chapters/005/phrases.tsv': Buffer.from(
+        file('chapters/005/phrases.tsv').toString().replace('日本語', '日本\u0001語'),
+      ),
+    };
+    const books = await bookCount();
+    const preview = await stage(
+      await makeZip(items.map((item) => ({ name: item.name, data: changes[item.name] ?? item.data }))),
+    );
+    const book = {
+      title: 'The title field contains a control character (U+001B), which text cannot hold.',
+      narrated_by: 'The narrated by field contains text that is not valid Unicode.',
+      description: 'The description field contains a noncharacter (U+FFFF), which text cannot hold.',
+    };
+    expect(preview.book.errors).toEqual(Object.fromEntries(Object.entries(book).map(([k, v]) => [k, [v]])));
+    expect([...preview.errors].sort()).toEqual(
+      [
+        ...Object.values(book),
+        'chapters/002: chapter.json: The title field contains a control character (U+007F), which text cannot hold.',
+        'chapters/005: Row 2: The phrase contains a control character (U+0001), which text cannot hold.',
+      ].sort(),
+    );
+    const refused = await admin.post(`admin/import/${preview.import_id}/commit`);
+    expect(refused.status).toBe(422);
+    expect(await bookCount()).toBe(books);
+    await admin.delete(`admin/import/${preview.import_id}`);
+  });
+
   it('reads a book zipped inside a folder, and names files that belong nowhere', async () => {
     const items = await unzip(exported);
     const preview = await stage(

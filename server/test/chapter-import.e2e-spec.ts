@@ -268,6 +268,63 @@ describe('Importing a chapter', () => {
       await admin.delete(`admin/import/${id}`);
   });
 
+  it('refuses a control character on its row in a phrase, a glossary or a translation, commits nothing, and keeps CRLF glossaries', async () => {
+    const id = await newChapter(40);
+    const clips = (n: number) => Array.from({ length: n }, (_, i) => file(CLIP, `${i + 1}.mp3`));
+    // As a spreadsheet on Windows saves it: CRLF line ends, a quoted glossary of two CRLF lines.
+    const header = 'phrase\tdictionary\taudio\ttranslation:en';
+    const lastRow = '"Un\tdeux."\t"un — one\r\ndeux — two"\t5.mp3\tOne, two.';
+    const tsv = [
+      header,
+      'Bon\u0001jour.\t\t1.mp3\tHello.',
+      'Bon.\tbon \u001b good\t2.mp3\tGood.',
+      'Fin.\t\t3.mp3\tThe\uffff end.',
+      'Un\u007f.\t\t4.mp3\t',
+      lastRow,
+    ].join('\r\n');
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${id}/import`,
+      importForm(file(tsv, 't.tsv'), clips(5)),
+    );
+    expect(staged.status).toBe(200);
+    expect(staged.body.data.rows.map((r) => r.error)).toEqual([
+      'The phrase contains a control character (U+0001), which text cannot hold.',
+      'The glossary contains a control character (U+001B), which text cannot hold.',
+      'The en translation contains a noncharacter (U+FFFF), which text cannot hold.',
+      'The phrase contains a control character (U+007F), which text cannot hold.',
+      null,
+    ]);
+    const refused = await admin.post(`admin/import/${staged.body.data.import_id}/commit`);
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { message: 'Rows 1, 2, 3, 4 have problems: fix the files and import again.' },
+    ]);
+    expect(await phrasesOf(id)).toEqual([]);
+
+    const blocks = await admin.post<Preview>(
+      `admin/chapter/${id}/import`,
+      importForm(file('A.\r\n\r\nB\ufffe.\r\nb — b\r\n', 'c.txt'), clips(2)),
+    );
+    expect(blocks.body.data.rows.map((r) => r.error)).toEqual([
+      null,
+      'The phrase contains a noncharacter (U+FFFE), which text cannot hold.',
+    ]);
+    expect((await admin.post(`admin/import/${blocks.body.data.import_id}/commit`)).status).toBe(422);
+    expect(await phrasesOf(id)).toEqual([]);
+
+    // Without the bad rows, the same file commits: the tab and the glossary's lines are kept.
+    const good = await admin.post<Preview>(
+      `admin/chapter/${id}/import`,
+      importForm(file(`${header}\r\n${lastRow}\r\n`, 't.tsv'), [file(CLIP, '5.mp3')]),
+    );
+    expect(good.body.data.rows.map((r) => r.error)).toEqual([null]);
+    expect((await admin.post(`admin/import/${good.body.data.import_id}/commit`)).status).toBe(200);
+    expect((await phrasesOf(id)).map((p) => [p.phrase, p.dictionary])).toEqual([
+      ['Un\tdeux.', 'un — one\ndeux — two'],
+    ]);
+    for (const res of [staged, blocks]) await admin.delete(`admin/import/${res.body.data.import_id}`);
+  });
+
   it('refuses whole files that are not what they claim, with a message', async () => {
     const before = await stageDirs();
     const post = (text: [Blob, string] | undefined, clips: Array<[Blob, string]>) =>

@@ -408,6 +408,30 @@ describe('Importing a read-along EPUB', () => {
     expect(staged.manifest).not.toMatch(/epub-\d+\./);
   });
 
+  it('lists a control character in a phrase, a glossary, a chapter title or the metadata where it is, and commits nothing', async () => {
+    const book = goodBook('2s');
+    book.chapters[0].title = 'Am&#x7F; Strand';
+    book.chapters[0].body = CH1_BODY.replace('Der   Wind', 'Der &#xFFFE;Wind')
+      .replace('the sea', 'the\u0001 sea')
+      .replace('Die Nacht', 'Die\u0000 Nacht');
+    book.metadata = '<dc:creator>Ben&#1;</dc:creator><meta property="media:narrator">Jo&#x1B;nas</meta>';
+    const res = await refused(await epub(book));
+    expect(res.status).toBe(200);
+    expect(res.body.data.book.errors).toEqual({
+      author: ['The author field contains a control character (U+0001), which text cannot hold.'],
+      narrated_by: ['The narrated by field contains a control character (U+001B), which text cannot hold.'],
+    });
+    expect(res.body.data.chapters.map((chapter) => chapter.errors)).toEqual([
+      [
+        'Its title contains a control character (U+007F), which text cannot hold.',
+        'Row 1: The phrase contains a noncharacter (U+FFFE), which text cannot hold.',
+        'Row 2: The glossary contains a control character (U+0001), which text cannot hold.',
+        'Row 3: The phrase contains a NUL character, which text cannot hold.',
+      ],
+      [],
+    ]);
+  });
+
   it('refuses 100,000 phrases quickly, before reading or cutting them', async () => {
     const book = goodBook('2s');
     const par: Par = { text: 'ch2.xhtml#q1', audio: 'audio/ch2.mp3', begin: '0s', end: '1s' };

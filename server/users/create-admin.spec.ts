@@ -42,6 +42,16 @@ describe(createAdmin.name, () => {
     expect(await db.getRepository(User).count()).toBe(0);
   });
 
+  it('refuses a name holding a control character, as the sign-up form does, and takes one in a password', async () => {
+    await expect(
+      createAdmin(db, { email: 'a@b.org', password: 'long enough', name: 'A\u001b[31m' }),
+    ).rejects.toThrow('The --name contains a control character (U+001B), which text cannot hold.');
+    expect(await db.getRepository(User).count()).toBe(0);
+    await createAdmin(db, { email: 'a@b.org', password: 'long\u0001enough', name: 'A' });
+    const user = await db.getRepository(User).findOneByOrFail({ email: 'a@b.org' });
+    expect(await verifyPassword(user.passwordHash, 'long\u0001enough')).toBe(true);
+  });
+
   it('refuses a missing or malformed email', async () => {
     await expect(createAdmin(db, { password: 'long enough', name: 'A' })).rejects.toThrow(
       'A valid --email is required.',

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { User, UserType } from './user.entity';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../auth/password';
+import { storedTextProblem } from '../common/stored-text';
 
 export interface CreateAdminInput {
   email?: string;
@@ -27,6 +28,9 @@ export async function createAdmin(
   ) {
     throw new Error(`The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`);
   }
+  // The sign-up form's rule for a name (docs/api.md, "Text"); a password takes any character.
+  const nameProblem = input.name === undefined ? null : storedTextProblem(input.name);
+  if (nameProblem) throw new Error(`The --name ${nameProblem}`);
   const users = db.getRepository(User);
   const existing = await users.findOneBy({ email });
   if (existing) {

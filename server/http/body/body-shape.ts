@@ -1,11 +1,14 @@
 import { BadRequestException } from '@nestjs/common';
 import { MAX_BODY_DEPTH } from '../../common/body-limits';
 import { ValidationFailed } from '../../common/api-error';
+import { NOT_UNICODE_PROBLEM, NUL_PROBLEM } from '../../common/stored-text';
 
 /**
  * Checks a parsed body before validation sees it, without recursion (so depth itself cannot overflow the
  * stack): nesting deeper than MAX_BODY_DEPTH is a 400, and a string that is not valid Unicode (a lone
- * surrogate, which JSON's \u escapes can make) is a 422 on its field. Validators assume both hold.
+ * surrogate, which JSON's \u escapes can make) is a 422 on its field, and so is a NUL, in every field.
+ * Validators assume these hold. Other control characters are refused by the fields that store text
+ * (common/stored-text.ts), not here: a password or a dictation answer takes them.
  */
 // With the u flag, a well-formed pair is one code point; only a lone surrogate is in category Cs.
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -18,13 +21,10 @@ export function checkBodyShape(body: unknown): void {
     const { value, depth, field } = stack.pop()!;
     if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) {
-        throw ValidationFailed.field(field || 'body', 'This field contains text that is not valid Unicode.');
+        throw ValidationFailed.field(field || 'body', `This field ${NOT_UNICODE_PROBLEM}`);
       }
       if (value.includes(NUL)) {
-        throw ValidationFailed.field(
-          field || 'body',
-          'This field contains a NUL character, which text cannot hold.',
-        );
+        throw ValidationFailed.field(field || 'body', `This field ${NUL_PROBLEM}`);
       }
       continue;
     }
