@@ -24,6 +24,7 @@ const TOO_MANY_FROM_HERE = 'Too many failed sign-in attempts from this address. 
 /** Failed Basic sign-ins per client address, whatever the accounts: a reading app retries a few times. */
 const ADDRESS_FAILURES_ALLOWED = 20;
 const BEARER_MUST_BE_VALID = 'lingonovel:bearer-must-be-valid';
+const LINK_PARAMS = 'lingonovel:link-params';
 
 /** `Authorization: Basic <base64 of email:password>` split in two, or null when it is no such header. */
 function basicCredentials(
@@ -67,14 +68,16 @@ export class ReadingAppGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
+    const targets = [context.getHandler(), context.getClass()];
+    // A signed link decides alone who is asking (the route checks it): a stale token or a wrong password
+    // beside a valid link must not spoil it, and one beside any link is neither checked nor counted.
+    const linkParams = this.reflector.getAllAndOverride<readonly string[]>(LINK_PARAMS, targets) ?? [];
+    if (linkParams.some((name) => request.query[name] !== undefined)) return true;
     const header = request.headers.authorization;
     const credentials = basicCredentials(header);
     if (credentials === null) {
       // A download asked for with a token that is no longer valid is told so, not given the sample.
-      const strict = this.reflector.getAllAndOverride<boolean>(BEARER_MUST_BE_VALID, [
-        context.getHandler(),
-        context.getClass(),
-      ]);
+      const strict = this.reflector.getAllAndOverride<boolean>(BEARER_MUST_BE_VALID, targets);
       if (strict && !request.user && /^Bearer\b/i.test(header ?? ''))
         throw new UnauthorizedException(SESSION_INVALID);
       return true;
@@ -103,11 +106,16 @@ export class ReadingAppGuard implements CanActivate {
  * The OPDS and download routes only (docs/formats.md "Who is asking"): a bearer token, HTTP Basic with an
  * app password, or neither (a visitor). `@MaybeUser()` then gives the member, if any. With
  * `bearerMustBeValid` (the download routes), a bearer token that is present but not valid is a 401
- * rather than a visitor's answer.
+ * rather than a visitor's answer. With `linkParams` (routes that take a signed link), a request that
+ * carries any of these query parameters is let through without reading its credentials: the route's
+ * link check decides, 403 for a link that is not valid.
  */
-export const ReadingAppAuth = (options: { bearerMustBeValid?: boolean } = {}) =>
+export const ReadingAppAuth = (
+  options: { bearerMustBeValid?: boolean; linkParams?: readonly string[] } = {},
+) =>
   applyDecorators(
     OptionalAuth(),
     SetMetadata(BEARER_MUST_BE_VALID, options.bearerMustBeValid === true),
+    SetMetadata(LINK_PARAMS, options.linkParams ?? []),
     UseGuards(ReadingAppGuard),
   );

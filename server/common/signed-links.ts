@@ -12,8 +12,9 @@ interface LinkKind {
   /** How long a link lives, in seconds. */
   lifetime: number;
   /**
-   * Expiries rounded up to this many seconds, so that links made within one window are the same URL and
-   * the browser's cache keeps working. Without it, a link lives exactly `lifetime`.
+   * Expiries rounded up to this many seconds, so that links made within one window are the same URL (an
+   * answer that carries them stays the same within the window). Without it, a link lives exactly
+   * `lifetime`.
    */
   roundTo?: number;
 }

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Book } from '../books/book.entity';
 import type { AudiobookEdition } from '../formats/audiobook-build.entity';
 import { Audiobooks, type AudiobookAnswer } from '../formats/audiobook/audiobooks';
+import { requestedRange } from '../media/serve/byte-ranges';
 import { ObjectNotFoundError, type ByteRange } from '../media/store/media-store';
 import { answering, tryAgainIn } from './download-errors';
 import { isNavigation, smallPage } from './navigation';
@@ -113,23 +114,21 @@ export class AudiobookDownload {
   }
 
   /**
-   * One byte range as Express reads it; several, a malformed header, or an If-Range that is not this
-   * file's strong ETag (a date, or another version's tag) are answered whole, as RFC 9110 says.
+   * The byte range asked for, as /media reads one (media/serve/byte-ranges.ts); an If-Range that is not
+   * this file's strong ETag (a date, or another version's tag) is answered whole, as RFC 9110 says.
    */
   private range(req: Request, res: Response, size: number, etag: string): ByteRange | undefined {
     if (!req.headers.range) return undefined;
     const ifRange = req.get('if-range');
     if (ifRange !== undefined && ifRange.trim() !== etag) return undefined;
-    const ranges = req.range(size, { combine: true });
-    if (ranges === -1) {
+    const range = requestedRange(req, size);
+    if (range === 'unsatisfiable') {
       res.setHeader('Content-Range', `bytes */${size}`);
       throw new HttpException(
         { message: `This range is not within the file (${size} bytes).` },
         HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
       );
     }
-    if (Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1)
-      return { start: ranges[0].start, end: ranges[0].end };
-    return undefined;
+    return range;
   }
 }

@@ -7,13 +7,25 @@ import { SignedLinks } from '../common/signed-links';
 import { ReadingService } from '../reading/reading.service';
 import { User } from '../users/user.entity';
 import { DownloadChecks } from './download-checks';
-import type { DownloadFormat, DownloadLinkAnswer, LinkQuery } from './downloads.dto';
+import { hasLink, type DownloadFormat, type DownloadLinkAnswer, type LinkQuery } from './downloads.dto';
 
 export const BAD_LINK = 'This download link has expired or is not valid. Ask for a new one.';
+export const LINK_REVOKED =
+  "This download link was made before the account's password changed. Sign in again and ask for a new one.";
 
-/** What a signed download link grants: this book, in this format, as this member. */
-const subjectOf = (bookCode: string, format: DownloadFormat, userId: number) =>
-  `${bookCode}\n${format}\n${userId}`;
+/**
+ * What a signed download link grants: this book, in this format, as this member while their token
+ * version is this one. A password change or reset bumps the version, so the member's links stop working
+ * with their sessions (docs/security.md).
+ */
+const subjectOf = (bookCode: string, format: DownloadFormat, userId: number, tokenVersion: number) =>
+  `${bookCode}\n${format}\n${userId}\n${tokenVersion}`;
+
+/** A whole number as a link writes one (no sign, no leading zero), or null. */
+const wholeNumber = (value: unknown, from: 0 | 1): number | null =>
+  typeof value === 'string' && (from === 0 ? /^(0|[1-9]\d{0,9})$/ : /^[1-9]\d{0,9}$/).test(value)
+    ? Number(value)
+    : null;
 
 /**
  * Who gets what from the download routes (docs/formats.md "Who gets what"): the reading rule, asked of
@@ -42,8 +54,11 @@ export class DownloadAccess {
   }
 
   /**
-   * The member asking: the one a signed link names when the request carries one (an altered, expired or
-   * foreign link is a 403, never a quiet sample), else the bearer's or Basic's member, else a visitor.
+   * The member asking: the one a signed link names when the request carries one, whatever other
+   * credential comes with it (the guard reads none then: ReadingAppAuth's `linkParams`), else the
+   * bearer's or Basic's member, else a visitor. An altered, expired or foreign link, or one in the
+   * format before token versions (no `v`), is a 403, never a quiet sample; so is a link made before the
+   * member's password changed, with its own message.
    */
   async reader(
     bookCode: string,
@@ -51,12 +66,18 @@ export class DownloadAccess {
     user: User | undefined,
     query: LinkQuery,
   ): Promise<User | undefined> {
-    if (query.u === undefined && query.exp === undefined && query.sig === undefined) return user;
-    const id = typeof query.u === 'string' && /^[1-9]\d{0,9}$/.test(query.u) ? Number(query.u) : null;
-    if (id === null || !this.links.verify('download', subjectOf(bookCode, format, id), query.exp, query.sig))
+    if (!hasLink(query)) return user;
+    const id = wholeNumber(query.u, 1);
+    const version = wholeNumber(query.v, 0);
+    if (
+      id === null ||
+      version === null ||
+      !this.links.verify('download', subjectOf(bookCode, format, id, version), query.exp, query.sig)
+    )
       throw new ForbiddenException(BAD_LINK);
     const member = await this.users.findOneBy({ id });
     if (!member) throw new ForbiddenException(BAD_LINK);
+    if (member.tokenVersion !== version) throw new ForbiddenException(LINK_REVOKED);
     return member;
   }
 
@@ -70,9 +91,11 @@ export class DownloadAccess {
     const code = encodeURIComponent(book.bookCode);
     const { url, expiresAt } = this.links.sign(
       'download',
-      subjectOf(book.bookCode, format, user.id),
+      subjectOf(book.bookCode, format, user.id, user.tokenVersion),
       `/api/v1/downloads/${code}/${format}`,
     );
-    return { data: { url: `${url}&u=${user.id}`, expires_at: expiresAt.toISOString() } };
+    return {
+      data: { url: `${url}&u=${user.id}&v=${user.tokenVersion}`, expires_at: expiresAt.toISOString() },
+    };
   }
 }

@@ -10,6 +10,7 @@ import {
   DownloadLinkAnswer,
   DownloadLinkDto,
   DownloadMessage,
+  LINK_PARAMS,
   SignedLinkQuery,
   type LinkQuery,
 } from './downloads.dto';
@@ -22,7 +23,7 @@ const binary = (type: string, description: string) => ({
 });
 /** The signed link's parts, for a download button (POST downloads/{book_code}/link). */
 const LinkParts = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
-  for (const name of ['u', 'exp', 'sig'])
+  for (const name of LINK_PARAMS)
     ApiQuery({ name, required: false, description: 'From a signed link (POST …/link).' })(
       target,
       key,
@@ -38,7 +39,10 @@ const LinkParts = () => (target: object, key: string | symbol, descriptor: Prope
   401,
   'Wrong app password or bearer token, or a locked chapter for a visitor (with `WWW-Authenticate: Basic`).',
 )
-@ErrorAnswer(403, 'An expired or altered link, or a locked chapter for a member without access.')
+@ErrorAnswer(
+  403,
+  'An expired or altered link, one made before the password changed, or a locked chapter for a member without access.',
+)
 @ErrorAnswer(404, 'No such book or chapter.')
 @ErrorAnswer(422, 'A clip or the cover is missing from storage, or a clip is not audio.')
 @ErrorAnswer(429, 'Too many failed app passwords for this account or address: see Retry-After.')
@@ -54,7 +58,7 @@ export class DownloadsController {
     private readonly access: DownloadAccess,
   ) {}
 
-  @ReadingAppAuth({ bearerMustBeValid: true })
+  @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_PARAMS })
   @Get('epub')
   @LinkParts()
   @ApiProduces('application/epub+zip')
@@ -68,7 +72,7 @@ export class DownloadsController {
     return this.downloads.epub(bookCode, user, link, res);
   }
 
-  @ReadingAppAuth({ bearerMustBeValid: true })
+  @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_PARAMS })
   @Get('audiobook')
   @LinkParts()
   @ApiProduces('audio/mp4')

@@ -18,8 +18,9 @@ export class DownloadLinkDto {
 
 export class DownloadLink {
   @ApiProperty({
-    description: 'The signed download URL (no token needed), naming the member; valid 5 minutes.',
-    example: '/api/v1/downloads/le-petit-voyage/epub?exp=1764231000&sig=…&u=12',
+    description:
+      "The signed download URL (no token needed), naming the member; valid 5 minutes, and only until the member's password changes.",
+    example: '/api/v1/downloads/le-petit-voyage/epub?exp=1764231000&sig=…&u=12&v=0',
   })
   url: string;
   @ApiProperty({ format: 'date-time' }) expires_at: string;
@@ -33,15 +34,20 @@ export class DownloadMessage {
   @ApiProperty({ example: 'The audiobook is being made. Try again in 30 seconds.' }) message: string;
 }
 
-/** A signed link's parts as the client sent them (`?u=&exp=&sig=`), checked by DownloadAccess. */
-export interface LinkQuery {
-  u?: unknown;
-  exp?: unknown;
-  sig?: unknown;
-}
+/**
+ * A signed link's parts (`?exp=&sig=&u=&v=`): its expiry and signature, the member it names and their
+ * token version when it was made.
+ */
+export const LINK_PARAMS = ['exp', 'sig', 'u', 'v'] as const;
+
+/** A signed link's parts as the client sent them, checked by DownloadAccess. */
+export type LinkQuery = Partial<Record<(typeof LINK_PARAMS)[number], unknown>>;
+
+/** Whether the request carries any part of a link: the link then decides alone, and must be whole. */
+export const hasLink = (query: LinkQuery): boolean => LINK_PARAMS.some((name) => query[name] !== undefined);
 
 /** Reads the link's parts from the query without a DTO: any other parameter is ignored, never a 422. */
 export const SignedLinkQuery = createParamDecorator((_data: unknown, ctx: ExecutionContext): LinkQuery => {
-  const { u, exp, sig } = ctx.switchToHttp().getRequest<Request>().query;
-  return { u, exp, sig };
+  const { query } = ctx.switchToHttp().getRequest<Request>();
+  return Object.fromEntries(LINK_PARAMS.map((name) => [name, query[name]]));
 });

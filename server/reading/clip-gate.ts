@@ -38,8 +38,8 @@ export interface MediaHandlers {
  * /media. A file let go of by a delete or a replace is a 404 at once, whatever the request carries. A clip
  * (`lines/…`) is served without a signature only when the index knows it is a free chapter's: publicly, for
  * a day. Any other clip (a locked chapter's, one the index has not classified, or any clip while the index
- * cannot tell) needs a live signature, and is then served privately (never to a shared cache), still with
- * Range. A refusal is a 403 only for a file that exists: a missing one is a 404 either way. Covers and
+ * cannot tell) needs a live signature, and is then served `private, no-store` (kept by no cache), still
+ * with Range. A refusal is a 403 only for a file that exists: a missing one is a 404 either way. Covers and
  * samples are public and immutable. Every 404 goes on to the usual not-found answer, uncached.
  */
 export function clipGate(
@@ -69,7 +69,10 @@ export function clipGate(
       return files.clips(req, res, afterFiles);
     }
     if (links.verify('clip', path, req.query.exp, req.query.sig)) {
-      res.setHeader('Cache-Control', 'private, max-age=3600');
+      // Paid audio: kept by no cache, the browser's own included, so none of it is left on the device
+      // after its member signs out. Offline copies are the service worker's, in Cache Storage, which it
+      // deletes on sign-out (docs/offline.md "Access stays enforced").
+      res.setHeader('Cache-Control', 'private, no-store');
       return files.clips(req, res, afterFiles);
     }
     if (!isSafeKey(path)) return notFound();

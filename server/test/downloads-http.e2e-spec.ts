@@ -55,7 +55,7 @@ describe('Downloads over HTTP: ranges, a strong ETag per edition and version, an
   });
   afterAll(() => server.close());
 
-  it('answers byte ranges: one (suffix too) as 206, several whole, beyond the file 416, HEAD alike', async () => {
+  it('answers byte ranges: one (suffix too) as 206, several merged or whole, beyond the file 416, HEAD alike', async () => {
     const { body: file } = await ready();
     const bytes = file.length;
     const path = `downloads/${code}/audiobook`;
@@ -71,6 +71,22 @@ describe('Downloads over HTTP: ranges, a strong ETag per edition and version, an
       `bytes ${bytes - 500}-${bytes - 1}/${bytes}`,
     ]);
     expect(suffix.body.equals(file.subarray(bytes - 500))).toBe(true);
+    // A suffix longer than the file is the whole file (RFC 9110 §14.1.2), not a 416; a suffix of 0 is.
+    const longer = await get(path, { Range: 'bytes=-999999999' });
+    expect([longer.status, longer.headers.get('content-range'), longer.body.equals(file)]).toEqual([
+      206,
+      `bytes 0-${bytes - 1}/${bytes}`,
+      true,
+    ]);
+    const none = await get(path, { Range: 'bytes=-0' });
+    expect([none.status, none.headers.get('content-range')]).toEqual([416, `bytes */${bytes}`]);
+    // Ranges that overlap or touch are one range; ranges still apart, the whole file.
+    const merged = await get(path, { Range: 'bytes=0-9,5-19,20-29' });
+    expect([merged.status, merged.headers.get('content-range'), merged.body.length]).toEqual([
+      206,
+      `bytes 0-29/${bytes}`,
+      30,
+    ]);
     const several = await get(path, { Range: 'bytes=0-9,100-109' });
     expect([several.status, several.body.length, several.headers.get('content-range')]).toEqual([
       200,
@@ -96,6 +112,17 @@ describe('Downloads over HTTP: ranges, a strong ETag per edition and version, an
       headPart.headers.get('content-range'),
       headPart.headers.get('etag'),
     ]).toEqual([206, '10', `bytes 10-19/${bytes}`, head.headers.get('etag')]);
+  });
+
+  it('answers the EPUB whole (200) whatever Range asks: it is made as it is sent, and says no ranges', async () => {
+    const plain = await get(`downloads/${code}/epub`, token);
+    for (const range of ['bytes=-999999999', 'bytes=0-99', `bytes=${plain.body.length + 10}-`]) {
+      const res = await get(`downloads/${code}/epub`, { ...token, Range: range });
+      expect([range, res.status, res.headers.get('content-range'), res.headers.get('accept-ranges')]).toEqual(
+        [range, 200, null, null],
+      );
+      expect(res.body.length).toBe(plain.body.length);
+    }
   });
 
   it('tags each edition and version with a strong ETag: a stale If-Range gets the whole new file', async () => {

@@ -149,7 +149,7 @@ describe('Reading API', () => {
     expect(signed).toMatch(/^\/media\/lines\/\w+\.mp3\?exp=\d+&sig=[\w-]+$/);
     const ok = await rawGet(server.baseUrl + signed, { Range: 'bytes=0-99' });
     expect(ok.status).toBe(206);
-    expect(ok.headers['cache-control']).toBe('private, max-age=3600');
+    expect(ok.headers['cache-control']).toBe('private, no-store');
     const bare = signed.split('?')[0];
     expect((await rawGet(server.baseUrl + bare)).status).toBe(403);
     expect((await rawGet(server.baseUrl + bare.replace('/lines/', '/lines/./'))).status).toBe(403);

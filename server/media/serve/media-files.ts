@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { LocalMediaStore } from '../store/local-media-store';
 import type { MediaStore } from '../store/media-store';
-import { storeMediaHandler } from './store-media-handler';
+import { fitSuffixRanges, hasSuffixRange } from './byte-ranges';
+import { keyOf, storeMediaHandler } from './store-media-handler';
 
 const YEAR_SECONDS = 31_536_000;
 export const IMMUTABLE = `public, max-age=${YEAR_SECONDS}, immutable`;
@@ -15,11 +16,34 @@ export const IMMUTABLE = `public, max-age=${YEAR_SECONDS}, immutable`;
 export function mediaFiles(store: MediaStore, cacheControl: typeof IMMUTABLE | null): RequestHandler {
   if (store instanceof LocalMediaStore) {
     const files = { index: false, dotfiles: 'deny', redirect: false } as const;
-    return cacheControl
-      ? express.static(store.root, { ...files, immutable: true, maxAge: YEAR_SECONDS * 1000 })
-      : express.static(store.root, { ...files, cacheControl: false });
+    return withSuffixRanges(
+      store,
+      cacheControl
+        ? express.static(store.root, { ...files, immutable: true, maxAge: YEAR_SECONDS * 1000 })
+        : express.static(store.root, { ...files, cacheControl: false }),
+    );
   }
   return storeMediaHandler(store, { cacheControl });
+}
+
+/**
+ * express.static with a suffix range longer than the file answered whole as a 206, not a 416
+ * (byte-ranges.ts). The file's size is needed first, so a request with a suffix range (rare: players ask
+ * `bytes=0-` or `bytes=N-`) looks the file up once more; any other goes straight through. A lookup that
+ * fails leaves the header as it was: express.static answers as it always did.
+ */
+function withSuffixRanges(store: MediaStore, serve: RequestHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const key = hasSuffixRange(req.headers.range) ? keyOf(req) : null;
+    if (key === null) return void serve(req, res, next);
+    store.head(key).then(
+      (info) => {
+        if (info) fitSuffixRanges(req, info.size);
+        void serve(req, res, next);
+      },
+      () => void serve(req, res, next),
+    );
+  };
 }
 
 /**

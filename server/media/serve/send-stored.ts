@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
+import { requestedRange } from './byte-ranges';
 import {
   contentTypeOf,
   ObjectNotFoundError,
@@ -25,8 +26,8 @@ function ifRangeHolds(req: Request, info: ObjectInfo): boolean {
 
 /**
  * Sends one stored object the way express.static sends a file (send's rules): GET and HEAD, ETag and
- * Last-Modified with 304s, one byte range (206, or 416 with `bytes *\/size`), several ranges or a bad
- * header answered whole. Resolves false, with nothing sent, when the object does not exist; a store that
+ * Last-Modified with 304s, one byte range (206, or 416 with `bytes *\/size`; byte-ranges.ts), ranges
+ * still apart once merged or a bad header answered whole. Resolves false, with nothing sent, when the object does not exist; a store that
  * fails before the headers throws (StoreUnavailableError), after them the response is cut off.
  */
 export async function sendStored(
@@ -52,8 +53,8 @@ export async function sendStored(
   }
   let range: ByteRange | undefined;
   if (req.headers.range && ifRangeHolds(req, info)) {
-    const ranges = req.range(info.size, { combine: true });
-    if (ranges === -1) {
+    const asked = requestedRange(req, info.size);
+    if (asked === 'unsatisfiable') {
       res.setHeader('Content-Range', `bytes */${info.size}`);
       // A refusal of this client's Range, not the file: nobody keeps it.
       for (const header of ['Content-Type', 'ETag', 'Last-Modified']) res.removeHeader(header);
@@ -61,8 +62,8 @@ export async function sendStored(
       res.status(416).end();
       return true;
     }
-    if (Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1) {
-      range = { start: ranges[0].start, end: ranges[0].end };
+    if (asked) {
+      range = asked;
       res.status(206).setHeader('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
     }
   }

@@ -8,7 +8,7 @@ const logger = new Logger('MediaStore');
 export const STORE_DOWN_MESSAGE = 'Media storage is unavailable right now. Please try again shortly.';
 
 /** The key a /media request names, decoded as express.static decodes it, or null when it is not one. */
-function keyOf(req: Request): string | null {
+export function keyOf(req: Request): string | null {
   try {
     const key = decodeURIComponent(req.path).replace(/^\/+/, '');
     return isSafeKey(key) ? key : null;
