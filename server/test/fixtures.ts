@@ -13,6 +13,29 @@ export function fixture(name: string): Blob {
   return new Blob([readFileSync(join(DIR, name))]);
 }
 
+/** The sample rate of `wav()`'s tones: `wav(35 * WAV_RATE)` lasts exactly 35 s. */
+export const WAV_RATE = 8000;
+
+/** A mono 16-bit WAV tone of `samples` samples: a clip that is not an MP3, of an exact length. */
+export function wav(samples = 800): Blob {
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), i * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(WAV_RATE, 24);
+  header.writeUInt32LE(WAV_RATE * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(data.length, 40);
+  return new Blob([Buffer.concat([header, data])]);
+}
+
 export function form(fields: Record<string, string | number | [Blob, string] | undefined>): FormData {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) {

@@ -4,9 +4,23 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { absolute, PUBLIC_PAGES } from '../catalogue/public-pages';
 import { assertBuilt, boot, stop } from './built-server';
-import { bookForm, BOOK_FIELDS } from './fixtures';
+import { bookForm, BOOK_FIELDS, form, wav, WAV_RATE } from './fixtures';
 import { rawGet } from './harness';
+
+const PUBLIC_URL = 'https://books.example.org';
+
+/** Every `<link rel="canonical">` of a page, in order. */
+const canonicals = (html: string) =>
+  [...html.matchAll(/<link rel="canonical" href="([^"]*)"/g)].map((m) => m[1]);
+
+/** An ISO 8601 duration ("PT1H4M25S") in seconds, read independently of the code that writes it. */
+function seconds(duration: string): number {
+  const parts = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(duration);
+  if (!parts || duration === 'PT') throw new Error(`not an ISO 8601 duration of h, m, s: ${duration}`);
+  return Number(parts[1] ?? 0) * 3600 + Number(parts[2] ?? 0) * 60 + Number(parts[3] ?? 0);
+}
 
 /** The built server with the demo catalogue: what visitors and crawlers get, after each admin change. */
 describe('Public pages', () => {
@@ -18,9 +32,7 @@ describe('Public pages', () => {
   beforeAll(async () => {
     assertBuilt();
     storage = mkdtempSync(join(tmpdir(), 'lingonovel-pages-'));
-    ({ child, url } = await boot({ STORAGE_DIR: storage, PUBLIC_URL: 'https://books.example.org' }, [
-      '--demo',
-    ]));
+    ({ child, url } = await boot({ STORAGE_DIR: storage, PUBLIC_URL }, ['--demo']));
     const credentials = JSON.parse(readFileSync(join(storage, 'demo-admin.json'), 'utf8')) as {
       email: string;
       password: string;
@@ -41,6 +53,11 @@ describe('Public pages', () => {
     const res = await fetch(url + path);
     return { status: res.status, html: await res.text(), headers: res.headers };
   };
+  const jsonLd = (html: string) =>
+    JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]) as Record<
+      string,
+      unknown
+    >;
   const admin = (method: string, path: string, body?: FormData) =>
     fetch(`${url}/api/v1/admin/${path}`, { method, body, headers: { Authorization: `Bearer ${token}` } });
 
@@ -178,9 +195,9 @@ describe('Public pages', () => {
         author: string;
         narrated_by: string;
         language: string;
+        cefr: string;
         image_path: string;
-        hours: number;
-        minutes: number;
+        duration_ms: number;
       }>;
     };
     const book = data[0];
@@ -188,13 +205,12 @@ describe('Public pages', () => {
     const canonical = `https://books.example.org/book-detail/${book.book_code}`;
     expect(html).toContain(`<title>${book.title} by ${book.author} · Lingonovel</title>`);
     expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
-    expect(html).toContain(`<link rel="canonical" href="${canonical}"`);
+    expect(canonicals(html)).toEqual([canonical]);
     expect(html).toContain(`<meta property="og:image" content="https://books.example.org${book.image_path}"`);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
     expect(html).toMatch(new RegExp(`<p class="sample" lang="${book.language}"`));
 
-    const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
-    const ld = JSON.parse(json!) as Record<string, unknown>;
+    const ld = jsonLd(html);
     expect(ld).toEqual(
       expect.objectContaining({
         '@context': 'https://schema.org',
@@ -204,11 +220,114 @@ describe('Public pages', () => {
         readBy: { '@type': 'Person', name: book.narrated_by },
         url: canonical,
         image: `https://books.example.org${book.image_path}`,
-        // The length the page shows (from the demo's clips): no hours part under an hour.
-        duration: `PT${book.hours ? `${book.hours}H` : ''}${book.minutes || !book.hours ? `${book.minutes}M` : ''}`,
+        educationalLevel: book.cefr,
         inLanguage: book.language,
       }),
     );
+    // The demo's clips, to the second (docs/catalogue.md, "Pages and metadata").
+    expect(seconds(ld.duration as string)).toBe(Math.round(book.duration_ms / 1000));
+  });
+
+  it("says in the JSON-LD a book's exact length from its clips and its CEFR level", async () => {
+    const created = await admin(
+      'POST',
+      'book',
+      bookForm({
+        title: 'Der kurze Zug',
+        language: 'de',
+        cefr: 'B1',
+        difficulty: 'Hard',
+        hours: '3',
+        minutes: '0',
+      }),
+    );
+    expect(created.status).toBe(200);
+    const { id, book_code: code } = ((await created.json()) as { data: { id: number; book_code: string } })
+      .data;
+    try {
+      // Typed 3 hours, no clips yet: the typed length.
+      expect(jsonLd((await page(`/book-detail/${code}`)).html)).toEqual(
+        expect.objectContaining({ duration: 'PT3H', educationalLevel: 'B1' }),
+      );
+
+      const chapter = await fetch(`${url}/api/v1/admin/chapter`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Eins', chapter_no: 1, book_id: id }),
+      });
+      const chapterId = ((await chapter.json()) as { data: { id: number } }).data.id;
+      // Two clips of exactly 20 s and 15 s: 35 s in all, which whole minutes would call PT1M.
+      for (const [text, secs] of [
+        ['Der Zug fährt ab.', 20],
+        ['Er hält.', 15],
+      ] as const) {
+        const res = await admin(
+          'POST',
+          'phrase',
+          form({
+            phrase: text,
+            dictionary: 'Zug — train',
+            chapter_id: chapterId,
+            line_audio: [wav(secs * WAV_RATE), 'c.wav'],
+          }),
+        );
+        expect(res.status).toBe(200);
+      }
+      const ld = jsonLd((await page(`/book-detail/${code}`)).html);
+      expect(ld.duration).toBe('PT35S');
+      expect(ld.educationalLevel).toBe('B1');
+      // The difficulty (Easy, Medium, Hard) is the site's own scale, not an educational level.
+      expect(JSON.stringify(ld)).not.toContain('Hard');
+    } finally {
+      await admin('DELETE', `book/${code}`);
+    }
+  });
+
+  it('gives every page search engines may index one absolute canonical URL, without its query', async () => {
+    const { data } = (await (await fetch(`${url}/api/v1/guest/list-book`)).json()) as {
+      data: Array<{ book_code: string }>;
+    };
+    const code = data[0].book_code;
+    const indexable = [
+      ...PUBLIC_PAGES,
+      '/login',
+      '/signup',
+      '/forgot',
+      '/learn/es',
+      `/book-detail/${code}`,
+      `/read/${code}/1`,
+    ];
+    for (const path of indexable) {
+      const { status, html } = await page(path);
+      expect([path, status, canonicals(html)]).toEqual([path, 200, [absolute(PUBLIC_URL, path)]]);
+    }
+    // Tracking parameters are not part of the page (routes without a query rule ignore their query).
+    for (const [path, canonical] of [
+      ['/?utm_source=newsletter', `${PUBLIC_URL}/`],
+      ['/about?fbclid=abc', `${PUBLIC_URL}/about`],
+      ['/purchase?ref=mail&utm_medium=email', `${PUBLIC_URL}/purchase`],
+    ]) {
+      expect([path, canonicals((await page(path)).html)]).toEqual([path, [canonical]]);
+    }
+    // Member and admin pages stay out of search engines, and name no canonical URL; nor does a 404.
+    for (const path of [
+      '/dashboard',
+      '/profile',
+      '/words',
+      '/review',
+      '/downloads',
+      '/admin/books',
+      '/401',
+    ]) {
+      const { html } = await page(path);
+      expect([path, html.includes('<meta name="robots" content="noindex">'), canonicals(html)]).toEqual([
+        path,
+        true,
+        [],
+      ]);
+    }
+    const missing = await page('/no-such-page');
+    expect([missing.status, canonicals(missing.html)]).toEqual([404, []]);
   });
 
   it('lists every public page and book in the sitemap, and points robots.txt to it', async () => {

@@ -8,7 +8,7 @@ import { parseCsv } from './csv';
 import yauzl from 'yauzl';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
-import { fixture, form, loseMedia, mediaBytes } from './fixtures';
+import { fixture, form, loseMedia, mediaBytes, wav } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
@@ -22,26 +22,6 @@ const HEADER = [
   '#tags column:7',
 ];
 const BOOK = 'Le Petit Voyage';
-
-/** A short mono 16-bit WAV tone: a clip that is not an MP3, with bytes of its own. */
-function wav(samples = 800): Blob {
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.length, 40);
-  return new Blob([Buffer.concat([header, data])]);
-}
 
 /** Every entry of a zip, in order, read with yauzl (which checks the sizes against the headers). */
 function unzip(bytes: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
