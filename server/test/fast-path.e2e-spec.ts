@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { JsonLogger } from '../common/app-logger';
 import { PageCache } from '../http/page-cache';
 import { newAdmin, type ApiClient } from './api-client';
-import { assertBuilt, boot, stop } from './built-server';
+import { assertBuilt, boot, stop, SEEDING_HOOK_MS } from './built-server';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
@@ -333,7 +333,7 @@ describe('Cache hits before Express: the built pages', () => {
       data: Array<{ book_code: string }>;
     };
     books = list.data.map((book) => book.book_code);
-  });
+  }, SEEDING_HOOK_MS);
   afterAll(async () => {
     await stop(child);
     rmSync(storage, { recursive: true, force: true });

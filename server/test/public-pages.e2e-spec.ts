@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { absolute, PUBLIC_PAGES } from '../catalogue/public-pages';
-import { assertBuilt, boot, stop } from './built-server';
+import { assertBuilt, boot, stop, SEEDING_HOOK_MS } from './built-server';
 import { bookForm, BOOK_FIELDS, form, wav, WAV_RATE } from './fixtures';
 import { rawGet } from './harness';
 
@@ -43,7 +43,7 @@ describe('Public pages', () => {
       body: JSON.stringify(credentials),
     });
     token = ((await login.json()) as { token: string }).token;
-  });
+  }, SEEDING_HOOK_MS);
   afterAll(async () => {
     await stop(child);
     rmSync(storage, { recursive: true, force: true });
