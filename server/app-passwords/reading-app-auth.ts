@@ -24,6 +24,8 @@ const TOO_MANY_FROM_HERE = 'Too many failed sign-in attempts from this address. 
 /** Failed Basic sign-ins per client address, whatever the accounts: a reading app retries a few times. */
 const ADDRESS_FAILURES_ALLOWED = 20;
 const BEARER_MUST_BE_VALID = 'lingonovel:bearer-must-be-valid';
+/** Read by the OpenAPI document (http/openapi.ts): these routes take HTTP Basic too. */
+export const READING_APP_AUTH = 'lingonovel:reading-app-auth';
 
 /** `Authorization: Basic <base64 of email:password>` split in two, or null when it is no such header. */
 function basicCredentials(
@@ -108,6 +110,7 @@ export class ReadingAppGuard implements CanActivate {
 export const ReadingAppAuth = (options: { bearerMustBeValid?: boolean } = {}) =>
   applyDecorators(
     OptionalAuth(),
+    SetMetadata(READING_APP_AUTH, true),
     SetMetadata(BEARER_MUST_BE_VALID, options.bearerMustBeValid === true),
     UseGuards(ReadingAppGuard),
   );
