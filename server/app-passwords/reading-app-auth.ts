@@ -25,6 +25,8 @@ const TOO_MANY_FROM_HERE = 'Too many failed sign-in attempts from this address. 
 const ADDRESS_FAILURES_ALLOWED = 20;
 const BEARER_MUST_BE_VALID = 'lingonovel:bearer-must-be-valid';
 const LINK_PARAMS = 'lingonovel:link-params';
+/** Read by the OpenAPI document (http/openapi.ts): these routes take HTTP Basic too. */
+export const READING_APP_AUTH = 'lingonovel:reading-app-auth';
 
 /** `Authorization: Basic <base64 of email:password>` split in two, or null when it is no such header. */
 function basicCredentials(
@@ -115,6 +117,7 @@ export const ReadingAppAuth = (
 ) =>
   applyDecorators(
     OptionalAuth(),
+    SetMetadata(READING_APP_AUTH, true),
     SetMetadata(BEARER_MUST_BE_VALID, options.bearerMustBeValid === true),
     SetMetadata(LINK_PARAMS, options.linkParams ?? []),
     UseGuards(ReadingAppGuard),

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagg
 import type { Request, Response } from 'express';
 import { ReadingAppAuth } from '../app-passwords/reading-app-auth';
 import { CurrentUser, MaybeUser } from '../auth/auth.decorators';
-import { ErrorAnswer } from '../common/error-answer';
+import { ErrorAnswer, errorContent } from '../common/error-answer';
 import type { User } from '../users/user.entity';
 import { DownloadAccess } from './download-access';
 import {
@@ -84,6 +84,23 @@ export class DownloadsController {
     description:
       'Being made: ask again after Retry-After seconds (a browser navigation gets 503 and a small page).',
     type: DownloadMessage,
+  })
+  @ApiResponse({
+    status: 206,
+    ...binary(
+      'audio/mp4',
+      'The byte range asked for (Range, and If-Range if any names this ETag); ranges that touch are merged, and a suffix longer than the file gives the whole file.',
+    ),
+    headers: { 'Content-Range': { description: '`bytes start-end/size`.', schema: { type: 'string' } } },
+  })
+  @ApiResponse({
+    status: 304,
+    description: 'If-None-Match names this very file (its ETag): nothing to send.',
+  })
+  @ApiResponse({
+    status: 416,
+    ...errorContent('The range is not within the file.'),
+    headers: { 'Content-Range': { description: '`bytes */size`.', schema: { type: 'string' } } },
   })
   audiobook(
     @Param('bookCode') bookCode: string,

@@ -33,6 +33,7 @@ import { Sitemaps } from '../catalogue/sitemap';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { prepareDatabase } from '../database/prepare';
 import { buildOpenApi, mountOpenApi } from './openapi';
+import { answerProblems, PROBLEM_DETAILS_PATH } from './problem-details';
 import { InstanceLock } from '../database/instance-lock';
 import { keepConnectionsOpen } from './keep-alive';
 
@@ -95,6 +96,8 @@ async function assemble(
   // Downloads give each caller their own edition (docs/formats.md "Downloads").
   app.use('/api/v1/downloads', privateNoStore);
   app.use('/api/v1/opds', privateNoStore); // OPDS feeds, per reader too (docs/formats.md "OPDS 1.2")
+  // Their errors as problem details, not `{ message }` under a feed's type (docs/formats.md "OPDS 1.2").
+  app.use(PROBLEM_DETAILS_PATH, answerProblems);
 
   await app.get(MediaService).ensureFolders();
   app.use(

@@ -2,14 +2,24 @@ import { ArgumentsHost, ConflictException, HttpStatus, NotFoundException } from 
 import { ErrorWithDetails, ValidationFailed } from '../common/api-error';
 import { DamagedImport } from '../imports/manifests';
 import { ErrorFilter } from './error.filter';
+import { answerProblems } from './problem-details';
 
-function run(exception: unknown) {
+/** The Content-Type of the last answer `run` sent. */
+let sentType: string | undefined;
+
+function run(exception: unknown, asProblem = false) {
   const sent: { status?: number; body?: unknown } = {};
+  sentType = undefined;
   const res = {
     headersSent: false,
+    locals: {},
     getHeader: () => 'req-123',
     status(code: number) {
       sent.status = code;
+      return this;
+    },
+    type(value: string) {
+      sentType = value;
       return this;
     },
     json(body: unknown) {
@@ -22,6 +32,7 @@ function run(exception: unknown) {
       getRequest: () => ({ method: 'GET', path: '/api/v1/x' }),
     }),
   } as unknown as ArgumentsHost;
+  if (asProblem) answerProblems({} as never, res as never, () => undefined);
   new ErrorFilter().catch(exception, host);
   return sent;
 }
@@ -76,6 +87,29 @@ describe(ErrorFilter.name, () => {
     expect(run(new DamagedImport('rows[3].file is not a staged file name'))).toEqual({
       status: 409,
       body: { message: "This import's data is damaged: stage it again." },
+    });
+  });
+
+  it('labels its answers as JSON, whatever type the route had set for its success', () => {
+    run(new NotFoundException('Book not found.'));
+    expect(sentType).toBe('application/json');
+  });
+});
+
+describe(`${ErrorFilter.name} under the problem details' path`, () => {
+  it('answers the same status and message as RFC 9457 problem details, labelled as such', () => {
+    const sent = run(new ValidationFailed({ page: ['Bad page.'] }), true);
+    expect(sentType).toBe('application/problem+json');
+    expect(sent).toEqual({
+      status: 422,
+      body: {
+        type: 'about:blank',
+        title: 'Unprocessable Entity',
+        status: 422,
+        detail: 'Bad page.',
+        message: 'Bad page.',
+        errors: { page: ['Bad page.'] },
+      },
     });
   });
 });

@@ -4,6 +4,7 @@ import { ErrorWithDetails } from '../common/api-error';
 import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifests';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
+import { answersProblems, problemOf, PROBLEM_TYPE } from './problem-details';
 
 /** Errors that Express middleware (body parsers, multer) raise with an HTTP status of their own. */
 interface HttpishError {
@@ -36,9 +37,17 @@ function fromHttpException(exception: HttpException): { status: number; body: Re
   return { status, body: errors ? { message: text, errors } : { message: text } };
 }
 
+/** An error answer: its status and its body, `{ message }` (and `errors` for a 422). */
+export interface ShapedError {
+  status: number;
+  body: Record<string, unknown>;
+}
+
 /**
  * Shapes every API error as `{ message }` (plus `errors` for 422s). Details of unexpected failures go to
- * the log with the request id, never to the client.
+ * the log with the request id, never to the client. The answer is labelled `application/json` whatever
+ * the route had set for its success (an OPDS feed's Atom type), or, under the paths of problem-details.ts,
+ * is problem details, `application/problem+json`.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
@@ -47,11 +56,23 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
-    const req = http.getRequest<Request>();
+    const answer = this.answerOf(exception, http.getRequest<Request>(), res);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    this.send(res, answer);
+  }
+
+  private send(res: Response, answer: ShapedError): void {
+    if (answersProblems(res)) res.status(answer.status).type(PROBLEM_TYPE).json(problemOf(answer));
+    else res.status(answer.status).type('application/json').json(answer.body);
+  }
+
+  private answerOf(exception: unknown, req: Request, res: Response): ShapedError {
     const requestId = res.getHeader('x-request-id');
     let status: HttpStatus;
     let body: Record<string, unknown>;
-
     if (exception instanceof ErrorWithDetails) {
       status = exception.getStatus();
       body = { ...exception.body };
@@ -97,10 +118,6 @@ export class ErrorFilter implements ExceptionFilter {
         );
       }
     }
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    res.status(status).json(body);
+    return { status, body };
   }
 }

@@ -1,25 +1,33 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { READING_APP_AUTH } from '../app-passwords/reading-app-auth';
 import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../auth/auth.decorators';
+import { APP_CONFIG, type AppConfig } from '../config';
 import { UPLOADS } from './body/multipart.interceptor';
 import { MEMBER_RATE_LIMIT, RATE_LIMIT } from '../common/rate-limit';
 import { UserType } from '../users/user.entity';
 import { errorContent as error } from '../common/error-answer';
+import { PROBLEM_DETAILS_PATH, PROBLEM_TYPE } from './problem-details';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type ResponsesObject = OperationObject['responses'];
+type SchemaObject = { required?: string[]; properties?: Record<string, unknown> };
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = 'api/docs';
 
 export type Auth = 'public' | 'optional' | 'member' | 'admin';
 
-/** Who may call a handler, from the same metadata the AuthGuard reads (server/auth/auth.guard.ts). */
-function authOf(controller: Type, handler: object): Auth {
-  const read = <T>(key: string): T | undefined =>
+/** A handler's metadata, or else its controller's, as Nest's own decorators are read. */
+const metadataOf =
+  (controller: Type, handler: object) =>
+  <T>(key: string): T | undefined =>
     (Reflect.getMetadata(key, handler) as T | undefined) ??
     (Reflect.getMetadata(key, controller) as T | undefined);
+
+/** Who may call a handler, from the same metadata the AuthGuard reads (server/auth/auth.guard.ts). */
+function authOf(read: ReturnType<typeof metadataOf>): Auth {
   if (read<boolean>(OPTIONAL_AUTH)) return 'optional';
   if (read<boolean>(IS_PUBLIC)) return 'public';
   return read<UserType[]>(ROLES)?.includes(UserType.Admin) ? 'admin' : 'member';
@@ -31,21 +39,61 @@ const AUTH_TEXT: Record<Auth, string> = {
   member: 'Members: a bearer token is required.',
   admin: 'Administrators only: a bearer token of an administrator is required.',
 };
+const READING_APP_TEXT =
+  'Reading apps may sign in with HTTP Basic instead: the member’s email and an app password made on their profile.';
+
+/**
+ * An error answer of a route whose errors are problem details (problem-details.ts): the same fields,
+ * with RFC 9457's beside them, under their own media type.
+ */
+function asProblem(answer: ResponsesObject[string]): void {
+  if (!answer || !('content' in answer) || !answer.content?.['application/json']) return;
+  const schema = (answer.content['application/json'].schema ?? {}) as SchemaObject;
+  answer.content = {
+    [PROBLEM_TYPE]: {
+      schema: {
+        ...schema,
+        type: 'object',
+        required: ['type', 'title', 'status', 'detail', ...(schema.required ?? [])],
+        properties: {
+          type: { type: 'string', description: 'Always `about:blank`: the status says what happened.' },
+          title: { type: 'string', description: "The status's name, as in `Not Found`." },
+          status: { type: 'integer' },
+          detail: { type: 'string', description: 'What went wrong, for a person: the same as `message`.' },
+          ...schema.properties,
+        },
+      },
+    },
+  };
+}
 
 /**
  * The OpenAPI 3 document, generated from the controllers and DTOs (@nestjs/swagger), then completed from
  * the metadata the server itself acts on, so that it cannot drift: who may call each route, which
  * routes take multipart uploads, and the error answers every route can give (401, 403, 413, 422, 429).
+ * The server is PUBLIC_URL, the address every absolute link the API writes starts with.
  */
 export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const { publicUrl } = app.get<AppConfig>(APP_CONFIG);
   const config = new DocumentBuilder()
     .setTitle('Lingonovel API')
     .setDescription(
       'The v1 JSON API. Errors are `{ "message": "…" }`; validation failures are 422 with `errors` by field. ' +
+        'The OPDS routes send them as RFC 9457 problem details (`application/problem+json`). ' +
         'Rules and prose: docs/api.md.',
     )
     .setVersion('1')
+    .setLicense('MIT', 'https://spdx.org/licenses/MIT.html')
+    .addServer(publicUrl, 'This installation (its PUBLIC_URL).')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description: 'Email and app password: the OPDS and download routes only.',
+      },
+      'appPassword',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
   const controllers = new Map<string, Type>();
@@ -53,7 +101,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     for (const wrapper of module.controllers.values())
       controllers.set(wrapper.name as string, wrapper.metatype as Type);
 
-  for (const methods of Object.values(document.paths))
+  for (const [path, methods] of Object.entries(document.paths))
     for (const [method, operation] of Object.entries(methods) as Array<[string, OperationObject]>) {
       if (!operation?.operationId) continue;
       const [controllerName, handlerName] = operation.operationId.split('_');
@@ -61,10 +109,19 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       const handlers = controller?.prototype as Record<string, object | undefined> | undefined;
       const handler = handlers?.[handlerName];
       if (!controller || !handler) continue;
-      const auth = authOf(controller, handler);
+      const read = metadataOf(controller, handler);
+      const auth = authOf(read);
+      const readingApp = read<boolean>(READING_APP_AUTH) === true;
       (operation as unknown as Record<string, unknown>)['x-auth'] = auth;
-      operation.description = [AUTH_TEXT[auth], operation.description].filter(Boolean).join('\n\n');
-      operation.security = auth === 'member' || auth === 'admin' ? [{ bearer: [] }] : [];
+      operation.description = [AUTH_TEXT[auth], readingApp && READING_APP_TEXT, operation.description]
+        .filter(Boolean)
+        .join('\n\n');
+      // With a reading app's sign-in, nobody (`{}`: a visitor's answer), a bearer token or Basic.
+      operation.security = readingApp
+        ? [{}, { bearer: [] }, { appPassword: [] }]
+        : auth === 'member' || auth === 'admin'
+          ? [{ bearer: [] }]
+          : [];
       const responses: ResponsesObject = operation.responses;
       if (auth === 'member' || auth === 'admin')
         responses['401'] = error('No token, or a bad, expired or outdated one.');
@@ -74,11 +131,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       if (operation.parameters?.some((parameter) => 'in' in parameter && parameter.in === 'path'))
         responses['404'] ??= error('Nothing has that id or code.');
       if (method !== 'get') responses['413'] = error('The request body (or one of its files) is too large.');
-      if (
-        Reflect.getMetadata(RATE_LIMIT, handler) ??
-        Reflect.getMetadata(RATE_LIMIT, controller) ??
-        Reflect.getMetadata(MEMBER_RATE_LIMIT, handler)
-      )
+      if (read(RATE_LIMIT) ?? Reflect.getMetadata(MEMBER_RATE_LIMIT, handler))
         responses['429'] = error('Too many requests; the Retry-After header says when to try again.');
       const uploads = Reflect.getMetadata(UPLOADS, handler) as Record<string, number> | undefined;
       if (uploads && operation.requestBody && 'content' in operation.requestBody) {
@@ -86,6 +139,9 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
         operation.requestBody.content = { 'multipart/form-data': { schema } };
         responses['503'] ??= error('The media store (a bucket) cannot be reached; nothing was saved.');
       }
+      if (path === PROBLEM_DETAILS_PATH || path.startsWith(`${PROBLEM_DETAILS_PATH}/`))
+        for (const [status, answer] of Object.entries(responses))
+          if (Number(status) >= 400) asProblem(answer);
     }
   return document;
 }

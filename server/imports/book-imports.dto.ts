@@ -26,11 +26,19 @@ export class BookImportDto {
 }
 
 /** A book import's preview, as the API answers it. */
-/** A value as book.json has it, not yet checked: `errors` says what is wrong with it. */
+/**
+ * A value as book.json has it, not yet checked: `errors` says what is wrong with it. Any JSON value: in
+ * OpenAPI 3.0 `nullable` means something only beside a `type`, so null is one of the alternatives.
+ */
 const AS_WRITTEN: ApiPropertyOptions = {
-  description: 'As book.json has it; `errors` says what is wrong with it.',
-  nullable: true,
-  oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }, { type: 'array' }],
+  description: 'As book.json has it (any JSON value, or null); `errors` says what is wrong with it.',
+  oneOf: [
+    { type: 'string', nullable: true },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'object' },
+    { type: 'array', items: {} },
+  ],
 };
 
 export class BookImportBook {

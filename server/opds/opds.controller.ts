@@ -28,7 +28,8 @@ const Acquisition = (description: string) =>
  * The OPDS 1.2 catalogue for reading apps (docs/formats.md "OPDS 1.2"): a visitor's acquisition links are
  * samples; with a bearer token or HTTP Basic and an app password they are what that member may read.
  * `Cache-Control: private, no-store` on every answer, covers too (set before routing, http/create-app.ts):
- * a new cover keeps its URL. Outside the page-cached guest/ prefix.
+ * a new cover keeps its URL. Outside the page-cached guest/ prefix. Errors are problem details
+ * (`application/problem+json`, http/problem-details.ts, mounted on the path like the Cache-Control).
  */
 @ApiTags('OPDS')
 @ReadingAppAuth()

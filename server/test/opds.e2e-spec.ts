@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { SaxesParser } from 'saxes';
 import sharp from 'sharp';
 import OPDSParser, {
@@ -343,7 +344,10 @@ describe('OPDS 1.2 catalogue feeds', () => {
     const blank = await visitor.get('opds/search?q=%20');
     expect([blank.status, blank.body]).toEqual([
       422,
-      { message: 'Give the words to search for.', errors: { q: ['Give the words to search for.'] } },
+      expect.objectContaining({
+        message: 'Give the words to search for.',
+        errors: { q: ['Give the words to search for.'] },
+      }),
     ]);
   });
 
@@ -401,6 +405,67 @@ describe('OPDS 1.2 catalogue feeds', () => {
     // Case and spelling as a reading app may send them.
     expect((await acquisition('opds/levels/b1')).title).toBe('Level B1');
     expect((await acquisition('opds/languages/FR')).entries).toHaveLength(2);
+  });
+
+  it('answers its errors as problem details labelled as such, as the OpenAPI document says', async () => {
+    const document = (await (await visitor.raw('openapi.json')).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, unknown> }> } }>;
+    };
+    const pageRule = 'The page must be a whole number from 1 to 10000.';
+    const cases: Array<[string, string, number, Record<string, unknown>]> = [
+      [
+        'opds/books?page=3',
+        '/api/v1/opds/books',
+        404,
+        { detail: 'There is no page 3: this feed has 2 pages.' },
+      ],
+      [
+        'opds/languages/xx-notalang!',
+        '/api/v1/opds/languages/{lang}',
+        404,
+        { detail: 'There is no such language.' },
+      ],
+      ['opds/books?page=0', '/api/v1/opds/books', 422, { detail: pageRule, errors: { page: [pageRule] } }],
+      [
+        'opds/search?q=',
+        '/api/v1/opds/search',
+        422,
+        { detail: 'Give the words to search for.', errors: { q: ['Give the words to search for.'] } },
+      ],
+    ];
+    for (const [path, route, status, fields] of cases) {
+      const res = await visitor.get(path);
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([
+        path,
+        status,
+        'application/problem+json; charset=utf-8',
+      ]);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      // RFC 9457's members, and the API's `message` (and `errors`) beside them.
+      expect(JSON.parse(res.text)).toEqual({
+        type: 'about:blank',
+        title: STATUS_CODES[status],
+        status,
+        message: fields.detail,
+        ...fields,
+      });
+      const documented = document.paths[route].get.responses[String(status)];
+      expect([path, Object.keys(documented.content)]).toEqual([path, ['application/problem+json']]);
+    }
+    // A path that names no feed, and a wrong app password, which the guard refuses before any feed is read.
+    const unknown = await visitor.get('opds/nope');
+    expect([unknown.status, unknown.headers.get('content-type')]).toEqual([
+      404,
+      'application/problem+json; charset=utf-8',
+    ]);
+    const wrong = await new ApiClient(server).get('opds', {
+      Authorization: basicOf('nobody@example.org', 'x'),
+    });
+    expect([wrong.status, wrong.headers.get('content-type')]).toEqual([
+      401,
+      'application/problem+json; charset=utf-8',
+    ]);
+    expect(JSON.parse(wrong.text)).toEqual(expect.objectContaining({ status: 401, title: 'Unauthorized' }));
   });
 
   it('escapes every text: the library reads back the exact title and a strict parser accepts the feed', async () => {

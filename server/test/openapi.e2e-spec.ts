@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { registeredRoutes } from './routes';
 import { startServer, type TestServer } from './harness';
 
@@ -9,9 +15,52 @@ interface Operation {
 }
 type Document = {
   openapi: string;
+  servers: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    securitySchemes: Record<string, unknown>;
+  };
 };
+/** The version the project's devDependencies name: the lint's rules are those of this release. */
+const REDOCLY = '@redocly/cli@2.77.0';
+
+interface LintProblem {
+  severity: string;
+  ruleId: string;
+  message: string;
+  location: Array<{ pointer: string }>;
+}
+
+/** Redocly CLI's lint of a document, with the repository's redocly.yaml: its problems, as JSON. */
+async function redoclyLint(document: unknown): Promise<LintProblem[]> {
+  let cli: string;
+  try {
+    cli = createRequire(__filename).resolve('@redocly/cli/bin/cli.js');
+  } catch {
+    throw new Error(`Redocly CLI is not installed: npm install --save-dev ${REDOCLY}`);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(document));
+    const config = resolve(__dirname, '../../redocly.yaml');
+    const args = [cli, 'lint', file, '--config', config, '--format', 'json'];
+    // No telemetry and no update check: the run stays on this machine.
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    // The CLI exits 1 when it finds an error; its report is on stdout either way.
+    const stdout = await promisify(execFile)(process.execPath, args, { env, maxBuffer: 64 << 20 }).then(
+      (run) => run.stdout,
+      (failed: Error & { stdout?: string; stderr?: string }) => {
+        if (!failed.stdout) throw new Error(`redocly lint failed: ${failed.stderr || failed.message}`);
+        return failed.stdout;
+      },
+    );
+    return (JSON.parse(stdout) as { problems: LintProblem[] }).problems;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** The OpenAPI document describes exactly the routes Express serves, with who may call them. */
 describe('OpenAPI document', () => {
@@ -123,6 +172,62 @@ describe('OpenAPI document', () => {
     );
     expect(refs.filter((name) => !document.components.schemas[name])).toEqual([]);
   });
+
+  it('names its server, PUBLIC_URL, and says how reading apps sign in: a bearer token or HTTP Basic', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: server.config.publicUrl })]);
+    expect(document.components.securitySchemes.appPassword).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'basic' }),
+    );
+    const readingApp = [{}, { bearer: [] }, { appPassword: [] }];
+    expect(document.paths['/api/v1/opds/books'].get.security).toEqual(readingApp);
+    expect(document.paths['/api/v1/downloads/{bookCode}/audiobook'].get.security).toEqual(readingApp);
+    // Basic opens these routes only (reading-app-auth.ts): the link route is a member's, by bearer token.
+    expect(document.paths['/api/v1/downloads/{bookCode}/link'].post.security).toEqual([{ bearer: [] }]);
+    expect(document.paths['/api/v1/user/profile'].get.security).toEqual([{ bearer: [] }]);
+  });
+
+  it("describes the audiobook's partial, unchanged and out-of-range answers", () => {
+    const responses = document.paths['/api/v1/downloads/{bookCode}/audiobook'].get.responses;
+    expect(responses).toEqual(
+      expect.objectContaining({
+        '206': expect.objectContaining({ content: { 'audio/mp4': expect.anything() } }),
+        '304': expect.anything(),
+        '416': expect.objectContaining({ content: { 'application/json': expect.anything() } }),
+      }),
+    );
+  });
+
+  it('labels the OPDS errors as they are sent: problem details, not JSON or Atom', () => {
+    for (const path of ['/api/v1/opds/books', '/api/v1/opds/search', '/api/v1/opds/languages/{lang}'])
+      for (const [status, answer] of Object.entries(document.paths[path].get.responses))
+        if (Number(status) >= 400)
+          expect([path, status, Object.keys((answer as { content: object }).content)]).toEqual([
+            path,
+            status,
+            ['application/problem+json'],
+          ]);
+  });
+
+  it('gives every nullable schema a type, as OpenAPI 3.0 needs', () => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (schema.nullable === true && typeof schema.type !== 'string') untyped.push(at);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(document, '#');
+    expect(untyped).toEqual([]);
+  });
+
+  it("passes Redocly's recommended rules without an error (redocly.yaml)", async () => {
+    const problems = await redoclyLint(document);
+    expect(
+      problems
+        .filter((problem) => problem.severity === 'error')
+        .map(({ ruleId, message, location }) => `${ruleId} ${location[0]?.pointer}: ${message}`),
+    ).toEqual([]);
+  }, 120_000);
 
   it('serves a readable page at /api/docs', async () => {
     const res = await fetch(`${server.baseUrl}/api/docs`);
