@@ -52,7 +52,9 @@ function segmenter(lang: string): Intl.Segmenter | null {
 }
 
 export const keyOf = (text: string, lang: string) =>
-  PLAIN.test(text) ? text : lower(text.replace(WORD_INTERNAL, '').normalize('NFKC'), lang).replace(IGNORED, '');
+  PLAIN.test(text)
+    ? text
+    : lower(text.replace(WORD_INTERNAL, '').normalize('NFKC'), lang).replace(IGNORED, '');
 export const baseOf = (key: string) =>
   PLAIN.test(key) ? key : key.normalize('NFD').replace(ACCENTS, '').normalize('NFC');
 
@@ -112,7 +114,7 @@ export function wordsOf(
       if (!add(m[0], m.index ?? 0)) return { tokens, restAt: m.index ?? 0 };
     return { tokens, restAt: null };
   }
-  for (let start = 0; start < normal.length; ) {
+  for (let start = 0; start < normal.length;) {
     const end = chunkEnd(normal, start);
     for (const part of seg.segment(normal.slice(start, end)))
       if (part.isWordLike && !add(part.segment, start + part.index))

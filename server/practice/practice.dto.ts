@@ -42,7 +42,8 @@ export const DICTATION_COST_LIMIT = {
   limit: 100,
   windowMs: 60_000,
   unit: 1_000,
-  message: 'Too much dictation text sent in the last minute (long answers count more). Please try again in a minute.',
+  message:
+    'Too much dictation text sent in the last minute (long answers count more). Please try again in a minute.',
 };
 export const MARKS_LIMIT = {
   bucket: 'marks',

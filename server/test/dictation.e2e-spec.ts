@@ -273,7 +273,9 @@ describe('Dictation', () => {
       // A short dictation still fits in what is left (99 of 100 spent), and is counted.
       const small = await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a' });
       expect(small.status).toBe(201);
-      expect((await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a' })).status).toBe(429);
+      expect((await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a' })).status).toBe(
+        429,
+      );
       // Refused attempts are not kept.
       const chapter = await client.get<Chapter>(`user/dictation?book_code=${fr.code}&chapter_no=1`);
       expect(chapter.body.data.phrases.map((p) => [p.phrase_id, p.attempts])).toEqual([
