@@ -35,9 +35,9 @@ export class SlidingWindow {
   }
 
   /**
-   * Counts one hit for the key (or `weight` hits at once, for a limit on cost: each is a row), unless it
-   * would go over its limit: then nothing is counted and the answer is how many milliseconds until it may
-   * act again (0 means the hits were counted). Counting and writing are one step per key: on PostgreSQL a
+   * Counts one hit for the key (or `weight` hits at once, for a limit on cost: each is a row; never more
+   * than the limit), unless it would go over its limit: then nothing is counted and the answer is how many
+   * milliseconds until it may act again (0 means the hits were counted). Counting and writing are one step per key: on PostgreSQL a
    * transaction-scoped advisory lock on the key queues requests racing on any instance; on SQLite the
    * transaction runs alone. So requests sent all at once get exactly the limit through, never more, never
    * fewer.

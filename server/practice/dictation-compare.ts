@@ -19,7 +19,7 @@
  * - score = round(100 × (correct + ½ × accent) / expected words), counting the phrase's words: an
  *   accent-only slip counts half (nothing in strict mode, where it is misspelt). Extra words are shown but
  *   cost nothing. A phrase without words scores 100 for an answer without words, else 0.
- * - The work is bounded whatever is typed (a few milliseconds at worst: docs/practice.md, "Bounds"): the
+ * - The work is bounded whatever is typed (milliseconds, not seconds: docs/practice.md, "Bounds"): the
  *   answer is cut to what is kept of it (keptAnswer), at most 2n + 10 typed words are aligned (n the
  *   phrase's words) and the rest is one `extra` entry; the alignment fills at most MAX_CELLS cells (past
  *   that, a band that follows the best alignment so far); letter distances share a budget of
