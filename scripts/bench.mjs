@@ -20,7 +20,13 @@ import { measureSitemap } from './bench/sitemap-memory.mjs';
 import { measureOffline, offlineMarkdown } from './bench/offline-timing.mjs';
 import { measurePracticeJs } from './bench/practice-size.mjs';
 import { measureFormats } from './bench/formats-timing.mjs';
-import { formatsMarkdown, writeFormatsSection } from './bench/formats-markdown.mjs';
+import { formatsMarkdown, writeFormatsSection, writeSection } from './bench/formats-markdown.mjs';
+import {
+  DICTATION_HEADING,
+  dictationMarkdown,
+  measureDictationLoad,
+  reportDictationFailures,
+} from './bench/dictation-load.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -37,11 +43,12 @@ const LANG = 'es';
 const CEFR = 'A2';
 /**
  * `BENCH_ONLY=offline` (or `practice`) measures that section alone, on the demo catalogue, and only
- * prints it; `BENCH_ONLY=formats` also writes its section into docs/benchmarks.md, keeping the others.
+ * prints it; `BENCH_ONLY=formats` (or `dictation`) also writes its section into docs/benchmarks.md,
+ * keeping the others.
  */
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (!['', 'offline', 'practice', 'formats'].includes(ONLY)) {
-  console.error(`BENCH_ONLY must be "offline", "practice", "formats" or unset, not "${ONLY}".`);
+if (!['', 'offline', 'practice', 'formats', 'dictation'].includes(ONLY)) {
+  console.error(`BENCH_ONLY must be "offline", "practice", "formats", "dictation" or unset, not "${ONLY}".`);
   process.exit(1);
 }
 
@@ -361,6 +368,13 @@ async function main() {
     // Last on this server: it adds a book of its own.
     console.log('Offline: download, resume, player offline, JavaScript and the service worker…');
     const offline = await measureOffline({ chromePath, base, storage, demoCodes });
+    console.log('Dictation scoring under load…');
+    const dictationLoad = loadavg()[0];
+    const dictation = await measureDictationLoad(base, storage);
+    const dictationLines = dictationMarkdown(dictation, {
+      how: 'npm run bench',
+      load: [dictationLoad, loadavg()[0]],
+    });
     console.log('Formats: EPUB, M4B and subtitles of generated books…');
     const formatsLoad = loadavg()[0];
     const formats = await measureFormats({
@@ -601,6 +615,7 @@ async function main() {
       '',
       ...offlineMarkdown(offline),
       '',
+      ...dictationLines,
       ...formatsLines,
     ];
     const notesFile = join(root, 'docs', 'benchmarks-notes.md');
@@ -633,6 +648,7 @@ async function main() {
       process.exitCode = 1;
     }
     reportOfflineFailures(offline);
+    reportDictationFailures(dictation);
     reportFormatsFailures(formats);
   } finally {
     bare?.child.kill();
@@ -780,7 +796,25 @@ async function formatsOnly() {
   }
 }
 
-const runs = { offline: offlineOnly, practice: practiceOnly, formats: formatsOnly };
+/**
+ * `BENCH_ONLY=dictation`: /api/v1/health while members send the largest dictations, on the demo catalogue
+ * (scripts/bench/dictation-load.mjs), printed and written into docs/benchmarks.md in place of its section.
+ */
+const dictationOnly = () =>
+  onDemoServer(async (storage) => {
+    const loadBefore = loadavg()[0];
+    console.log('Dictation scoring under load…');
+    const dictation = await measureDictationLoad(base, storage);
+    const lines = dictationMarkdown(dictation, {
+      how: 'BENCH_ONLY=dictation node scripts/bench.mjs',
+      load: [loadBefore, loadavg()[0]],
+    });
+    writeSection(root, DICTATION_HEADING, lines);
+    console.log(['', ...lines].join('\n'));
+    reportDictationFailures(dictation);
+  });
+
+const runs = { offline: offlineOnly, practice: practiceOnly, formats: formatsOnly, dictation: dictationOnly };
 (runs[ONLY] ?? main)().catch((error) => {
   console.error(error);
   process.exit(1);

@@ -27,7 +27,7 @@ const clock = (seconds) => {
 };
 
 /** The commit the run measured, and whether the tree held more than it. */
-function revision(root) {
+export function revision(root) {
   try {
     const git = (...args) => execFileSync('git', args, { cwd: root }).toString('utf8').trim();
     return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') ? ' with uncommitted changes' : ''}`;
@@ -105,7 +105,6 @@ function subtitleRows(s, sampled) {
 
 /** The section's lines. `how` names the command that ran it; `load` the load average before and after. */
 export function formatsMarkdown(f, { root, how, load, at = revision(root) }) {
-  const date = new Date().toISOString().slice(0, 10);
   const big = f.imports[f.big.code];
   const small = f.epub.small;
   const estimate = {
@@ -122,7 +121,7 @@ export function formatsMarkdown(f, { root, how, load, at = revision(root) }) {
   return [
     FORMATS_HEADING,
     '',
-    `Run of \`${how}\` on ${date} at ${at}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fixed(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}; the load average over a minute was ${fixed(load[0], 1)} at the start and ${fixed(load[1], 1)} at the end (the machine is shared: read the ratios, taken in this run, before the absolute figures).`,
+    runLine(how, at, load),
     `The built server on SQLite, with generated books put in through the admin book import (the ${count(BIG_CHAPTERS * BIG_PHRASES)}-phrase one: a ${mb(f.big.zipBytes)} zip, preview ${time(big.previewMs)}, commit ${time(big.commitMs)}): \`${f.small.code}\`, one chapter of ${SMALL_PHRASES} phrases, and \`${f.big.code}\`, ${BIG_CHAPTERS} chapters of ${BIG_PHRASES} phrases, ${count(BIG_CHAPTERS * BIG_PHRASES)} in all. Every phrase has its own stored clip, each the same ${f.clip.seconds} s tone, a 128 kbit/s MP3 of ${fixed(f.clip.bytes / 1024, 1)} KB (${fixed(f.clip.us / 1000, 1)} ms decoded). Requests as the administrator (bearer token: the whole book), one at a time over loopback; the server's RSS is read from \`/proc/<pid>/status\` every ${SAMPLE_MS} ms, and its growth is the peak during the request minus the figure just before it. "None kept": the rows of \`audio_measures\` deleted and the server restarted just before (${count(f.keptBefore)} were kept after the import), so the request decodes every clip with ffmpeg (docs/formats.md, "Exact lengths").`,
     ...sampledNote,
     '',
@@ -163,18 +162,27 @@ export function formatsMarkdown(f, { root, how, load, at = revision(root) }) {
   ];
 }
 
+/** A section's first line: how it was run, on what, and how loaded the machine was. */
+export function runLine(how, at, load) {
+  const date = new Date().toISOString().slice(0, 10);
+  return `Run of \`${how}\` on ${date} at ${at}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fixed(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}; the load average over a minute was ${fixed(load[0], 1)} at the start and ${fixed(load[1], 1)} at the end (the machine is shared: read the ratios, taken in this run, before the absolute figures).`;
+}
+
+export const writeFormatsSection = (root, lines) => writeSection(root, FORMATS_HEADING, lines);
+
 /**
- * Puts the section into docs/benchmarks.md in place of the one there, or before the notes ("How to read
- * these figures") the first time; every other section stays as it is.
+ * Puts a section (from its heading to the next level-2 heading) into docs/benchmarks.md in place of the
+ * one there, or before the notes ("How to read these figures") the first time; every other section stays
+ * as it is.
  */
-export function writeFormatsSection(root, lines) {
+export function writeSection(root, heading, lines) {
   const file = join(root, 'docs', 'benchmarks.md');
   const text = readFileSync(file, 'utf8');
   const section = `${lines.join('\n').trimEnd()}\n\n`;
-  const start = text.indexOf(FORMATS_HEADING);
+  const start = text.indexOf(heading);
   if (start >= 0) {
-    const next = text.slice(start + FORMATS_HEADING.length).search(/\n## /);
-    const end = next < 0 ? text.length : start + FORMATS_HEADING.length + next + 1;
+    const next = text.slice(start + heading.length).search(/\n## /);
+    const end = next < 0 ? text.length : start + heading.length + next + 1;
     writeFileSync(file, text.slice(0, start) + section + text.slice(end));
     return;
   }

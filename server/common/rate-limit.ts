@@ -35,14 +35,16 @@ export class SlidingWindow {
   }
 
   /**
-   * Counts one hit for the key, unless it is over its limit: then nothing is counted and the answer is
-   * how many milliseconds until it may act again (0 means the hit was counted). Counting and writing are
-   * one step per key: on PostgreSQL a transaction-scoped advisory lock on the key queues requests racing
-   * on any instance; on SQLite the transaction runs alone. So requests sent all at once get exactly the
-   * limit through, never more, never fewer.
+   * Counts one hit for the key (or `weight` hits at once, for a limit on cost: each is a row; never more
+   * than the limit), unless it would go over its limit: then nothing is counted and the answer is how many
+   * milliseconds until it may act again (0 means the hits were counted). Counting and writing are one step per key: on PostgreSQL a
+   * transaction-scoped advisory lock on the key queues requests racing on any instance; on SQLite the
+   * transaction runs alone. So requests sent all at once get exactly the limit through, never more, never
+   * fewer.
    */
-  async hit(key: string): Promise<number> {
+  async hit(key: string, weight = 1): Promise<number> {
     const keyHash = this.hash(key);
+    const count = Math.min(Math.max(1, Math.ceil(weight)), this.limit);
     return this.db.transaction(async (tx) => {
       if (tx.connection.options.type === 'postgres')
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [keyHash]);
@@ -52,9 +54,14 @@ export class SlidingWindow {
         'SELECT at_ms FROM rate_hits WHERE key_hash = ? AND at_ms > ? ORDER BY at_ms DESC LIMIT ?',
         [keyHash, now - this.windowMs, this.limit],
       );
-      if (recent.length >= this.limit)
-        return Math.max(1, Number(recent[this.limit - 1].at_ms) + this.windowMs - now);
-      await sql(tx, 'INSERT INTO rate_hits (key_hash, at_ms) VALUES (?, ?)', [keyHash, now]);
+      // Room for `count` more once the hit at index limit − count (newest first) is out of the window.
+      if (recent.length + count > this.limit)
+        return Math.max(1, Number(recent[this.limit - count].at_ms) + this.windowMs - now);
+      await sql(
+        tx,
+        `INSERT INTO rate_hits (key_hash, at_ms) VALUES ${Array(count).fill('(?, ?)').join(', ')}`,
+        Array.from({ length: count }, () => [keyHash, now]).flat(),
+      );
       return 0;
     });
   }

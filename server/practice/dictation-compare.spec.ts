@@ -1,11 +1,13 @@
 import {
   compareDictation,
   dictationWords,
+  DIFF_BUDGET,
   LETTER_BUDGET,
   letterDiff,
   MAX_CELLS,
+  MIN_BAND,
+  noWork,
   typedWordsCap,
-  type DictationWork,
 } from './dictation-compare';
 
 const statuses = (expected: string, typed: string, strict = false, lang = 'fr') =>
@@ -224,53 +226,137 @@ describe(compareDictation.name, () => {
     ]);
   });
 
-  it('bounds its work for 10,000 characters typed against the longest phrase (no clock involved)', () => {
-    // A 2,000-character Japanese phrase (over 1,000 words) and answers built to cost the most.
-    const phrase = '私は毎朝早く起きて、公園を散歩してから、コーヒーを飲みながら新聞を読みます。'
-      .repeat(60)
-      .slice(0, 2000);
-    const n = dictationWords(phrase, 'ja').length;
-    expect(n).toBeGreaterThan(1000);
-    for (const typed of [
-      'あいうえおかきくけこ'.repeat(1000),
-      'ア'.repeat(10_000),
-      phrase.repeat(5).slice(0, 10_000),
-      Array.from(phrase).reverse().join('').repeat(5).slice(0, 10_000),
-    ]) {
-      const work: DictationWork = { cells: 0, letterSteps: 0, typedAligned: 0 };
-      const result = compareDictation(phrase, typed, false, 'ja', work);
+  // The largest answers against the longest phrases (2,000 characters), built to cost the most: the work
+  // is counted (cells, letter steps, diff cells, characters compared), never timed.
+  const LONGEST = 2000;
+  const random = (seed: number) => () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const made = (count: number, word: (i: number) => string) =>
+    Array.from({ length: count }, (_, i) => word(i)).join(' ');
+  const next = random(42);
+  const abcd = (length: number) => Array.from({ length }, () => 'abcd'[Math.floor(next() * 4)]).join('');
+  const japanese = '私は毎朝早く起きて、公園を散歩してから、コーヒーを飲みながら新聞を読みます。'
+    .repeat(60)
+    .slice(0, LONGEST);
+  const worst: Array<[string, string, string, string]> = [
+    ['Japanese, over 1,000 words, against kana', japanese, 'あいうえおかきくけこ'.repeat(1000), 'ja'],
+    ['Japanese against itself reversed', japanese, Array.from(japanese).reverse().join('').repeat(5), 'ja'],
+    [
+      '1,000 one-letter words against one-letter words',
+      made(1001, (i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).slice(0, LONGEST),
+      made(5000, (i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7) % 26]),
+      'fr',
+    ],
+    [
+      'near words everywhere (four letters of abcd)',
+      made(401, () => abcd(4)).slice(0, LONGEST),
+      made(2000, () => abcd(4)),
+      'fr',
+    ],
+    ['one word of 2,000 letters, accents off', 'é'.repeat(LONGEST), 'e'.repeat(10_000), 'fr'],
+    ['punctuation only', made(400, (i) => `mot${i}`).slice(0, LONGEST), '!'.repeat(10_000), 'fr'],
+  ];
+
+  it.each(worst)(
+    'bounds its work for the largest answer against the longest phrase: %s',
+    (_name, phrase, typed, lang) => {
+      expect(Array.from(phrase).length).toBe(LONGEST);
+      const n = dictationWords(phrase, lang).length;
+      const work = noWork();
+      const largest = typed.slice(0, 10_000);
+      const result = compareDictation(phrase, largest, false, lang, work);
+      // The answer is cut to what is kept of it (4 × 2,000 + 100) before anything else.
+      expect(work.typedChars).toBe(Math.min(largest.length, 4 * LONGEST + 100));
+      expect(work.typedAligned).toBeLessThanOrEqual(typedWordsCap(n));
+      expect(work.cells).toBeLessThanOrEqual(Math.max(MAX_CELLS, n * MIN_BAND));
+      expect(work.letterSteps).toBeLessThanOrEqual(LETTER_BUDGET);
+      expect(work.diffCells).toBeLessThanOrEqual(DIFF_BUDGET);
+      expect(result.score).toBeGreaterThanOrEqual(0);
+      expect(result.score).toBeLessThanOrEqual(100);
+      // Every phrase word is accounted for once, whatever was typed.
+      const expectedWords = result.words.filter((w) => w.expected !== null);
+      expect(expectedWords.length).toBeLessThanOrEqual(n);
+    },
+  );
+
+  it('keeps the largest answers sensible past its bounds: the longest phrase typed back, with slips', () => {
+    // 330 words, 2,000 characters: more cells than MAX_CELLS, so the alignment runs in a band.
+    const phrase = made(330, (i) => `mot${i}`).slice(0, LONGEST);
+    const words = dictationWords(phrase, 'fr').map((w) => w.text);
+    const n = words.length;
+    expect(n * (n + 1)).toBeGreaterThan(MAX_CELLS);
+    const cost = (typed: string) => {
+      const work = noWork();
+      const result = compareDictation(phrase, typed, false, 'fr', work);
       expect(work.cells).toBeLessThanOrEqual(MAX_CELLS);
       expect(work.letterSteps).toBeLessThanOrEqual(LETTER_BUDGET);
-      expect(work.typedAligned).toBeLessThanOrEqual(Math.floor(MAX_CELLS / (n + 1)));
-      // The rest is one extra entry, shortened.
-      const last = result.words[result.words.length - 1];
-      expect(last.status).toBe('extra');
-      expect(Array.from(last.typed!).length).toBeLessThanOrEqual(201);
-    }
+      return { ...result, work };
+    };
 
-    // A phrase of ordinary length: the typed words aligned stop at 2n + 10, whatever follows.
+    // Typed right, then as much more as the API takes: 100, the rest extra, the copy cut at 8,100.
+    const padded = cost(`${phrase} ${'encore '.repeat(2000)}`.slice(0, 10_000));
+    expect(padded.score).toBe(100);
+    expect(padded.work.typedChars).toBe(4 * LONGEST + 100);
+    expect(padded.words.filter((w) => w.status === 'correct')).toHaveLength(n);
+
+    // A misspelt word, a missing one, a sentence of 20 words left out and 8 words added in the middle.
+    const typed = [
+      ...words.slice(0, 10),
+      'mo10',
+      ...words.slice(11, 100),
+      ...words.slice(101, 150),
+      ...words.slice(170, 250),
+      ...'et puis encore un peu plus tard'.split(' '),
+      ...words.slice(250),
+    ].join(' ');
+    const slipped = cost(typed);
+    expect(slipped.score).toBe(Math.round((100 * (n - 22)) / n));
+    expect(slipped.words.find((w) => w.status === 'misspelt')).toEqual({
+      expected: 'mot10',
+      typed: 'mo10',
+      status: 'misspelt',
+      diff: [
+        ['=', 'mo'],
+        ['-', 't'],
+        ['=', '10'],
+      ],
+    });
+    expect(slipped.words.filter((w) => w.status === 'missing')).toHaveLength(21);
+    expect(slipped.words.filter((w) => w.status === 'extra').map((w) => w.typed)).toEqual(
+      'et puis encore un peu plus tard'.split(' '),
+    );
+
+    // Only the first half typed: 50, the rest missing.
+    const half = cost(words.slice(0, n / 2).join(' '));
+    expect(half.score).toBe(50);
+
+    // Eleven words of something else first, then the phrase.
+    const late = cost(`${'voilà '.repeat(11)}${phrase}`);
+    expect(late.score).toBe(100);
+  });
+
+  it('shows the letters of a pasted word of thousands of letters within its budget', () => {
+    const work = noWork();
+    const [word] = compareDictation('é'.repeat(2000), 'e'.repeat(2000), false, 'fr', work).words;
+    expect(work.diffCells).toBeLessThanOrEqual(DIFF_BUDGET);
+    // Text without a space or a full stop is read 1,024 characters at a time: two words here, each
+    // shown as one change (the budget is far below 1,024 × 1,024 cells).
+    expect(word.status).toBe('accent');
+    expect(word.diff).toEqual([
+      ['-', 'é'.repeat(1024)],
+      ['+', 'e'.repeat(1024)],
+    ]);
+  });
+
+  it('aligns a phrase of ordinary length whole, stopping the typed words at 2n + 10', () => {
     const short = 'Le vieux pêcheur regardait la mer depuis le port, chaque matin, sans rien dire.';
     const words = dictationWords(short, 'fr').length;
-    const work: DictationWork = { cells: 0, letterSteps: 0, typedAligned: 0 };
-    const result = compareDictation(
-      short,
-      `${short} ${'la mer '.repeat(1500)}`.slice(0, 10_000),
-      false,
-      'fr',
-      work,
-    );
+    const work = noWork();
+    const result = compareDictation(short, `${short} ${'la mer '.repeat(1500)}`, false, 'fr', work);
     expect(work.typedAligned).toBe(typedWordsCap(words));
     expect(work.cells).toBe(words * typedWordsCap(words));
     // Typed right first, the rest extra: extra words cost nothing.
     expect(result.score).toBe(100);
     expect(result.words.length).toBe(typedWordsCap(words) + 1);
-
-    // The longest phrase (2,000 characters) typed back whole, with a few slips: every word aligned.
-    const long = Array.from({ length: 330 }, (_, i) => `mot${i}`).join(' ');
-    const slipped = long.replace('mot10 ', 'mo10 ').replace('mot200 ', '');
-    const longWork: DictationWork = { cells: 0, letterSteps: 0, typedAligned: 0 };
-    expect(compareDictation(long, slipped, false, 'fr', longWork).score).toBe(Math.round((100 * 328) / 330));
-    expect(longWork.typedAligned).toBe(329);
   });
 });
 

@@ -19,17 +19,24 @@
  * - score = round(100 × (correct + ½ × accent) / expected words), counting the phrase's words: an
  *   accent-only slip counts half (nothing in strict mode, where it is misspelt). Extra words are shown but
  *   cost nothing. A phrase without words scores 100 for an answer without words, else 0.
- * - The work is bounded whatever is typed: at most 2n + 10 typed words are aligned (n the phrase's words)
- *   and at most MAX_CELLS cells; the rest is one `extra` entry. Letter distances share a budget
- *   (LETTER_BUDGET steps); past it, only exact and accent matches pair words.
+ * - The work is bounded whatever is typed (milliseconds, not seconds: docs/practice.md, "Bounds"): the
+ *   answer is cut to what is kept of it (keptAnswer), at most 2n + 10 typed words are aligned (n the
+ *   phrase's words) and the rest is one `extra` entry; the alignment fills at most MAX_CELLS cells (past
+ *   that, a band that follows the best alignment so far); letter distances share a budget of
+ *   LETTER_BUDGET steps, past which only exact and accent matches pair words; letter diffs share
+ *   DIFF_BUDGET cells, past which a diff keeps the common start and end and changes the middle.
  */
+
+import { boundedDiff, letterDiff, letterDistance, type DiffOp } from './dictation-letters';
+import { baseOf, dictationWords, wordsOf, type DictationToken } from './dictation-words';
+
+export { dictationWords, letterDiff };
+export type { DictationToken, DiffOp };
 
 // Local names: a global looked up in a hot loop is slow in some hosts (a VM context, as the test runner uses).
 const { abs, floor, max, min, round } = Math;
 
 export type DictationStatus = 'correct' | 'missing' | 'extra' | 'misspelt' | 'accent';
-/** '=': letters both have; '-': letters of the expected word the typed one lacks; '+': letters typed in excess. */
-export type DiffOp = '=' | '-' | '+';
 
 export interface DictationWord {
   /** The phrase's word (or words, for a boundary typed elsewhere) as written there; null for an extra word. */
@@ -53,19 +60,41 @@ export interface DictationWork {
   cells: number;
   /** Letter-distance steps taken. */
   letterSteps: number;
+  /** Cells of the letter diffs' tables filled. */
+  diffCells: number;
   /** Typed words aligned (the rest went to the one trailing extra entry). */
   typedAligned: number;
+  /** Characters of the answer compared (UTF-16 code units, as keptAnswer left it). */
+  typedChars: number;
 }
 
+/** What a comparison costs at first, to pass to compareDictation and read afterwards. */
+export const noWork = (): DictationWork => ({
+  cells: 0,
+  letterSteps: 0,
+  diffCells: 0,
+  typedAligned: 0,
+  typedChars: 0,
+});
+
+/** The longest answer the API takes, in characters (practice.dto.ts refuses more). */
+export const ANSWER_MAX = 10_000;
 /**
  * Typed words aligned at most: every expected word typed as two (a split boundary) still fits, and
  * anything beyond cannot add to the score.
  */
 export const typedWordsCap = (expectedWords: number) => expectedWords * 2 + 10;
-/** Cells of the alignment's table at most (one byte of step and four of cost each). */
-export const MAX_CELLS = 500_000;
+/**
+ * Cells of the alignment's table filled at most (each tries up to five pairs): the whole table for an
+ * answer to a phrase of up to about 100 words; past that, a band of MAX_CELLS / n cells a row.
+ */
+export const MAX_CELLS = 12_000;
+/** The band's width at least, for phrases of so many words that MAX_CELLS / n is less. */
+export const MIN_BAND = 9;
 /** Letter-distance steps at most, over the whole comparison. */
-export const LETTER_BUDGET = 20_000_000;
+export const LETTER_BUDGET = 60_000;
+/** Cells of the letter diffs shown at most, over the whole comparison. */
+export const DIFF_BUDGET = 20_000;
 /** The text of the remaining extra words shown at most, in the one entry that stands for them. */
 const REST_SHOWN = 200;
 /** Expected or typed words joined at most into one pair. */
@@ -76,158 +105,15 @@ const GAP = 4;
 const ACCENT = 1;
 const NEAR = 4; // plus up to 2 more in proportion to the letters that differ
 
-export interface DictationToken {
-  /** As written. */
-  text: string;
-  /** Lower case, NFKC, without punctuation, apostrophes, hyphens or invisible characters. */
-  key: string;
-  /** The key without accents. */
-  base: string;
-  /** Where the word starts and ends in the NFC text. */
-  start: number;
-  end: number;
-}
-
-/** Apostrophes and hyphens: inside a word they are spelling, not letters; removed before NFKC (´ → " ́"). */
-const WORD_INTERNAL = /['’‘‛`´ʹʼ′\-‐‑‒–—―]/gu;
-const IGNORED = /[\p{P}\p{S}\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;
-/** Marks taken off to compare "without accents": Latin diacritics, Arabic harakat, Hebrew niqqud. */
-const ACCENTS = /[\u0300-\u036f\u064b-\u065f\u0670\u0591-\u05c7]/g;
-
-function lower(text: string, lang: string): string {
-  try {
-    return text.toLocaleLowerCase(lang);
-  } catch {
-    return text.toLowerCase();
-  }
-}
-
-function segmenter(lang: string): Intl.Segmenter | null {
-  if (typeof Intl === 'undefined' || typeof Intl.Segmenter !== 'function') return null;
-  try {
-    return new Intl.Segmenter(lang, { granularity: 'word' });
-  } catch {
-    return new Intl.Segmenter(undefined, { granularity: 'word' });
-  }
-}
-
-const keyOf = (text: string, lang: string) =>
-  lower(text.replace(WORD_INTERNAL, '').normalize('NFKC'), lang).replace(IGNORED, '');
-const baseOf = (key: string) => key.normalize('NFD').replace(ACCENTS, '').normalize('NFC');
-
-/** The words of a text, in order. */
-export function dictationWords(text: string, lang: string): DictationToken[] {
-  return wordsOf(text.normalize('NFC'), lang, Infinity).tokens;
-}
-
 /**
- * The first `limit` words of an NFC text and where the next word starts (null when none is left): the
- * segmenter is lazy, so a long answer is read no further than the alignment needs.
+ * What is compared and kept of an answer: up to 4 characters per character of the phrase and 100 more,
+ * never above ANSWER_MAX, cut between code points. Any honest attempt is whole; a pasted wall of text is
+ * neither compared nor stored whole (docs/practice.md, "Dictation").
  */
-function wordsOf(
-  normal: string,
-  lang: string,
-  limit: number,
-): { tokens: DictationToken[]; restAt: number | null } {
-  const seg = segmenter(lang);
-  const parts: Iterable<{ segment: string; index: number; isWordLike?: boolean }> = seg
-    ? seg.segment(normal)
-    : [...normal.matchAll(/[^\s\p{P}]+/gu)].map((m) => ({
-        segment: m[0],
-        index: m.index ?? 0,
-        isWordLike: true,
-      }));
-  const tokens: DictationToken[] = [];
-  for (const { segment, index, isWordLike } of parts) {
-    if (!isWordLike) continue;
-    const key = keyOf(segment, lang);
-    if (!key) continue;
-    if (tokens.length === limit) return { tokens, restAt: index };
-    tokens.push({ text: segment, key, base: baseOf(key), start: index, end: index + segment.length });
-  }
-  return { tokens, restAt: null };
-}
-
-// Two rows reused by every letter distance (the comparison runs for each of many pairs).
-let rowA = new Uint32Array(64);
-let rowB = new Uint32Array(64);
-
-/** Levenshtein distance by code point, or limit + 1 as soon as it must exceed `limit`. */
-function letterDistance(a: string[], b: string[], limit: number, work: DictationWork): number {
-  if (abs(a.length - b.length) > limit) return limit + 1;
-  if (rowA.length <= b.length) {
-    rowA = new Uint32Array(b.length * 2 + 1);
-    rowB = new Uint32Array(b.length * 2 + 1);
-  }
-  let previous = rowA;
-  let current = rowB;
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const value = min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      current[j] = value;
-      if (value < best) best = value;
-    }
-    work.letterSteps += b.length;
-    if (best > limit) return limit + 1;
-    [previous, current] = [current, previous];
-  }
-  return previous[b.length];
-}
-
-/** Letter runs that differ between two words (expected → typed), merged into as few segments as can be. */
-export function letterDiff(expected: string, typed: string): Array<[DiffOp, string]> {
-  const a = Array.from(expected);
-  const b = Array.from(typed);
-  const width = b.length + 1;
-  const table = new Uint32Array((a.length + 1) * width);
-  for (let i = 0; i <= a.length; i++)
-    for (let j = 0; j <= b.length; j++)
-      table[i * width + j] =
-        i === 0 || j === 0
-          ? i + j
-          : min(
-              table[(i - 1) * width + j] + 1,
-              table[i * width + j - 1] + 1,
-              table[(i - 1) * width + j - 1] + (a[i - 1] === b[j - 1] ? 0 : 2), // a change is a '-' and a '+'
-            );
-  const at = (i: number, j: number) => table[i * width + j];
-  const ops: Array<[DiffOp, string]> = [];
-  const push = (op: DiffOp, ch: string) => {
-    const last = ops[ops.length - 1];
-    if (last && last[0] === op) last[1] += ch;
-    else ops.push([op, ch]);
-  };
-  let i = a.length;
-  let j = b.length;
-  const reversed: Array<[DiffOp, string]> = [];
-  while (i > 0 || j > 0) {
-    if (i > 0 && j > 0 && a[i - 1] === b[j - 1] && at(i, j) === at(i - 1, j - 1)) {
-      reversed.push(['=', a[--i]]);
-      j--;
-    } else if (j > 0 && (i === 0 || at(i, j) === at(i, j - 1) + 1)) reversed.push(['+', b[--j]]);
-    else reversed.push(['-', a[--i]]);
-  }
-  // Within a change, the expected letters come before the typed ones.
-  for (let k = reversed.length - 1; k >= 0; k--) push(reversed[k][0], reversed[k][1]);
-  return ops;
-}
-
-/** A word, or 2–3 consecutive words joined, as compared: interned so equal keys compare by id. */
-interface Unit {
-  key: string;
-  /** Ids of the key and the base, shared by both sides: equal for equal texts. */
-  keyId: number;
-  baseId: number;
-  /** The key's place among its own side's distinct keys: a small index for the memo of distances. */
-  slot: number;
-  letters: string[];
+export function keptAnswer(typed: string, phrase: string): string {
+  const bound = min(ANSWER_MAX, 4 * Array.from(phrase).length + 100);
+  if (typed.length <= bound) return typed;
+  return Array.from(typed).slice(0, bound).join('');
 }
 
 class Interner {
@@ -239,30 +125,71 @@ class Interner {
   }
 }
 
-/** runs[k - 1][s]: the words s … s + k − 1 joined, for k = 1 … MAX_JOIN, and how many distinct keys. */
-function runsOf(
-  tokens: DictationToken[],
-  keys: Interner,
-  bases: Interner,
-): { runs: Unit[][]; slots: number } {
-  const slots = new Interner();
-  const runs = Array.from({ length: MAX_JOIN }, (_, k) =>
-    tokens.slice(0, max(0, tokens.length - k)).map((_, s): Unit => {
-      const key = tokens
-        .slice(s, s + k + 1)
-        .map((t) => t.key)
-        .join('');
-      const base = baseOf(key);
-      return {
-        key,
-        keyId: keys.id(key),
-        baseId: bases.id(base),
-        slot: slots.id(key),
-        letters: Array.from(base),
-      };
-    }),
-  );
-  return { runs, slots: slots.id('\u0000') };
+/**
+ * One side's words and runs of 2–3 consecutive words joined, as compared: at [k - 1][s], the run of k
+ * words from word s. Made when first asked (a banded alignment asks only for those near its band); the
+ * ids of keys and bases are shared by both sides, so equal texts have equal ids.
+ */
+class Side {
+  /** The key's id (-1: not made yet) and its base's id. */
+  readonly keyId: Int32Array[];
+  readonly baseId: Int32Array[];
+  private readonly keys: string[][];
+  private readonly letters: Array<Array<string[] | undefined>>;
+
+  constructor(
+    readonly tokens: DictationToken[],
+    private readonly keyIds: Interner,
+    private readonly baseIds: Interner,
+  ) {
+    const n = tokens.length;
+    this.keyId = Array.from({ length: MAX_JOIN }, () => new Int32Array(n).fill(-1));
+    this.baseId = Array.from({ length: MAX_JOIN }, () => new Int32Array(n));
+    this.keys = Array.from({ length: MAX_JOIN }, () => new Array<string>(n).fill(''));
+    this.letters = Array.from({ length: MAX_JOIN }, () => new Array<string[] | undefined>(n).fill(undefined));
+  }
+
+  /** Makes the run of k words from s, if not made yet. */
+  make(k: number, s: number): void {
+    let key = this.tokens[s].key;
+    for (let w = 1; w < k; w++) key += this.tokens[s + w].key;
+    this.keys[k - 1][s] = key;
+    this.keyId[k - 1][s] = this.keyIds.id(key);
+    this.baseId[k - 1][s] = this.baseIds.id(k === 1 ? this.tokens[s].base : baseOf(key));
+  }
+
+  key(k: number, s: number): string {
+    return this.keys[k - 1][s];
+  }
+
+  /** The run's base, letter by letter (code points), for letter distances. */
+  lettersOf(k: number, s: number): string[] {
+    let letters = this.letters[k - 1][s];
+    if (!letters) {
+      const key = this.keys[k - 1][s];
+      letters = Array.from(k === 1 ? this.tokens[s].base : baseOf(key));
+      this.letters[k - 1][s] = letters;
+    }
+    return letters;
+  }
+}
+
+/** A direct-mapped cache of near-match costs by pair id (ids are below 2^30, so small integers). */
+class NearMemo {
+  private static readonly SIZE = 4096;
+  private readonly ids = new Int32Array(NearMemo.SIZE).fill(-1);
+  private readonly costs = new Int8Array(NearMemo.SIZE);
+
+  get(id: number): number | undefined {
+    const at = (id ^ (id >>> 12)) & (NearMemo.SIZE - 1);
+    return this.ids[at] === id ? this.costs[at] : undefined;
+  }
+
+  set(id: number, cost: number): void {
+    const at = (id ^ (id >>> 12)) & (NearMemo.SIZE - 1);
+    this.ids[at] = id;
+    this.costs[at] = cost;
+  }
 }
 
 // The alignment's steps, as stored in its table (plain numbers: the browser's build takes no const enum).
@@ -270,6 +197,76 @@ function runsOf(
 const MISSING = 1;
 const EXTRA = 2;
 const PAIR = 3;
+/** A cost no alignment reaches: outside the band. */
+const OUTSIDE = 0x7fffffff;
+/** The pairs tried in each cell, simplest first: how many expected words, and how many typed ones. */
+const PAIR_EXPECTED = Int8Array.of(1, 1, 1, 2, 3);
+const PAIR_TYPED = Int8Array.of(1, 2, 3, 1, 1);
+
+/**
+ * The alignment's table, row by row: row i holds the typed words lo[i] … hi[i], from i × width. All of
+ * them when the whole table has at most MAX_CELLS cells; else a band of `width` (MAX_CELLS / n, at least
+ * MIN_BAND) placed after the best cell of the row before.
+ */
+class Table {
+  readonly width: number;
+  readonly full: boolean;
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+  readonly cost: Uint32Array;
+  readonly steps: Uint8Array;
+
+  constructor(
+    readonly n: number,
+    readonly m: number,
+  ) {
+    this.full = n * (m + 1) <= MAX_CELLS;
+    this.width = this.full ? m + 1 : min(m + 1, max(MIN_BAND, floor(MAX_CELLS / n)));
+    this.lo = new Int32Array(n + 1);
+    this.hi = new Int32Array(n + 1);
+    this.cost = new Uint32Array((n + 1) * this.width);
+    this.steps = new Uint8Array((n + 1) * this.width);
+    this.hi[0] = this.width - 1;
+    for (let j = 0; j < this.width; j++) {
+      this.cost[j] = j * GAP;
+      this.steps[j] = EXTRA;
+    }
+  }
+
+  costAt(i: number, j: number): number {
+    const lo = this.lo[i];
+    return j < lo || j > this.hi[i] ? OUTSIDE : this.cost[i * this.width + j - lo];
+  }
+
+  stepAt(i: number, j: number): number {
+    return this.steps[i * this.width + j - this.lo[i]];
+  }
+
+  /**
+   * Places row i: after the cell of row i − 1 whose cost, with the least the rest must still cost (a gap
+   * for each word one side has left over the other), is lowest, then whose cost is. So a stretch of missing words keeps the
+   * band in place and a stretch of extra words moves it on. Never left of the band before, so that every
+   * cell has a cell to come from.
+   */
+  place(i: number): void {
+    if (this.full) {
+      this.hi[i] = this.m;
+      return;
+    }
+    const { n, m, width } = this;
+    let best = OUTSIDE;
+    let bestCost = OUTSIDE;
+    let at = this.lo[i - 1];
+    for (let j = this.lo[i - 1]; j <= this.hi[i - 1]; j++) {
+      const cost = this.costAt(i - 1, j);
+      const value = cost + GAP * abs(m - j - (n - i + 1));
+      // Of cells as good, the one that cost least so far: the words typed are followed, not skipped.
+      if (value < best || (value === best && cost < bestCost)) [best, bestCost, at] = [value, cost, j];
+    }
+    this.lo[i] = max(this.lo[i - 1], min(at + 1 - floor((width - 1) / 2), m + 1 - width));
+    this.hi[i] = this.lo[i] + width - 1;
+  }
+}
 
 /** Scores a dictation: see the rules at the top of this file. `work`, when given, is told what it cost. */
 export function compareDictation(
@@ -277,78 +274,92 @@ export function compareDictation(
   typedText: string,
   strict: boolean,
   lang: string,
-  work: DictationWork = { cells: 0, letterSteps: 0, typedAligned: 0 },
+  work: DictationWork = noWork(),
 ): DictationResult {
   const expectedNormal = expectedText.normalize('NFC');
-  const typedNormal = typedText.normalize('NFC');
+  const kept = keptAnswer(typedText, expectedText);
+  work.typedChars = kept.length;
+  const typedNormal = kept.normalize('NFC');
   const expected = wordsOf(expectedNormal, lang, Infinity).tokens;
   const n = expected.length;
-  const cap = min(typedWordsCap(n), max(0, floor(MAX_CELLS / (n + 1)) - 1));
-  const { tokens: typed, restAt } = wordsOf(typedNormal, lang, cap);
+  const { tokens: typed, restAt } = wordsOf(typedNormal, lang, typedWordsCap(n));
   const m = typed.length;
   work.typedAligned = m;
 
-  const keys = new Interner();
-  const bases = new Interner();
-  const { runs: expectedRuns, slots: expectedSlots } = runsOf(expected, keys, bases);
-  const { runs: typedRuns, slots: typedSlots } = runsOf(typed, keys, bases);
-  // Near-match costs, memoised by (expected key, typed key), since answers repeat words: at most
-  // (3n)(3m) ≤ 9 × MAX_CELLS bytes; -2 for not known yet.
-  const memo = new Int8Array(expectedSlots * typedSlots).fill(-2);
-  const near = (e: Unit, t: Unit): number => {
-    const limit = max(1, floor(e.letters.length / 2));
-    if (abs(e.letters.length - t.letters.length) > limit) return -1;
-    const at = e.slot * typedSlots + t.slot;
-    if (memo[at] !== -2) return memo[at];
+  const keyIds = new Interner();
+  const baseIds = new Interner();
+  const ex = new Side(expected, keyIds, baseIds);
+  const ty = new Side(typed, keyIds, baseIds);
+  // Near-match costs, remembered by (expected key, typed key), since answers repeat words: a small
+  // cache, whose misses only cost a distance computed again (within the same budget).
+  const memo = new NearMemo();
+  const keyCount = MAX_JOIN * (n + m) + 1;
+  const near = (e: number, s: number, t: number, u: number): number => {
+    if (work.letterSteps >= LETTER_BUDGET) return -1;
+    const pairId = ex.keyId[e - 1][s] * keyCount + ty.keyId[t - 1][u];
+    const known = memo.get(pairId);
+    if (known !== undefined) return known;
+    const a = ex.lettersOf(e, s);
+    const b = ty.lettersOf(t, u);
+    const limit = max(1, floor(a.length / 2));
     let cost = -1;
-    if (work.letterSteps + e.letters.length * t.letters.length <= LETTER_BUDGET) {
-      const distance = letterDistance(e.letters, t.letters, limit, work);
+    if (abs(a.length - b.length) <= limit && work.letterSteps + a.length * b.length <= LETTER_BUDGET) {
+      const distance = letterDistance(a, b, limit, work);
       if (distance <= limit) cost = NEAR + round((2 * distance) / limit);
     }
-    memo[at] = cost;
+    memo.set(pairId, cost);
     return cost;
   };
-  /** The cost of letting typed unit t stand for expected unit e, or -1 when they are too far apart. */
-  const pairCost = (e: Unit, t: Unit): number =>
-    e.keyId === t.keyId ? 0 : e.baseId === t.baseId ? ACCENT : near(e, t);
 
-  // A table of costs and one of steps, to walk back.
-  const width = m + 1;
-  const cost = new Uint32Array((n + 1) * width);
-  const steps = new Uint8Array((n + 1) * width);
-  for (let j = 0; j <= m; j++) {
-    cost[j] = j * GAP;
-    steps[j] = EXTRA;
-  }
+  const table = new Table(n, m);
+  const { cost, steps, lo, hi, width } = table;
   for (let i = 1; i <= n; i++) {
-    cost[i * width] = i * GAP;
-    steps[i * width] = MISSING;
-    for (let j = 1; j <= m; j++) {
+    table.place(i);
+    const row = i * width;
+    for (let j = lo[i]; j <= hi[i]; j++) {
+      const cell = row + j - lo[i];
+      if (j === 0) {
+        cost[cell] = i * GAP;
+        steps[cell] = MISSING;
+        continue;
+      }
       work.cells++;
-      let best = cost[(i - 1) * width + j] + GAP;
+      let best = table.costAt(i - 1, j) + GAP;
       let step = MISSING;
       // Ties go to an extra word here, so that walking back lists a missing word before an extra one.
-      if (cost[i * width + j - 1] + GAP <= best) {
-        best = cost[i * width + j - 1] + GAP;
+      if (j > lo[i] && cost[cell - 1] + GAP <= best) {
+        best = cost[cell - 1] + GAP;
         step = EXTRA;
       }
       // One expected word with 1–3 typed ones, then 2–3 expected words with one typed. Ties keep the
       // earlier (simpler) step: walking back from the end, the gaps come last, so of equally good
       // alignments the one that pairs words earliest is kept (it reads from left to right).
-      for (let k = 1; k <= MAX_JOIN * 2 - 1; k++) {
-        const e = k <= MAX_JOIN ? 1 : k - MAX_JOIN + 1;
-        const t = k <= MAX_JOIN ? k : 1;
-        if (e > i || t > j) continue;
-        const from = cost[(i - e) * width + j - t];
+      for (let p = 0; p < PAIR_EXPECTED.length; p++) {
+        const e = PAIR_EXPECTED[p];
+        const t = PAIR_TYPED[p];
+        const r = i - e;
+        const c = j - t;
+        if (r < 0 || c < lo[r] || c > hi[r]) continue;
+        const from = cost[r * width + c - lo[r]];
         if (from >= best) continue; // no pair can do better
-        const pair = pairCost(expectedRuns[e - 1][i - e], typedRuns[t - 1][j - t]);
+        if (ex.keyId[e - 1][r] < 0) ex.make(e, r);
+        if (ty.keyId[t - 1][c] < 0) ty.make(t, c);
+        // A near pair costs NEAR or more: it is looked for only when it could do better.
+        const pair =
+          ex.keyId[e - 1][r] === ty.keyId[t - 1][c]
+            ? 0
+            : ex.baseId[e - 1][r] === ty.baseId[t - 1][c]
+              ? ACCENT
+              : from + NEAR < best
+                ? near(e, r, t, c)
+                : -1;
         if (pair >= 0 && from + pair < best) {
           best = from + pair;
           step = PAIR + (e - 1) * MAX_JOIN + (t - 1);
         }
       }
-      cost[i * width + j] = best;
-      steps[i * width + j] = step;
+      cost[cell] = best;
+      steps[cell] = step;
     }
   }
 
@@ -357,11 +368,19 @@ export function compareDictation(
     count === 1
       ? tokens[from].text
       : text.slice(tokens[from].start, tokens[from + count - 1].end).replace(/\s+/g, ' ');
+  // A band may end before the last typed word: it ends at the cell of its last row that leaves the least
+  // to pay, and the typed words after it are extra.
+  let j = m;
+  if (hi[n] < m) {
+    j = lo[n];
+    for (let k = lo[n]; k <= hi[n]; k++)
+      if (table.costAt(n, k) + GAP * (m - k) < table.costAt(n, j) + GAP * (m - j)) j = k;
+    for (let k = m - 1; k >= j; k--) words.push({ expected: null, typed: typed[k].text, status: 'extra' });
+  }
   let credit = 0;
   let i = n;
-  let j = m;
   while (i > 0 || j > 0) {
-    const step = i === 0 ? EXTRA : j === 0 ? MISSING : steps[i * width + j];
+    const step = i === 0 ? EXTRA : j === 0 ? MISSING : table.stepAt(i, j);
     if (step === MISSING) words.push({ expected: expected[--i].text, typed: null, status: 'missing' });
     else if (step === EXTRA) words.push({ expected: null, typed: typed[--j].text, status: 'extra' });
     else {
@@ -369,18 +388,17 @@ export function compareDictation(
       const t = ((step - PAIR) % MAX_JOIN) + 1;
       i -= e;
       j -= t;
-      const eu = expectedRuns[e - 1][i];
-      const tu = typedRuns[t - 1][j];
       const pair = {
         expected: span(expectedNormal, expected, i, e),
         typed: span(typedNormal, typed, j, t),
       };
-      if (eu.keyId === tu.keyId) {
+      if (ex.keyId[e - 1][i] === ty.keyId[t - 1][j]) {
         words.push({ ...pair, status: 'correct' });
         credit += e;
       } else {
-        const accent = eu.baseId === tu.baseId && !strict;
-        words.push({ ...pair, status: accent ? 'accent' : 'misspelt', diff: letterDiff(eu.key, tu.key) });
+        const accent = ex.baseId[e - 1][i] === ty.baseId[t - 1][j] && !strict;
+        const diff = boundedDiff(ex.key(e, i), ty.key(t, j), work, DIFF_BUDGET);
+        words.push({ ...pair, status: accent ? 'accent' : 'misspelt', diff });
         if (accent) credit += e / 2;
       }
     }

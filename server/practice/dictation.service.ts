@@ -1,16 +1,18 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import type { Response } from 'express';
 import type { Repository } from 'typeorm';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { Clock } from '../common/clock';
+import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
 import { isForeignKeyViolation } from '../database/db-errors';
 import type { User } from '../users/user.entity';
-import { compareDictation } from './dictation-compare';
+import { compareDictation, keptAnswer } from './dictation-compare';
 import { DictationAttempt } from './dictation-attempt.entity';
 import {
-  DICTATION_MAX,
+  DICTATION_COST_LIMIT,
   type ChapterQuery,
   type DictationChapterAnswer,
   type DictationDto,
@@ -27,26 +29,38 @@ const NO_LANGUAGE = 'und';
  */
 @Injectable()
 export class DictationService {
+  /** Characters compared per member (DICTATION_COST_LIMIT), beside the count of dictations. */
+  private readonly cost: SlidingWindow;
+
   constructor(
     @InjectRepository(DictationAttempt) private readonly attempts: Repository<DictationAttempt>,
     private readonly readable: ReadablePhrase,
     private readonly phrases: PhrasesRepository,
     private readonly books: BooksRepository,
     private readonly clock: Clock,
-  ) {}
+    windows: RateWindows,
+  ) {
+    const { bucket, limit, windowMs } = DICTATION_COST_LIMIT;
+    this.cost = windows.window(`member:${bucket}`, limit, windowMs);
+  }
 
-  async attempt(user: User, dto: DictationDto): Promise<DictationResultAnswer> {
+  async attempt(user: User, dto: DictationDto, response: Response): Promise<DictationResultAnswer> {
     const place = await this.readable.of(user, dto.phrase_id);
     const [phrase, book] = await Promise.all([this.phrases.byId(place.id), this.books.byId(place.book_id)]);
     // Deleted since the access check: as gone as a phrase that never was.
     if (!phrase) throw new NotFoundException(PHRASE_NOT_FOUND);
+    // What is compared is what is kept (docs/practice.md, "Dictation"), and it is paid for first.
+    const typed = keptAnswer(dto.text, phrase.phrase);
+    const spent = Math.ceil((phrase.phrase.length + typed.length) / DICTATION_COST_LIMIT.unit);
+    const wait = await this.cost.hit(`user:${user.id}`, spent);
+    if (wait > 0) throw new TooManyRequests(response, wait, DICTATION_COST_LIMIT.message);
     const strict = dto.strict ?? false;
-    const result = compareDictation(phrase.phrase, dto.text, strict, book?.language ?? NO_LANGUAGE);
+    const result = compareDictation(phrase.phrase, typed, strict, book?.language ?? NO_LANGUAGE);
     try {
       await this.attempts.insert({
         userId: user.id,
         phraseId: place.id,
-        typed: storedTyped(dto.text, phrase.phrase),
+        typed,
         score: result.score,
         strict,
         createdAt: this.clock.now(),
@@ -102,15 +116,4 @@ export class DictationService {
       : null;
     return { data: { phrases, total } };
   }
-}
-
-/**
- * What is kept of an answer (docs/practice.md, "Dictation"): up to 4 characters per character of the phrase
- * and 100 more, never above DICTATION_MAX, cut between code points. Enough to show any honest attempt again;
- * a pasted wall of text is not stored whole. The score is computed on the whole answer first.
- */
-export function storedTyped(typed: string, phrase: string): string {
-  const bound = Math.min(DICTATION_MAX, 4 * Array.from(phrase).length + 100);
-  if (typed.length <= bound) return typed;
-  return Array.from(typed).slice(0, bound).join('');
 }

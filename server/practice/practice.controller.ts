@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiCreatedResponse, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ErrorAnswer, errorContent } from '../common/error-answer';
@@ -38,8 +39,8 @@ export class PracticeController {
   @ApiCreatedResponse({ type: DictationResultAnswer, description: 'The attempt, scored and kept.' })
   @ErrorAnswer(403, LOCKED)
   @ErrorAnswer(404, NOT_FOUND)
-  attempt(@CurrentUser() user: User, @Body() dto: DictationDto) {
-    return this.dictation.attempt(user, dto);
+  attempt(@CurrentUser() user: User, @Body() dto: DictationDto, @Res({ passthrough: true }) res: Response) {
+    return this.dictation.attempt(user, dto, res);
   }
 
   @Get('dictation')

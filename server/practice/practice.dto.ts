@@ -15,11 +15,11 @@ import {
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
 import { AnyText } from '../common/stored-text';
-import type { DictationStatus, DiffOp } from './dictation-compare';
+import { ANSWER_MAX, type DictationStatus, type DiffOp } from './dictation-compare';
 import { PHRASE_MARKS, type PhraseMarkValue } from './phrase-mark.entity';
 
 /** The most a dictation may hold, in characters: far more than any phrase (2,000 at most). */
-export const DICTATION_MAX = 10_000;
+export const DICTATION_MAX = ANSWER_MAX;
 const MARK_MESSAGE = 'The mark must be got, unsure or lost.';
 
 /**
@@ -31,6 +31,20 @@ export const DICTATION_LIMIT = {
   limit: 60,
   windowMs: 60_000,
   message: 'Too many dictations sent. Please try again in a minute.',
+};
+/**
+ * Characters a member's dictations may have compared in a minute, the phrase's and the answer's (as kept:
+ * keptAnswer), counted by the thousand begun: 1 for a phrase of 300 characters and its answer, 11 for the
+ * longest phrase (2,000) and the longest answer kept (8,100). A minute of honest practice spends 60 at
+ * most, as many as the dictations; pasted walls of text, about nine of the longest a minute.
+ */
+export const DICTATION_COST_LIMIT = {
+  bucket: 'dictation-cost',
+  limit: 100,
+  windowMs: 60_000,
+  unit: 1_000,
+  message:
+    'Too much dictation text sent in the last minute (long answers count more). Please try again in a minute.',
 };
 export const MARKS_LIMIT = {
   bucket: 'marks',

@@ -66,6 +66,14 @@ const LONG_PHRASE = Array.from({ length: 400 }, (_, i) => `mot${i}`)
   .join(' ')
   .slice(0, 2000);
 
+/**
+ * The largest answer the API takes (10,000 characters), built to cost the most against LONG_PHRASE: words
+ * near the phrase's, never equal to them.
+ */
+const LARGEST_ANSWER = Array.from({ length: 2000 }, (_, i) => `mos${i % 400}`)
+  .join(' ')
+  .slice(0, 10_000);
+
 describe('Dictation', () => {
   let server: TestServer;
   let fr: { code: string; ids: number[][] };
@@ -226,6 +234,82 @@ describe('Dictation', () => {
     } finally {
       clock.restore();
     }
+  });
+
+  it('compares only what it keeps of an answer: nothing past 4 characters per character of the phrase and 100', async () => {
+    const { client } = await newMember(server);
+    const short = 'Il a été très content.';
+    const bound = 4 * short.length + 100;
+    // One long word filling the bound, then the phrase typed right: the phrase is past what is kept.
+    const text = `${'z'.repeat(bound + 2)} ${short}`;
+    const scored = await client.post<Scored>('user/dictation', { phrase_id: fr.ids[0][0], text });
+    expect(scored.status).toBe(201);
+    expect(scored.body.data.score).toBe(0);
+    expect(scored.body.data.words.filter((w) => w.status === 'extra')).toEqual([
+      { expected: null, typed: 'z'.repeat(bound), status: 'extra' },
+    ]);
+    const chapter = await client.get<Chapter>(`user/dictation?book_code=${fr.code}&chapter_no=1`);
+    expect(chapter.body.data.phrases).toEqual([{ phrase_id: fr.ids[0][0], score: 0, attempts: 1 }]);
+  });
+
+  it('limits the text a member has compared in a minute: 429 with a message and Retry-After', async () => {
+    const clock = controlClock(server);
+    try {
+      const { client } = await newMember(server);
+      // The longest phrase (2,000 characters) and the longest answer kept (8,100): 11 thousands each,
+      // of 100 a minute; far below the 60 dictations a minute.
+      const send = () =>
+        client.post<Scored>('user/dictation', { phrase_id: fr.ids[0][3], text: LARGEST_ANSWER });
+      for (let i = 0; i < 9; i++) expect((await send()).status).toBe(201);
+      const refused = await send();
+      expect([refused.status, refused.body]).toEqual([
+        429,
+        {
+          message:
+            'Too much dictation text sent in the last minute (long answers count more). Please try again in a minute.',
+        },
+      ]);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+      // A short dictation still fits in what is left (99 of 100 spent), and is counted.
+      const small = await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a' });
+      expect(small.status).toBe(201);
+      expect((await client.post('user/dictation', { phrase_id: fr.ids[0][0], text: 'il a' })).status).toBe(
+        429,
+      );
+      // Refused attempts are not kept.
+      const chapter = await client.get<Chapter>(`user/dictation?book_code=${fr.code}&chapter_no=1`);
+      expect(chapter.body.data.phrases.map((p) => [p.phrase_id, p.attempts])).toEqual([
+        [fr.ids[0][0], 1],
+        [fr.ids[0][3], 9],
+      ]);
+      clock.advance(MINUTE);
+      expect((await send()).status).toBe(201);
+    } finally {
+      clock.restore();
+    }
+  });
+
+  it('answers the health check while three members send the largest answers at once', async () => {
+    const members = await Promise.all([newMember(server), newMember(server), newMember(server)]);
+    let scoring = true;
+    const scored = Promise.all(
+      members.flatMap(({ client }) =>
+        Array.from({ length: 3 }, () =>
+          client.post<Scored>('user/dictation', { phrase_id: fr.ids[0][3], text: LARGEST_ANSWER }),
+        ),
+      ),
+    ).finally(() => (scoring = false));
+    const health: number[] = [];
+    do {
+      const answer = await admin.get<{ status: string }>('health');
+      expect(answer.body).toEqual({ status: 'ok' });
+      health.push(answer.status);
+    } while (scoring);
+    const answers = await scored;
+    expect(answers.map((a) => a.status)).toEqual(Array(9).fill(201));
+    for (const answer of answers) expect(answer.body.data.phrase_id).toBe(fr.ids[0][3]);
+    expect(health.length).toBeGreaterThan(0);
+    expect(new Set(health)).toEqual(new Set([200]));
   });
 
   it('answers 404, not 500, for a phrase deleted while its dictation is scored', async () => {
