@@ -28,6 +28,7 @@ export interface TestS3 {
  * - it removes a key's emptied folders after deleting it, and deletions in one folder at once (DeleteObjects
  *   runs its keys in parallel) race: the loser's readdir/rmdir fails with ENOENT after its object is gone.
  *   That error alone is dropped; the deletion did happen.
+ * It also keeps idle connections open longer than Node's default, as real S3 does.
  */
 const CHILD = `
 const S3rver = require(process.env.S3RVER_MODULE);
@@ -39,7 +40,12 @@ const deleteObject = server.store.deleteObject.bind(server.store);
 server.store.deleteObject = (bucket, key) => deleteObject(bucket, key).catch((error) => {
   if (error?.code !== 'ENOENT' || !['scandir', 'rmdir'].includes(error.syscall)) throw error;
 });
-server.run().then(({ port }) => process.stdout.write('listening ' + port + '\\n'));
+server.run().then(({ port }) => {
+  // Node's 5 s idle close races the SDK's reuse of a kept-alive connection when either process stalls (a
+  // loaded test machine): the upload then fails with ECONNRESET. Real S3 keeps idle connections longer.
+  server.httpServer.keepAliveTimeout = 65000;
+  process.stdout.write('listening ' + port + '\\n');
+});
 process.on('SIGTERM', () => process.exit(0));
 `;
 
