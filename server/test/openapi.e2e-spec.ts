@@ -49,7 +49,12 @@ async function redoclyLint(document: unknown): Promise<LintProblem[]> {
     // No telemetry and no update check: the run stays on this machine.
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
     // The CLI exits 1 when it finds an error; its report is on stdout either way.
-    const stdout = await promisify(execFile)(process.execPath, args, { env, maxBuffer: 64 << 20 }).then(
+    const stdout = await promisify(execFile)(process.execPath, args, {
+      env,
+      maxBuffer: 64 << 20,
+      timeout: 90_000,
+      killSignal: 'SIGKILL',
+    }).then(
       (run) => run.stdout,
       (failed: Error & { stdout?: string; stderr?: string }) => {
         if (!failed.stdout) throw new Error(`redocly lint failed: ${failed.stderr || failed.message}`);
