@@ -189,6 +189,8 @@ describe('Catalogue pages (/books, /learn)', () => {
     const search = await page('/books?q=fjallstugan');
     expect(search.status).toBe(200);
     expect(noindex(search.html)).toBe(true);
+    // Kept out of the index, it names no canonical URL either: the two would contradict each other.
+    expect(headLink(search.html, 'canonical')).toBeNull();
     expect(cards(search.html)).toBe(24);
     for (const path of [
       '/books',
@@ -271,6 +273,7 @@ describe('Catalogue pages (/books, /learn)', () => {
     expect(html).toContain('No books found');
     // An empty page is no page for search engines.
     expect(noindex(html)).toBe(true);
+    expect(headLink(html, 'canonical')).toBeNull();
     expect(html).toMatch(/<a class="button" href="\/books"[^>]*>\s*Clear the filters\s*<\/a>/);
     expect(cards(html)).toBe(0);
   });
