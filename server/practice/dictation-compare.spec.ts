@@ -332,6 +332,17 @@ describe(compareDictation.name, () => {
     // Eleven words of something else first, then the phrase.
     const late = cost(`${'voilà '.repeat(11)}${phrase}`);
     expect(late.score).toBe(100);
+
+    // 25, 40 or 100 words added in the middle (100: more than half the band): extra words cost nothing.
+    for (const added of [25, 40, 100]) {
+      const inserted = cost(
+        [...words.slice(0, 160), ...Array(added).fill('encore'), ...words.slice(160)].join(' '),
+      );
+      expect([added, inserted.score]).toEqual([added, 100]);
+      expect(inserted.words.filter((w) => w.status === 'extra').map((w) => w.typed)).toEqual(
+        Array(added).fill('encore'),
+      );
+    }
   });
 
   it('shows the letters of a pasted word of thousands of letters within its budget', () => {
