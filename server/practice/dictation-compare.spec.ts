@@ -347,6 +347,23 @@ describe(compareDictation.name, () => {
     }
   });
 
+  it('reads a long text in chunks into the same words as read whole', () => {
+    const whole = (text: string) =>
+      Array.from(new Intl.Segmenter('hi', { granularity: 'word' }).segment(text))
+        .filter((part) => part.isWordLike)
+        .map((part) => part.segment);
+    // A zero-width no-break space (U+FEFF) joins two words into one: no chunk may end after it.
+    const joined = Array(150).fill('mot\ufeffmot').join(' ');
+    expect(dictationWords(joined, 'fr').map((w) => w.text)).toEqual(whole(joined));
+    // A run of 1,201 characters without a space is cut at 1,024, but never before a vowel sign or a
+    // virama (combining marks), which would be dropped with the chunk's start.
+    for (const run of ['क' + 'कि'.repeat(600), 'क' + 'क्'.repeat(600), 'x' + 'x\u0301'.repeat(600)]) {
+      const words = dictationWords(run, 'hi').map((w) => w.text);
+      expect(words.join('')).toBe(run);
+      expect(words).toHaveLength(2);
+    }
+  });
+
   it('shows the letters of a pasted word of thousands of letters within its budget', () => {
     const work = noWork();
     const [word] = compareDictation('é'.repeat(2000), 'e'.repeat(2000), false, 'fr', work).words;
