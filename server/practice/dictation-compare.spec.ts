@@ -2,6 +2,7 @@ import {
   compareDictation,
   dictationWords,
   DIFF_BUDGET,
+  keptAnswer,
   LETTER_BUDGET,
   letterDiff,
   MAX_CELLS,
@@ -254,6 +255,12 @@ describe(compareDictation.name, () => {
     ],
     ['one word of 2,000 letters, accents off', 'é'.repeat(LONGEST), 'e'.repeat(10_000), 'fr'],
     ['punctuation only', made(400, (i) => `mot${i}`).slice(0, LONGEST), '!'.repeat(10_000), 'fr'],
+    [
+      'emoji (two UTF-16 code units each)',
+      made(400, (i) => `mot${i}`).slice(0, LONGEST),
+      '😀'.repeat(5000),
+      'fr',
+    ],
   ];
 
   it.each(worst)(
@@ -362,6 +369,11 @@ describe(compareDictation.name, () => {
       expect(words.join('')).toBe(run);
       expect(words).toHaveLength(2);
     }
+  });
+
+  it('keeps an answer cut between code points, counted in UTF-16 code units', () => {
+    const kept = keptAnswer(`a${'😀'.repeat(5000)}`, 'x'.repeat(LONGEST));
+    expect(kept).toBe(`a${'😀'.repeat(4049)}`); // 8,099 code units: the emoji across 8,100 is left out
   });
 
   it('shows the letters of a pasted word of thousands of letters within its budget', () => {

@@ -107,13 +107,16 @@ const NEAR = 4; // plus up to 2 more in proportion to the letters that differ
 
 /**
  * What is compared and kept of an answer: up to 4 characters per character of the phrase and 100 more,
- * never above ANSWER_MAX, cut between code points. Any honest attempt is whole; a pasted wall of text is
- * neither compared nor stored whole (docs/practice.md, "Dictation").
+ * never above ANSWER_MAX, in UTF-16 code units (as the work is counted: DictationWork.typedChars), cut
+ * between code points. Any honest attempt is whole; a pasted wall of text is neither compared nor stored
+ * whole (docs/practice.md, "Dictation").
  */
 export function keptAnswer(typed: string, phrase: string): string {
-  const bound = min(ANSWER_MAX, 4 * Array.from(phrase).length + 100);
-  if (typed.length <= bound) return typed;
-  return Array.from(typed).slice(0, bound).join('');
+  let end = min(ANSWER_MAX, 4 * phrase.length + 100);
+  if (typed.length <= end) return typed;
+  // Never between the two halves of a surrogate pair (an emoji, say).
+  if (/[\udc00-\udfff]/.test(typed[end]) && /[\ud800-\udbff]/.test(typed[end - 1])) end--;
+  return typed.slice(0, end);
 }
 
 class Interner {
