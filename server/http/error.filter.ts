@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ErrorWithDetails } from '../common/api-error';
+import { AnswerWithHeaders } from '../downloads/download-errors';
 import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifests';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
@@ -61,6 +62,9 @@ export class ErrorFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    // Headers an error carries (Retry-After): a service throws them rather than holding the response.
+    if (exception instanceof AnswerWithHeaders)
+      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
     this.send(res, answer);
   }
 

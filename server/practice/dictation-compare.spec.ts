@@ -2,6 +2,7 @@ import {
   compareDictation,
   dictationWords,
   DIFF_BUDGET,
+  keptAnswer,
   LETTER_BUDGET,
   letterDiff,
   MAX_CELLS,
@@ -254,6 +255,12 @@ describe(compareDictation.name, () => {
     ],
     ['one word of 2,000 letters, accents off', 'é'.repeat(LONGEST), 'e'.repeat(10_000), 'fr'],
     ['punctuation only', made(400, (i) => `mot${i}`).slice(0, LONGEST), '!'.repeat(10_000), 'fr'],
+    [
+      'emoji (two UTF-16 code units each)',
+      made(400, (i) => `mot${i}`).slice(0, LONGEST),
+      '😀'.repeat(5000),
+      'fr',
+    ],
   ];
 
   it.each(worst)(
@@ -272,9 +279,11 @@ describe(compareDictation.name, () => {
       expect(work.diffCells).toBeLessThanOrEqual(DIFF_BUDGET);
       expect(result.score).toBeGreaterThanOrEqual(0);
       expect(result.score).toBeLessThanOrEqual(100);
-      // Every phrase word is accounted for once, whatever was typed.
-      const expectedWords = result.words.filter((w) => w.expected !== null);
-      expect(expectedWords.length).toBeLessThanOrEqual(n);
+      // Every phrase word is accounted for once, whatever was typed (a joined entry covers 2 or 3).
+      const covered = result.words
+        .filter((w) => w.expected !== null)
+        .reduce((sum, w) => sum + dictationWords(w.expected ?? '', lang).length, 0);
+      expect(covered).toBe(n);
     },
   );
 
@@ -332,6 +341,39 @@ describe(compareDictation.name, () => {
     // Eleven words of something else first, then the phrase.
     const late = cost(`${'voilà '.repeat(11)}${phrase}`);
     expect(late.score).toBe(100);
+
+    // 25, 40 or 100 words added in the middle (100: more than half the band): extra words cost nothing.
+    for (const added of [25, 40, 100]) {
+      const inserted = cost(
+        [...words.slice(0, 160), ...Array(added).fill('encore'), ...words.slice(160)].join(' '),
+      );
+      expect([added, inserted.score]).toEqual([added, 100]);
+      expect(inserted.words.filter((w) => w.status === 'extra').map((w) => w.typed)).toEqual(
+        Array(added).fill('encore'),
+      );
+    }
+  });
+
+  it('reads a long text in chunks into the same words as read whole', () => {
+    const whole = (text: string) =>
+      Array.from(new Intl.Segmenter('hi', { granularity: 'word' }).segment(text))
+        .filter((part) => part.isWordLike)
+        .map((part) => part.segment);
+    // A zero-width no-break space (U+FEFF) joins two words into one: no chunk may end after it.
+    const joined = Array(150).fill('mot\ufeffmot').join(' ');
+    expect(dictationWords(joined, 'fr').map((w) => w.text)).toEqual(whole(joined));
+    // A run of 1,201 characters without a space is cut at 1,024, but never before a vowel sign or a
+    // virama (combining marks), which would be dropped with the chunk's start.
+    for (const run of ['क' + 'कि'.repeat(600), 'क' + 'क्'.repeat(600), 'x' + 'x\u0301'.repeat(600)]) {
+      const words = dictationWords(run, 'hi').map((w) => w.text);
+      expect(words.join('')).toBe(run);
+      expect(words).toHaveLength(2);
+    }
+  });
+
+  it('keeps an answer cut between code points, counted in UTF-16 code units', () => {
+    const kept = keptAnswer(`a${'😀'.repeat(5000)}`, 'x'.repeat(LONGEST));
+    expect(kept).toBe(`a${'😀'.repeat(4049)}`); // 8,099 code units: the emoji across 8,100 is left out
   });
 
   it('shows the letters of a pasted word of thousands of letters within its budget', () => {

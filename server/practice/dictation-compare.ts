@@ -86,9 +86,9 @@ export const ANSWER_MAX = 10_000;
 export const typedWordsCap = (expectedWords: number) => expectedWords * 2 + 10;
 /**
  * Cells of the alignment's table filled at most (each tries up to five pairs): the whole table for an
- * answer to a phrase of up to about 100 words; past that, a band of MAX_CELLS / n cells a row.
+ * answer to a phrase of up to about 200 words; past that, a band of MAX_CELLS / n cells a row.
  */
-export const MAX_CELLS = 12_000;
+export const MAX_CELLS = 40_000;
 /** The band's width at least, for phrases of so many words that MAX_CELLS / n is less. */
 export const MIN_BAND = 9;
 /** Letter-distance steps at most, over the whole comparison. */
@@ -107,13 +107,16 @@ const NEAR = 4; // plus up to 2 more in proportion to the letters that differ
 
 /**
  * What is compared and kept of an answer: up to 4 characters per character of the phrase and 100 more,
- * never above ANSWER_MAX, cut between code points. Any honest attempt is whole; a pasted wall of text is
- * neither compared nor stored whole (docs/practice.md, "Dictation").
+ * never above ANSWER_MAX, in UTF-16 code units (as the work is counted: DictationWork.typedChars), cut
+ * between code points. Any honest attempt is whole; a pasted wall of text is neither compared nor stored
+ * whole (docs/practice.md, "Dictation").
  */
 export function keptAnswer(typed: string, phrase: string): string {
-  const bound = min(ANSWER_MAX, 4 * Array.from(phrase).length + 100);
-  if (typed.length <= bound) return typed;
-  return Array.from(typed).slice(0, bound).join('');
+  let end = min(ANSWER_MAX, 4 * phrase.length + 100);
+  if (typed.length <= end) return typed;
+  // Never between the two halves of a surrogate pair (an emoji, say).
+  if (/[\udc00-\udfff]/.test(typed[end]) && /[\ud800-\udbff]/.test(typed[end - 1])) end--;
+  return typed.slice(0, end);
 }
 
 class Interner {
@@ -219,6 +222,8 @@ class Table {
   constructor(
     readonly n: number,
     readonly m: number,
+    /** The typed word after `from` (or -1) where expected word i − 1 and the next one are typed. */
+    private readonly anchor: (i: number, from: number) => number,
   ) {
     this.full = n * (m + 1) <= MAX_CELLS;
     this.width = this.full ? m + 1 : min(m + 1, max(MIN_BAND, floor(MAX_CELLS / n)));
@@ -245,8 +250,10 @@ class Table {
   /**
    * Places row i: after the cell of row i − 1 whose cost, with the least the rest must still cost (a gap
    * for each word one side has left over the other), is lowest, then whose cost is. So a stretch of missing words keeps the
-   * band in place and a stretch of extra words moves it on. Never left of the band before, so that every
-   * cell has a cell to come from.
+   * band in place and a stretch of extra words moves it on. Along a stretch of extra words those values
+   * tie, so the band is anchored: where the row's expected word is typed further on (and the next one
+   * after it), no dearer than the best cell, the band moves towards it, by up to its width a row. Never
+   * left of the band before nor right of its end, so that every cell has a cell to come from.
    */
   place(i: number): void {
     if (this.full) {
@@ -263,7 +270,19 @@ class Table {
       // Of cells as good, the one that cost least so far: the words typed are followed, not skipped.
       if (value < best || (value === best && cost < bestCost)) [best, bestCost, at] = [value, cost, j];
     }
-    this.lo[i] = max(this.lo[i - 1], min(at + 1 - floor((width - 1) / 2), m + 1 - width));
+    const last = this.hi[i - 1];
+    const q = this.anchor(i, at);
+    // The anchor's cell, reached from the band's last cell by extra words.
+    if (
+      q > at &&
+      this.costAt(i - 1, min(q, last)) + GAP * (max(q, last) - last + abs(m - q - (n - i + 1))) <= best
+    )
+      at = q;
+    let lo = max(this.lo[i - 1], min(at + 1 - floor((width - 1) / 2), last, m + 1 - width));
+    // Where the next row's word is typed must be in this row, for the next row to pair it.
+    const next = i < n ? this.anchor(i + 1, at) : -1;
+    if (next > lo + width - 1) lo = max(this.lo[i - 1], min(next - width + 1, last, m + 1 - width));
+    this.lo[i] = lo;
     this.hi[i] = this.lo[i] + width - 1;
   }
 }
@@ -311,7 +330,28 @@ export function compareDictation(
     return cost;
   };
 
-  const table = new Table(n, m);
+  // Where each word is typed (typed word indices, in order), to anchor a band (Table.place).
+  const typedAt = new Map<string, number[]>();
+  typed.forEach((token, at) => {
+    const list = typedAt.get(token.key);
+    if (list) list.push(at);
+    else typedAt.set(token.key, [at]);
+  });
+  const anchor = (i: number, from: number): number => {
+    const list = typedAt.get(expected[i - 1].key);
+    if (!list) return -1;
+    let [a, b] = [0, list.length];
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (list[mid] < from) a = mid + 1;
+      else b = mid;
+    }
+    const q = a < list.length ? list[a] : -1;
+    // The next word typed after it too, so that a common word further on does not pull the band away.
+    if (q < 0 || (i < n && (q + 1 >= m || typed[q + 1].key !== expected[i].key))) return -1;
+    return q;
+  };
+  const table = new Table(n, m, anchor);
   const { cost, steps, lo, hi, width } = table;
   for (let i = 1; i <= n; i++) {
     table.place(i);

@@ -65,8 +65,14 @@ export function dictationWords(text: string, lang: string): DictationToken[] {
 
 /** Text segmented at once at most: a segmenter's time per word grows with the length of its text. */
 const CHUNK = 256;
-/** Where a chunk may end: before a letter or digit that follows a space or a sentence's end (、。！？). */
-const CHUNK_END = /[\s\u3001\u3002\uff01\uff1f](?=[\p{L}\p{N}])/gu;
+/**
+ * Where a chunk may end: before a letter or digit that follows a space or a sentence's end (、。！？). The
+ * spaces are listed, not `\s`, which takes in U+FEFF: a format character, that joins the words around it.
+ */
+const CHUNK_END =
+  /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u3001\u3002\uff01\uff1f](?=[\p{L}\p{N}])/gu;
+/** What belongs to the character before it: a combining mark, a zero-width joiner, a variation selector. */
+const JOINED = /^(?:\p{M}|\u200d|[\ufe00-\ufe0f]|\udb40[\udd00-\uddef])/u;
 /** A chunk's length at most when nothing above is found (a text without spaces or full stops). */
 const CHUNK_MAX = 1024;
 
@@ -75,8 +81,12 @@ function chunkEnd(text: string, start: number): number {
   if (text.length - start <= CHUNK) return text.length;
   CHUNK_END.lastIndex = start + CHUNK;
   const found = CHUNK_END.exec(text);
-  let end = found && found.index < start + CHUNK_MAX ? found.index + found[0].length : start + CHUNK_MAX;
-  // Never between the two halves of a surrogate pair.
+  if (found && found.index < start + CHUNK_MAX) return found.index + found[0].length;
+  let end = start + CHUNK_MAX;
+  // Never before what belongs to the character before it, nor after a joiner (so a word's marks stay
+  // with it), unless the whole chunk is such; never between the two halves of a surrogate pair.
+  while (end > start + 1 && (JOINED.test(text.slice(end, end + 2)) || text[end - 1] === '\u200d')) end--;
+  if (end === start + 1) end = start + CHUNK_MAX;
   if (end < text.length && /[\udc00-\udfff]/.test(text[end])) end++;
   return min(end, text.length);
 }

@@ -1,12 +1,12 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { HttpStatus, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Response } from 'express';
 import type { Repository } from 'typeorm';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { Clock } from '../common/clock';
-import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
+import { RateWindows, type SlidingWindow } from '../common/rate-limit';
+import { AnswerWithHeaders } from '../downloads/download-errors';
 import { isForeignKeyViolation } from '../database/db-errors';
 import type { User } from '../users/user.entity';
 import { compareDictation, keptAnswer } from './dictation-compare';
@@ -44,7 +44,7 @@ export class DictationService {
     this.cost = windows.window(`member:${bucket}`, limit, windowMs);
   }
 
-  async attempt(user: User, dto: DictationDto, response: Response): Promise<DictationResultAnswer> {
+  async attempt(user: User, dto: DictationDto): Promise<DictationResultAnswer> {
     const place = await this.readable.of(user, dto.phrase_id);
     const [phrase, book] = await Promise.all([this.phrases.byId(place.id), this.books.byId(place.book_id)]);
     // Deleted since the access check: as gone as a phrase that never was.
@@ -53,7 +53,10 @@ export class DictationService {
     const typed = keptAnswer(dto.text, phrase.phrase);
     const spent = Math.ceil((phrase.phrase.length + typed.length) / DICTATION_COST_LIMIT.unit);
     const wait = await this.cost.hit(`user:${user.id}`, spent);
-    if (wait > 0) throw new TooManyRequests(response, wait, DICTATION_COST_LIMIT.message);
+    if (wait > 0)
+      throw new AnswerWithHeaders(HttpStatus.TOO_MANY_REQUESTS, DICTATION_COST_LIMIT.message, {
+        'Retry-After': String(Math.max(1, Math.ceil(wait / 1000))),
+      });
     const strict = dto.strict ?? false;
     const result = compareDictation(phrase.phrase, typed, strict, book?.language ?? NO_LANGUAGE);
     try {

@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Post, Put, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ErrorAnswer, errorContent } from '../common/error-answer';
@@ -39,8 +38,8 @@ export class PracticeController {
   @ApiCreatedResponse({ type: DictationResultAnswer, description: 'The attempt, scored and kept.' })
   @ErrorAnswer(403, LOCKED)
   @ErrorAnswer(404, NOT_FOUND)
-  attempt(@CurrentUser() user: User, @Body() dto: DictationDto, @Res({ passthrough: true }) res: Response) {
-    return this.dictation.attempt(user, dto, res);
+  attempt(@CurrentUser() user: User, @Body() dto: DictationDto) {
+    return this.dictation.attempt(user, dto);
   }
 
   @Get('dictation')
