@@ -43,10 +43,10 @@ describe(requestedRange.name, () => {
   });
 
   it('answers a non-zero suffix of an empty file whole (a 200), and any other range of it with a 416', () => {
-    expect([requestedRange(requestWith('bytes=-5'), 0), requestedRange(requestWith('bytes=0-9,-1'), 0)]).toEqual([
-      undefined,
-      undefined,
-    ]);
+    expect([
+      requestedRange(requestWith('bytes=-5'), 0),
+      requestedRange(requestWith('bytes=0-9,-1'), 0),
+    ]).toEqual([undefined, undefined]);
     for (const range of ['bytes=-0', 'bytes=0-', 'bytes=0-9'])
       expect([range, requestedRange(requestWith(range), 0)]).toEqual([range, 'unsatisfiable']);
   });
