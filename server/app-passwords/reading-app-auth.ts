@@ -72,7 +72,8 @@ export class ReadingAppGuard implements CanActivate {
     const response = http.getResponse<Response>();
     const targets = [context.getHandler(), context.getClass()];
     // A signed link decides alone who is asking (the route checks it): a stale token or a wrong password
-    // beside a valid link must not spoil it, and one beside any link is neither checked nor counted.
+    // beside a valid link must not spoil it. Basic beside any link is neither checked nor counted; a bearer
+    // token was checked by the AuthGuard already, and is ignored.
     const linkParams = this.reflector.getAllAndOverride<readonly string[]>(LINK_PARAMS, targets) ?? [];
     if (linkParams.some((name) => request.query[name] !== undefined)) return true;
     const header = request.headers.authorization;
@@ -108,9 +109,9 @@ export class ReadingAppGuard implements CanActivate {
  * The OPDS and download routes only (docs/formats.md "Who is asking"): a bearer token, HTTP Basic with an
  * app password, or neither (a visitor). `@MaybeUser()` then gives the member, if any. With
  * `bearerMustBeValid` (the download routes), a bearer token that is present but not valid is a 401
- * rather than a visitor's answer. With `linkParams` (routes that take a signed link), a request that
- * carries any of these query parameters is let through without reading its credentials: the route's
- * link check decides, 403 for a link that is not valid.
+ * rather than a visitor's answer. With `linkParams` (the parameters that make a request a signed link's),
+ * a request that carries any of them is let through without taking its credentials into account: the
+ * route's link check decides, 403 for a link that is not valid.
  */
 export const ReadingAppAuth = (
   options: { bearerMustBeValid?: boolean; linkParams?: readonly string[] } = {},

@@ -54,9 +54,10 @@ export class DownloadAccess {
   }
 
   /**
-   * The member asking: the one a signed link names when the request carries one, whatever other
-   * credential comes with it (the guard reads none then: ReadingAppAuth's `linkParams`), else the
-   * bearer's or Basic's member, else a visitor. An altered, expired or foreign link, or one in the
+   * The member asking: the one a signed link names when the request carries one (any of `exp`, `sig`,
+   * `u`: `v` alone is a client's own parameter), whatever other credential comes with it (the guard takes
+   * none into account then: ReadingAppAuth's `linkParams`), else the bearer's or Basic's member, else a
+   * visitor. An altered, expired or foreign link, or one in the
    * format before token versions (no `v`), is a 403, never a quiet sample; so is a link made before the
    * member's password changed, with its own message.
    */

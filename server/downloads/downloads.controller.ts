@@ -11,6 +11,7 @@ import {
   DownloadLinkDto,
   DownloadMessage,
   LINK_PARAMS,
+  LINK_TRIGGERS,
   SignedLinkQuery,
   type LinkQuery,
 } from './downloads.dto';
@@ -58,7 +59,7 @@ export class DownloadsController {
     private readonly access: DownloadAccess,
   ) {}
 
-  @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_PARAMS })
+  @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_TRIGGERS })
   @Get('epub')
   @LinkParts()
   @ApiProduces('application/epub+zip')
@@ -72,7 +73,7 @@ export class DownloadsController {
     return this.downloads.epub(bookCode, user, link, res);
   }
 
-  @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_PARAMS })
+  @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_TRIGGERS })
   @Get('audiobook')
   @LinkParts()
   @ApiProduces('audio/mp4')

@@ -35,16 +35,19 @@ export class DownloadMessage {
 }
 
 /**
- * A signed link's parts (`?exp=&sig=&u=&v=`): its expiry and signature, the member it names and their
- * token version when it was made.
+ * The parts that make a request a signed link's: its expiry and signature, and the member it names. Not
+ * `v` alone: a reading app may add `?v=2` of its own (a cache-buster) to a download it signs in for.
  */
-export const LINK_PARAMS = ['exp', 'sig', 'u', 'v'] as const;
+export const LINK_TRIGGERS = ['exp', 'sig', 'u'] as const;
+
+/** A signed link's parts (`?exp=&sig=&u=&v=`): with the triggers, the member's token version when it was made. */
+export const LINK_PARAMS = [...LINK_TRIGGERS, 'v'] as const;
 
 /** A signed link's parts as the client sent them, checked by DownloadAccess. */
 export type LinkQuery = Partial<Record<(typeof LINK_PARAMS)[number], unknown>>;
 
-/** Whether the request carries any part of a link: the link then decides alone, and must be whole. */
-export const hasLink = (query: LinkQuery): boolean => LINK_PARAMS.some((name) => query[name] !== undefined);
+/** Whether the request carries a link (any of its triggers): it then decides alone, and must be whole, `v` too. */
+export const hasLink = (query: LinkQuery): boolean => LINK_TRIGGERS.some((name) => query[name] !== undefined);
 
 /** Reads the link's parts from the query without a DTO: any other parameter is ignored, never a 422. */
 export const SignedLinkQuery = createParamDecorator((_data: unknown, ctx: ExecutionContext): LinkQuery => {

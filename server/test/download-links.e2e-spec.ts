@@ -1,3 +1,4 @@
+import { LOGIN_FAILURES_ALLOWED } from '../auth/auth.service';
 import { SignedLinks } from '../common/signed-links';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook } from './books';
@@ -138,5 +139,60 @@ describe('Signed download links: revoked with the password, and deciding alone',
       type: expect.stringContaining('json'),
       json: BAD_LINK,
     });
+  });
+
+  /** A member with an app password, their bearer token, and the Authorization headers for each. */
+  async function readingApp() {
+    const member = await newMember(server);
+    const made = await member.client.post<{ data: { password: string } }>('user/app-passwords', {
+      name: 'Thorium',
+    });
+    expect(made.status).toBe(200);
+    const login = await new ApiClient(server).post<{ token: string }>('user/login', {
+      email: member.email,
+      password: member.password,
+    });
+    const basic = (password: string) => ({
+      Authorization: `Basic ${Buffer.from(`${member.email}:${password}`).toString('base64')}`,
+    });
+    return {
+      member,
+      bearer: { Authorization: `Bearer ${login.body.token}` },
+      right: basic(made.body.data.password),
+      wrong: basic('aaaa-bbbb-cccc-dddd-eeee-ffff'),
+    };
+  }
+
+  it('counts no wrong app password that comes beside a valid link in the Basic failure windows', async () => {
+    const { member, right, wrong } = await readingApp();
+    const link = await linkOf(member.client);
+    for (let i = 0; i <= LOGIN_FAILURES_ALLOWED; i += 1) expect((await follow(link, wrong)).status).toBe(200);
+    // Had they counted, the account's window would be full: this failure would be a 429.
+    const epub = `downloads/${code}/epub`;
+    expect(await follow(epub, wrong)).toEqual({
+      status: 401,
+      type: expect.stringContaining('json'),
+      json: {
+        message:
+          'These credentials do not match our records. Use your email and an app password made on your profile.',
+      },
+    });
+    expect((await follow(epub, right)).status).toBe(200);
+  });
+
+  it("takes a client's own `v` without a link's other parts for no link: the credential beside it decides", async () => {
+    const { bearer, right } = await readingApp();
+    const epub = `downloads/${code}/epub?v=2`;
+    expect([(await follow(epub, bearer)).status, (await follow(epub, right)).status]).toEqual([200, 200]);
+    // The audiobook too: 202 while it is made (polled as the page does, and waited for, so that no build
+    // outlives the test), then 200; never refused as a link.
+    const started = Date.now();
+    for (;;) {
+      const { status } = await follow(`downloads/${code}/audiobook?v=2`, bearer);
+      if (status === 200) break;
+      expect(status).toBe(202);
+      if (Date.now() - started > 90_000) throw new Error('the audiobook was not made within 90 s');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
 });

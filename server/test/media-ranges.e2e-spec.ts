@@ -51,6 +51,22 @@ describe('Byte ranges under /media', () => {
       ]);
   });
 
+  it('answers a HEAD with a suffix longer than the file as the 206 a GET gets, without a body', async () => {
+    for (const [what, url] of urls) {
+      const res = await fetch(server.baseUrl + url, {
+        method: 'HEAD',
+        headers: { Range: 'bytes=-999999999' },
+      });
+      expect([
+        what,
+        res.status,
+        res.headers.get('content-range'),
+        res.headers.get('content-length'),
+        (await res.arrayBuffer()).byteLength,
+      ]).toEqual([what, 206, `bytes 0-${size - 1}/${size}`, String(size), 0]);
+    }
+  });
+
   it('answers a suffix of the exact size whole, and a suffix of 0 with a 416', async () => {
     for (const [what, url] of urls) {
       expect([what, (await get(url, `bytes=-${size}`)).range]).toEqual([what, `bytes 0-${size - 1}/${size}`]);

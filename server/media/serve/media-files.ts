@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { LocalMediaStore } from '../store/local-media-store';
 import type { MediaStore } from '../store/media-store';
-import { fitSuffixRanges, hasSuffixRange } from './byte-ranges';
+import { fittedRange, hasSuffixRange } from './byte-ranges';
 import { keyOf, storeMediaHandler } from './store-media-handler';
 
 const YEAR_SECONDS = 31_536_000;
@@ -27,10 +27,11 @@ export function mediaFiles(store: MediaStore, cacheControl: typeof IMMUTABLE | n
 }
 
 /**
- * express.static with a suffix range longer than the file answered whole as a 206, not a 416
- * (byte-ranges.ts). The file's size is needed first, so a request with a suffix range (rare: players ask
- * `bytes=0-` or `bytes=N-`) looks the file up once more; any other goes straight through. A lookup that
- * fails leaves the header as it was: express.static answers as it always did.
+ * express.static with a suffix range read as RFC 9110 reads it (byte-ranges.ts `fittedRange`): longer
+ * than the file, the whole file as a 206, not a 416; of an empty file, the file as a 200. The file's size
+ * is needed first, so a request with a suffix range (rare: players ask `bytes=0-` or `bytes=N-`) looks the
+ * file up once more; any other goes straight through. The header is rewritten in place, as express.static
+ * reads it itself. A lookup that fails leaves it as it was: express.static answers as it always did.
  */
 function withSuffixRanges(store: MediaStore, serve: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -38,7 +39,11 @@ function withSuffixRanges(store: MediaStore, serve: RequestHandler): RequestHand
     if (key === null) return void serve(req, res, next);
     store.head(key).then(
       (info) => {
-        if (info) fitSuffixRanges(req, info.size);
+        if (info) {
+          const range = fittedRange(req.headers.range, info.size);
+          if (range === undefined) delete req.headers.range;
+          else req.headers.range = range;
+        }
         void serve(req, res, next);
       },
       () => void serve(req, res, next),
