@@ -1,21 +1,15 @@
 import type { Page } from '@playwright/test';
+import type { QueuedAction as SiteAction } from '../../site/lib/offline/queue';
 
 /**
  * The device's queue of actions waiting to be sent (site/lib/offline/store.ts: the `queue` store of the
  * `lingonovel-offline` IndexedDB database; site/lib/offline/queue.ts), as a journey looks at it: what the
  * learner did has reached the device once it is there, and only then may the page be left safely.
  */
-export interface QueuedAction {
-  member: number;
-  kind: 'progress' | 'listening' | 'word' | 'review';
-  method: 'POST' | 'PUT';
-  path: string;
-  body: Record<string, unknown>;
-  queuedAt: number;
-}
+export type QueuedAction = Omit<SiteAction, 'body'> & { body: Record<string, unknown> };
 
 /**
- * Runs `work` on the queue store in one transaction, or answers null while the page has not made the
+ * Adds `seed` to the queue store and reads it all, in one transaction; null while the page has not made the
  * database yet (opening it here must not create it: the site's own upgrade would then never run).
  */
 function onQueue<T>(page: Page, mode: IDBTransactionMode, seed: QueuedAction[] = []): Promise<T[] | null> {
