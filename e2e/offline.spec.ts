@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
-import { audioEvents, audioState, inSettings, playing, recordAudio } from './helpers/reader';
+import { queuedActions, seedQueue } from './helpers/device-queue';
+import { audioEvents, audioState, inSettings, playing, recordAudio, stopClock } from './helpers/reader';
 
 // The offline journeys run with the service worker (the others block it, playwright.config.ts). Each has a
 // browser context of its own, so its caches and IndexedDB start empty.
@@ -432,8 +433,10 @@ test("a member's offline learning reaches the server once back online, exactly o
       { timeout: 30_000 },
     )
     .toBe(true);
-  // Time for the phrase's listening report to reach the device's queue (the place is there at once).
-  await page.waitForTimeout(1500);
+  // The phrase's listening report reaches the device's queue before the page is left.
+  await expect
+    .poll(async () => (await queuedActions(page)).some((action) => action.kind === 'listening'))
+    .toBe(true);
 
   // Two review answers, from the cards kept with the download.
   await page.goto('/review');
@@ -479,6 +482,9 @@ test('a place reached offline reaches the server once back online, though the pa
   const chapters = await demoChapters(request);
   const member = await trialMember(request);
   const api = await memberApi(request, member);
+  // The page's clock is stopped before the taps (below): the save a moment after the last move cannot
+  // happen, however slow the machine, so the place must reach the device's queue at the move.
+  await page.clock.install();
   await signIn(page, member.email, member.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
@@ -488,12 +494,19 @@ test('a place reached offline reaches the server once back online, though the pa
   await expect(
     page.getByText('You are offline: pages you visited and your downloads open from this device.'),
   ).toBeVisible();
-  // Two taps on Next phrase, and the learner leaves at once, long before a save would have gone out.
+  await stopClock(page);
+  // Two taps on Next phrase, and the learner leaves as soon as the place is on the device.
   const next = page.getByRole('button', { name: 'Next phrase' });
   await next.click();
   await next.click();
   await expect(page.locator('[data-phrases] li').nth(1)).toHaveAttribute('aria-current', 'true');
+  const places = async () =>
+    (await queuedActions(page))
+      .filter((action) => action.kind === 'progress')
+      .map((action) => [action.member, action.body.book_code, action.body.position]);
+  await expect.poll(places).toEqual([[member.id, chapters.book, 2]]);
   await page.goto('about:blank');
+  await page.clock.resume();
 
   // Back online, the next page sends what waits on the device.
   await context.setOffline(false);
@@ -501,6 +514,55 @@ test('a place reached offline reaches the server once back online, though the pa
   const position = async () =>
     (await api.get<{ position: number } | undefined>(`user/progress/${chapters.book}`))?.position;
   await expect.poll(position, { timeout: 30_000 }).toBe(2);
+});
+
+test('the device keeps one place per member and book, the newest, whatever order they came in', async ({
+  page,
+  request,
+  context,
+}) => {
+  const chapters = await demoChapters(request);
+  const member = await trialMember(request);
+  await signIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${chapters.book}/${chapters.free}`);
+  // Another member's place in the same book (they read on this browser earlier), and this member's own,
+  // from a minute ago.
+  const place = (who: number, position: number, msFromNow: number) => ({
+    member: who,
+    kind: 'progress' as const,
+    method: 'PUT' as const,
+    path: 'user/progress',
+    body: {
+      book_code: chapters.book,
+      chapter_no: chapters.free,
+      position,
+      at: new Date(Date.now() + msFromNow).toISOString(),
+    },
+    queuedAt: Date.now(),
+  });
+  const other = place(member.id + 1000, 4, -60_000);
+  await expect.poll(() => seedQueue(page, [other, place(member.id, 4, -60_000)])).toBe(true);
+  await context.setOffline(true);
+  await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
+  const places = async () =>
+    (await queuedActions(page)).map((action) => [action.member, action.body.position]);
+
+  // A newer place replaces this member's older one; the other member's stays.
+  const next = page.getByRole('button', { name: 'Next phrase' });
+  await next.click();
+  await expect.poll(places).toEqual([
+    [other.member, 4],
+    [member.id, 1],
+  ]);
+  // A place queued with a later time (a clock set back since, say) is not replaced by an older one: the
+  // next move only clears the place it outdates.
+  expect(await seedQueue(page, [place(member.id, 4, 3_600_000)])).toBe(true);
+  await next.click();
+  await expect.poll(places).toEqual([
+    [other.member, 4],
+    [member.id, 4],
+  ]);
 });
 
 test('an answer made offline to a card answered meanwhile on another device is refused, counted, and loses nothing', async ({

@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
-import { audioState, inSettings, playing, settingsButton } from './helpers/reader';
+import { audioState, inSettings, placesSent, playing, settingsButton, stopClock } from './helpers/reader';
 
 const BOOK = 'der-leuchtturmwarter';
 
@@ -70,9 +70,17 @@ async function bearer(page: Page): Promise<Record<string, string>> {
   return { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` };
 }
 
+async function savedPlace(request: APIRequestContext, headers: Record<string, string>): Promise<number> {
+  const response = await request.get(`/api/v1/user/progress/${BOOK}`, { headers });
+  return ((await response.json()) as { data: { position: number } }).data.position;
+}
+
 test("a member's place survives leaving the page right after the last move", async ({ page, request }) => {
   const account = newAccount('leaving');
   await signUpByApi(request, account);
+  // The page's clock is stopped before the taps: the save a moment after the last move cannot go out,
+  // however slow the machine, so only leaving the page can carry the place.
+  await page.clock.install();
   await signIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   const headers = await bearer(page);
@@ -83,19 +91,77 @@ test("a member's place survives leaving the page right after the last move", asy
   expect(saved.status()).toBe(200);
   await page.goto(`/read/${BOOK}/1`);
   await expect(page.locator('li#p-1')).toHaveAttribute('aria-current', 'true');
+  const sent = placesSent(page);
+  await stopClock(page);
   // Two taps on Next phrase, and the learner is gone at once: the place goes out as the page is left.
   const next = page.getByRole('button', { name: 'Next phrase' });
   await next.click();
   await next.click();
   await expect(page.locator('li#p-3')).toHaveAttribute('aria-current', 'true');
+  expect(sent, 'sent before the page was left').not.toContain(3);
   await page.goto('about:blank');
-  const position = async () =>
-    (
-      (await (await request.get(`/api/v1/user/progress/${BOOK}`, { headers })).json()) as {
-        data: { position: number };
-      }
-    ).data.position;
-  await expect.poll(position).toBe(3);
+  await expect.poll(() => savedPlace(request, headers)).toBe(3);
+});
+
+test("opening the reader at a member's place saves nothing until they move", async ({ page, request }) => {
+  const account = newAccount('reopen');
+  await signUpByApi(request, account);
+  await page.clock.install();
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const headers = await bearer(page);
+  const saved = await request.put('/api/v1/user/progress', {
+    headers,
+    data: { book_code: BOOK, chapter_no: 1, position: 2 },
+  });
+  expect(saved.status()).toBe(200);
+  const sent = placesSent(page);
+  // By the Continue link, as a learner comes back. Saved again, the place would carry the time the page
+  // opened, and replace a newer one waiting on a device that was offline.
+  await page.goto(`/read/${BOOK}/1#p-2`);
+  await expect(page.locator('li#p-2')).toHaveAttribute('aria-current', 'true');
+  // Well past the moment a save waits for.
+  await page.clock.runFor(5000);
+  await page.locator('li#p-3').getByRole('button').click();
+  await expect(page.locator('li#p-3')).toHaveAttribute('aria-current', 'true');
+  await page.clock.runFor(5000);
+  await expect.poll(() => savedPlace(request, headers)).toBe(3);
+  // The move's place is the only one the page sent.
+  await expect.poll(() => [...sent]).toEqual([3]);
+});
+
+test("a member's waiting place is not saved as another member's, signed in meanwhile in another tab", async ({
+  page,
+  request,
+}) => {
+  const first = newAccount('owner');
+  const second = newAccount('switch');
+  await signUpByApi(request, first);
+  await signUpByApi(request, second);
+  await page.clock.install();
+  await signIn(page, first.email, first.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${BOOK}/1`);
+  const sent = placesSent(page);
+  await stopClock(page);
+  await page.locator('li#p-3').getByRole('button').click();
+  await expect(page.locator('li#p-3')).toHaveAttribute('aria-current', 'true');
+  // The second member signs in in another tab: the browser's session (localStorage) is theirs now.
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: second.email, password: second.password },
+  });
+  const session = (await login.json()) as { token: string; user: unknown };
+  await page.evaluate(({ token, user }) => {
+    localStorage.setItem('token', token);
+    localStorage.setItem('user', JSON.stringify(user));
+  }, session);
+  // The moment after the first member's move passes; then a move of the second member's goes out.
+  await page.clock.runFor(2000);
+  await page.locator('li#p-2').getByRole('button').click();
+  await page.clock.runFor(2000);
+  await expect.poll(() => [...sent]).toContain(2);
+  expect(sent).toEqual([2]);
+  await expect.poll(() => savedPlace(request, { Authorization: `Bearer ${session.token}` })).toBe(2);
 });
 
 test("a visitor's place in a free chapter joins the account at sign-in", async ({ page, request }) => {

@@ -71,3 +71,23 @@ export const audioElements = (page: Page) =>
       paused: audio.paused,
     })),
   );
+
+/**
+ * Stops the page's clock (installed with `page.clock.install()` before the journey's first page): the
+ * reader's timers, such as the save a moment after the last move, wait until `page.clock.resume()`. The
+ * audio, the network and IndexedDB go on as usual.
+ */
+export async function stopClock(page: Page): Promise<void> {
+  // A moment ahead of the page's time, which goes on while the call is on its way.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+}
+
+/** The positions of the places the page sends (`PUT user/progress`), in order, as they leave. */
+export function placesSent(page: Page): number[] {
+  const positions: number[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && new URL(request.url()).pathname === '/api/v1/user/progress')
+      positions.push((request.postDataJSON() as { position: number }).position);
+  });
+  return positions;
+}

@@ -1,13 +1,14 @@
 /**
- * What a member does without a connection, kept on the device and sent later (docs/offline.md, "Synced
- * later"): reading progress, listening reports, saved words and review answers. Each action is sent at
- * once when it can be; when the server cannot be reached it waits in IndexedDB (store.ts) with the time
- * it happened, which the server accepts (`at`, `reviewed_at`, a report's own time). Back online the queue
- * goes out in order, one action at a time, by one tab at a time (a Web Lock), each removed as soon as the
- * server took it, so nothing goes twice. A 429 waits for its Retry-After; a 409 (a card answered on
- * another device meanwhile) and any other refusal drop the action; refused review answers are counted
- * for the pages to say. Nothing is queued where the browser cannot keep it (plain HTTP): the action
- * fails as it always did.
+ * What a member does without a connection, kept on the device and sent later (docs/offline.md, "Actions
+ * sent later"): reading progress, listening reports, saved words and review answers. Each action is sent
+ * at once when it can be; when the server cannot be reached it waits in IndexedDB (store.ts) with the
+ * time it happened, which the server accepts (`at`, `reviewed_at`, a report's own time). Places and
+ * listening reports made while the browser says it is offline come here at once, without a try
+ * (reading-progress.ts, listening-reports.ts). Back online the queue goes out in order, one action at a
+ * time, by one tab at a time (a Web Lock), each removed as soon as the server took it, so nothing goes
+ * twice. A 429 waits for its Retry-After; a 409 (a card answered on another device meanwhile) and any
+ * other refusal drop the action; refused review answers are counted for the pages to say. Nothing is
+ * queued where the browser cannot keep it (plain HTTP): the action fails as it always did.
  */
 import { api, ApiError } from '../api';
 import { getToken, getUser } from '../session';

@@ -103,8 +103,10 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       : place?.chapter_no === this.chapterNo
         ? place.position
         : 0;
-    // Unless the reader has chosen a phrase while the place was on its way.
-    if (this.index < 0 && position >= 1 && position <= this.items.length) this.select(position - 1, true);
+    // Unless the reader has chosen a phrase while the place was on its way. Opening at a place is not a
+    // move: it is not saved again (with a new time, it could replace a newer place, docs/offline.md).
+    if (this.index < 0 && position >= 1 && position <= this.items.length)
+      this.select(position - 1, true, { save: false });
     this.warmUp();
     this.practice.start();
   }
@@ -325,7 +327,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     this.showSounding();
   }
 
-  private select(i: number, scroll: boolean): void {
+  private select(i: number, scroll: boolean, { save = true } = {}): void {
     this.items[this.index]?.li.classList.remove('current');
     this.items[this.index]?.li.removeAttribute('aria-current');
     this.index = i;
@@ -344,7 +346,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       (list.contains('hide-text') && !item.li.classList.contains('revealed')) ||
       (list.contains('dictation') && !item.li.classList.contains('dictated'));
     this.announce(`Phrase ${item.position} of ${this.items.length}${hidden ? '' : `: ${item.text}`}`);
-    this.savePlace();
+    if (save) this.savePlace();
     if (navigator.mediaSession && typeof MediaMetadata !== 'undefined') {
       navigator.mediaSession.metadata = new MediaMetadata({
         title: hidden ? `Phrase ${item.position}` : item.text,

@@ -48,28 +48,35 @@ interface PlaceSent extends Place {
   at: string;
 }
 
-let waiting: PlaceSent | undefined;
+/**
+ * The place waiting to go, and whose it is: after a switch of account in another tab (the token and the
+ * user in localStorage are shared), it is dropped rather than sent as the other member's.
+ */
+let waiting: { member: number; body: PlaceSent } | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
 
 /**
- * Saves the place. A visitor's is written in this browser at once. A member's goes to the server a
- * moment after the last move, so that skipping through phrases sends one call, or at once when the page
- * is hidden or left; offline, it goes to the device's queue at once, where a page closed a moment later
- * cannot lose it (docs/offline.md, "Your place when you leave").
+ * Saves the place the learner moved to (not one the reader opens at: that one is saved already, and
+ * saving it again would stamp it with a new time). A visitor's is written in this browser at once. A
+ * member's goes to the server a moment after the last move, so that skipping through phrases sends one
+ * call, or at once when the page is hidden or left; offline, it goes to the device's queue at once, where
+ * a page closed a moment later cannot lose it (docs/offline.md, "Your place when you leave").
  */
 export function savePlace(bookCode: string, place: Place): void {
   if (!getToken()) {
     keepVisitorPlaces({ ...visitorPlaces(), [bookCode]: place });
     return;
   }
+  const member = getUser()?.id;
+  if (member === undefined) return;
   if (!listening) {
     listening = true;
     onLeave(sendWaiting);
   }
   // With the time it was reached: however late it arrives (at the page's exit, from the queue), the
   // server keeps a newer place it already holds.
-  waiting = { book_code: bookCode, ...place, at: new Date().toISOString() };
+  waiting = { member, body: { book_code: bookCode, ...place, at: new Date().toISOString() } };
   clearTimeout(timer);
   if (navigator.onLine) timer = setTimeout(sendWaiting, 800);
   else sendWaiting();
@@ -81,18 +88,17 @@ export function savePlace(bookCode: string, place: Place): void {
  */
 function sendWaiting(): void {
   clearTimeout(timer);
-  const body = waiting;
+  const place = waiting;
   waiting = undefined;
-  if (!body) return;
-  if (!navigator.onLine) return keepForLater(body);
-  api('user/progress', { method: 'PUT', body, keepalive: true }).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 0) keepForLater(body);
+  // Another member signed in meanwhile (in another tab): the place is not theirs to send.
+  if (!place || !getToken() || getUser()?.id !== place.member) return;
+  if (!navigator.onLine) return keepForLater(place.member, place.body);
+  api('user/progress', { method: 'PUT', body: place.body, keepalive: true }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 0) keepForLater(place.member, place.body);
   });
 }
 
-function keepForLater(body: PlaceSent): void {
-  const member = getUser()?.id;
-  if (member === undefined) return;
+function keepForLater(member: number, body: PlaceSent): void {
   // The queue is loaded only once a member's place is saved: pages that only read places (the book page)
   // go without it. It keeps one place per book, the newest (queue.ts). Where the browser keeps nothing
   // (plain HTTP), the place is lost, as it always was.
