@@ -12,7 +12,10 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const require = createRequire(import.meta.url);
 const { PageCache, ENTRY_OVERHEAD_BYTES } = require(
-  join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../dist/app/server/http/page-cache.js'),
+  join(
+    import.meta.dirname ?? new URL('.', import.meta.url).pathname,
+    '../../dist/app/server/http/page-cache.js',
+  ),
 );
 
 const entries = Number(process.argv[2] ?? 20_000);
@@ -21,9 +24,18 @@ const bodyBytes = Number(process.argv[3] ?? 400);
 /** A guest answer of about `bodyBytes`, different each time (so that it compresses as a real one does). */
 function answer(n) {
   const book = { book_code: `b${n}x${Math.random().toString(36).slice(2, 10)}`, title: `Libro ${n}` };
-  const filler = 'abcdefghij klmnopqrst '.repeat(Math.ceil(bodyBytes / 22)).slice(0, Math.max(0, bodyBytes - 150));
-  const body = JSON.stringify({ data: [{ ...book, description: filler }], meta: { total: entries, page: n, per_page: 1 } });
-  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(body) };
+  const filler = 'abcdefghij klmnopqrst '
+    .repeat(Math.ceil(bodyBytes / 22))
+    .slice(0, Math.max(0, bodyBytes - 150));
+  const body = JSON.stringify({
+    data: [{ ...book, description: filler }],
+    meta: { total: entries, page: n, per_page: 1 },
+  });
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: Buffer.from(body),
+  };
 }
 
 async function fill(cache, from) {
@@ -32,7 +44,7 @@ async function fill(cache, from) {
   for (let n = from; n < from + entries; n++) {
     const key = `/api/v1/guest/books?lang=es&page=${n}&per_page=${(n % 5) * 10 + 10}`;
     const { page } = await cache.render(key, () => Promise.resolve(answer(n)));
-    bodies += page.bodies?.length ?? page.identity.length + page.gzip.length + page.br.length;
+    bodies += page.identity.length + page.gzip.length + page.br.length;
     keys += key.length;
   }
   return { bodies, keys };
@@ -41,8 +53,8 @@ async function fill(cache, from) {
 function memory() {
   gc();
   gc();
-  const { heapUsed, heapTotal, external, rss } = process.memoryUsage();
-  return { held: heapUsed + external, heapUsed, heapTotal, external, rss };
+  const { heapUsed, external, rss } = process.memoryUsage();
+  return { held: heapUsed + external, rss };
 }
 
 const cache = new PageCache(Number.MAX_SAFE_INTEGER);
@@ -52,7 +64,6 @@ const before = memory();
 const { bodies, keys } = await fill(cache, entries);
 const after = memory();
 const held = after.held - before.held;
-console.log(Object.fromEntries(Object.keys(after).map((k) => [k, ((after[k] - before[k]) / entries).toFixed(0)])));
 const perEntry = (held - bodies - keys) / entries;
 const kib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 console.log(

@@ -255,7 +255,13 @@ describe('Browsing the catalogue (GET guest/books)', () => {
   it('marks an empty answer no-store, and the page cache does not keep it', async () => {
     const cache = server.app.get(PageCache);
     cache.clear();
-    for (const query of ['page=999', 'per_page=3&page=4', 'lang=sv', 'lang=es&cefr=C1', 'page=9&per_page=100']) {
+    for (const query of [
+      'page=999',
+      'per_page=3&page=4',
+      'lang=sv',
+      'lang=es&cefr=C1',
+      'page=9&per_page=100',
+    ]) {
       const empty = await guest.get<BrowseBody>(`guest/books?${query}`);
       expect([query, empty.status, empty.body.data, empty.headers.get('cache-control')]).toEqual([
         query,
