@@ -1,4 +1,4 @@
-import { encodingFor, isFresh, PageCache, type CapturedResponse } from './page-cache';
+import { encodingFor, ENTRY_OVERHEAD_BYTES, isFresh, PageCache, type CapturedResponse } from './page-cache';
 
 const html = (text: string): CapturedResponse => ({
   status: 200,
@@ -72,11 +72,50 @@ describe(PageCache.name, () => {
     expect(cache.sizeInBytes).toBe(0);
   });
 
-  it('holds each body in memory of its own size, so the budget counts what is really held', async () => {
+  it('holds its three bodies in one allocation of their own, exactly their size', async () => {
     const cache = new PageCache();
     const { page } = await cache.render('/small', () => Promise.resolve(html('a small answer')));
-    for (const body of [page!.identity, page!.gzip, page!.br])
-      expect([body.length, body.buffer.byteLength]).toEqual([body.length, body.length]);
+    const bodies = [page!.identity, page!.gzip, page!.br];
+    expect(bodies.map((body) => body.buffer)).toEqual([
+      page!.bodies.buffer,
+      page!.bodies.buffer,
+      page!.bodies.buffer,
+    ]);
+    expect(page!.bodies.buffer.byteLength).toBe(bodies.reduce((sum, body) => sum + body.length, 0));
+    expect(page!.identity.toString()).toBe('<p>a small answer</p>');
+  });
+
+  it('counts what an entry really holds: its bodies, its key and the measured cost of the rest', async () => {
+    const cache = new PageCache();
+    const key = '/api/v1/guest/book-detail/le-petit-voyage';
+    const { page } = await cache.render(key, () => Promise.resolve(html('a small answer')));
+    const bodies = page!.identity.length + page!.gzip.length + page!.br.length;
+    expect(cache.sizeInBytes).toBe(bodies + key.length + ENTRY_OVERHEAD_BYTES);
+    // Measured at about 760 bytes in the running server (docs/catalogue.md, "The page cache's memory").
+    expect(ENTRY_OVERHEAD_BYTES).toBeGreaterThanOrEqual(760);
+  });
+
+  it('holds fewer small answers in the same budget, as many as their real cost allows', async () => {
+    const cache = new PageCache(100_000);
+    for (let n = 0; n < 500; n++) await cache.render(`/p${n}`, () => Promise.resolve(html(`answer ${n}`)));
+    expect(cache.sizeInBytes).toBeLessThanOrEqual(100_000);
+    // Each entry costs its ~80 bytes of bodies and the overhead: about 90 fit, not 300 as counted before.
+    expect(cache.size).toBeLessThan(100_000 / ENTRY_OVERHEAD_BYTES);
+    expect(cache.size).toBeGreaterThan(100_000 / (ENTRY_OVERHEAD_BYTES + 200));
+  });
+
+  it('does not keep an answer marked no-store, such as an empty page past the end', async () => {
+    const cache = new PageCache();
+    const empty = {
+      ...html(''),
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    };
+    const { page, captured } = await cache.render('/api/v1/guest/books?page=999', () =>
+      Promise.resolve(empty),
+    );
+    expect(page).toBeNull();
+    expect(captured?.status).toBe(200);
+    expect([cache.size, cache.sizeInBytes]).toEqual([0, 0]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { apiQueryRules } from './query-rules';
+import { apiQueryRules, KEPT_PAGE_SIZES } from './query-rules';
 
 const CHAPTER = '/api/v1/guest/book/le-petit-voyage/chapter/1';
 
@@ -39,5 +39,21 @@ describe('the chapter API’s cache key', () => {
   it('leaves other guest routes as they were', () => {
     expect(rules()('/api/v1/guest/book/le-petit-voyage/chapters')).toBeUndefined();
     expect(rules()('/api/v1/guest/books')).toBeDefined();
+  });
+});
+
+describe('the browse API’s cache key', () => {
+  const rule = apiQueryRules({ languagesOf: () => [] })('/api/v1/guest/books')!;
+  const key = (query: Record<string, string>) => rule(query);
+
+  it('keeps the answers of the default and a few round page sizes, and no other', () => {
+    const kept = Array.from({ length: 100 }, (_, i) => i + 1).filter(
+      (size) => key({ per_page: String(size), page: '2' })?.cacheable,
+    );
+    expect(kept).toEqual([10, 20, 24, 25, 50, 100]);
+    expect([...KEPT_PAGE_SIZES].sort((a, b) => a - b)).toEqual(kept);
+    expect(key({ per_page: '7', page: '3' })).toEqual({ canonical: 'page=3&per_page=7', cacheable: false });
+    expect(key({ per_page: '24', lang: 'ES' })).toEqual({ canonical: 'lang=es', cacheable: true });
+    expect(key({ per_page: '50', q: 'gato' })).toEqual({ canonical: 'q=gato&per_page=50', cacheable: false });
   });
 });

@@ -1,18 +1,26 @@
-import { parseBrowseQuery } from '../catalogue/browse-query';
+import { MAX_PER_PAGE, PAGE_SIZE, parseBrowseQuery } from '../catalogue/browse-query';
 import { byTag } from '../catalogue/repository/phrase-translations.repository';
 import type { ChapterLanguages } from '../reading/translation-index';
 import { parseAskedLanguages } from '../reading/translations-query';
 import type { CachedRouteOptions, QueryRule } from './cached-route';
 
+// The cached routes that read their query string, each with the rule that checks it and spells it one way
+// (cached-route.ts). Every other cached page and guest answer ignores its query string.
+
 /**
- * The cached routes that read their query string, each with the rule that checks it and spells it one
- * way (cached-route.ts). Every other cached page and guest answer ignores its query string.
+ * The API's page sizes whose answers are kept: the default and the few round sizes clients pick. Each
+ * other size (1 to 100 are valid) is answered but not kept, as a search is: kept, `per_page` × `page`
+ * would let one client fill the cache with a hundred spellings of the same books (docs/catalogue.md).
  */
+export const KEPT_PAGE_SIZES: ReadonlySet<number> = new Set([10, 20, PAGE_SIZE, 25, 50, MAX_PER_PAGE]);
+
 function browseRule(perPage: boolean): QueryRule {
   return (query) => {
     const parsed = parseBrowseQuery(query, { perPage });
+    if (!parsed.ok) return null;
+    const { q, perPage: size } = parsed.filter;
     // A search is not kept: random words would fill the cache and push the catalogue's pages out.
-    return parsed.ok ? { canonical: parsed.canonical, cacheable: parsed.filter.q === null } : null;
+    return { canonical: parsed.canonical, cacheable: q === null && KEPT_PAGE_SIZES.has(size) };
   };
 }
 

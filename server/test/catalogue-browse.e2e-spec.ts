@@ -252,14 +252,39 @@ describe('Browsing the catalogue (GET guest/books)', () => {
     ]);
   });
 
-  it('marks an empty answer no-store, so the page cache does not keep it', async () => {
-    const past = await guest.get('guest/books?page=999');
-    expect(past.headers.get('cache-control')).toBe('no-store');
-    const none = await guest.get('guest/books?lang=sv');
-    expect(none.headers.get('cache-control')).toBe('no-store');
-    expect((await guest.get('guest/books?lang=es')).headers.get('cache-control')).toBe(
-      'public, max-age=0, must-revalidate',
-    );
+  it('marks an empty answer no-store, and the page cache does not keep it', async () => {
+    const cache = server.app.get(PageCache);
+    cache.clear();
+    for (const query of [
+      'page=999',
+      'per_page=3&page=4',
+      'lang=sv',
+      'lang=es&cefr=C1',
+      'page=9&per_page=100',
+    ]) {
+      const empty = await guest.get<BrowseBody>(`guest/books?${query}`);
+      expect([query, empty.status, empty.body.data, empty.headers.get('cache-control')]).toEqual([
+        query,
+        200,
+        [],
+        'no-store',
+      ]);
+    }
+    expect(cache.size).toBe(0);
+    // The last page is kept, as is any page with books.
+    const last = await guest.get<BrowseBody>('guest/books?per_page=25&page=1');
+    expect(last.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(cache.size).toBe(1);
+  });
+
+  it('keeps the answers of the usual page sizes only, so that per_page cannot multiply the entries', async () => {
+    const cache = server.app.get(PageCache);
+    cache.clear();
+    for (let size = 1; size <= 100; size++) {
+      const res = await guest.get<BrowseBody>(`guest/books?per_page=${size}`);
+      expect([size, res.status, res.body.meta.per_page]).toEqual([size, 200, size]);
+    }
+    expect(cache.size).toBe(6);
   });
 
   it('fills the search columns and words of books kept before them at boot, leaving their updated_at', async () => {

@@ -1,47 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths';
-import { assertBuilt, MAIN } from './built-server';
+import { startProbe, type Probe } from './app-probe';
 import { databaseUrlFor } from './database';
 import { bookForm, BOOK_FIELDS } from './fixtures';
 
 /**
  * The catalogue's pages (/books, /learn/{language}, the seed's bounded pages) as the built server renders
  * them, with a page cache of 1 MB. The server runs in a child process that also answers, over IPC, what
- * its PageCache holds and its RSS, so that a flood of random queries can be shown to stay in budget.
+ * its PageCache holds and its RSS (app-probe.ts), so that a flood of random queries can be shown to stay
+ * in budget.
  */
-
-/** Boots the built app (pages included) with the demo catalogue; answers the cache's state on request. */
-const PROBE = `
-require('reflect-metadata');
-const dist = process.env.PROBE_DIST;
-const { loadConfig } = require(dist + '/config.js');
-const { createApp } = require(dist + '/http/create-app.js');
-const { PageCache } = require(dist + '/http/page-cache.js');
-const { DemoSeedService } = require(dist + '/seed/demo-seed.service.js');
-(async () => {
-  const app = await createApp(loadConfig(), { pages: true, logger: ['error', 'warn'] });
-  await app.get(DemoSeedService).seedOnce();
-  await app.listen(0, '127.0.0.1');
-  const cache = app.get(PageCache);
-  process.on('message', () =>
-    process.send({ bytes: cache.sizeInBytes, maxBytes: cache.maxBytes, entries: cache.size, rss: process.memoryUsage().rss }),
-  );
-  process.send({ url: 'http://127.0.0.1:' + app.getHttpServer().address().port });
-})().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
-`;
-
-interface CacheState {
-  bytes: number;
-  maxBytes: number;
-  entries: number;
-  rss: number;
-}
 
 const PUBLIC_URL = 'https://books.example.org';
 const MB = 1024 * 1024;
@@ -50,41 +19,27 @@ const MB = 1024 * 1024;
 const SWEDISH = Array.from({ length: 26 }, (_, i) => `Fjällstugan ${String(i + 1).padStart(2, '0')}`);
 
 describe('Catalogue pages (/books, /learn)', () => {
-  let child: ChildProcess;
+  let probe: Probe;
   let url: string;
   let storage: string;
   let token: string;
-  let output = '';
 
-  const cacheState = () =>
-    new Promise<CacheState>((resolve) => {
-      child.once('message', (message) => resolve(message as CacheState));
-      child.send('state');
-    });
+  const cacheState = () => probe.ask('state');
 
   beforeAll(async () => {
-    assertBuilt();
     storage = mkdtempSync(join(tmpdir(), 'lingonovel-catalogue-pages-'));
     const databaseUrl = await databaseUrlFor(storage);
-    child = spawn(process.execPath, ['-e', PROBE], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    probe = await startProbe({
+      pages: true,
+      demo: true,
       env: {
-        ...process.env,
-        PROBE_DIST: join(MAIN, '..'),
         STORAGE_DIR: storage,
         PUBLIC_URL,
         PAGE_CACHE_MB: '1',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
       },
     });
-    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    url = await new Promise<string>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { url: string }).url));
-      child.once('exit', () => reject(new Error(`the server exited:\n${output}`)));
-    });
+    url = probe.url;
 
     const credentials = JSON.parse(readFileSync(join(storage, 'demo-admin.json'), 'utf8')) as object;
     const login = await fetch(`${url}/api/v1/user/login`, {
@@ -98,11 +53,7 @@ describe('Catalogue pages (/books, /learn)', () => {
   }, 180_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await probe?.stop();
     rmSync(storage, { recursive: true, force: true });
   });
 
