@@ -213,4 +213,3 @@ export class OverlayReader {
     return doc;
   }
 }
-
