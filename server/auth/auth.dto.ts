@@ -78,8 +78,16 @@ export class LoginDto {
   )
   password: string;
 
-  /** The device token an earlier sign-in on this browser answered (see DeviceTokens). */
-  @Field(IsOptional(), text('device token'), MaxLength(2000, { message: 'The device token is not valid.' }))
+  /**
+   * The device token an earlier sign-in on this browser answered (see DeviceTokens): only compared, so any
+   * character; a damaged one is not trusted, and the sign-in goes on without it.
+   */
+  @Field(
+    AnyText(),
+    IsOptional(),
+    text('device token'),
+    MaxLength(2000, { message: 'The device token is not valid.' }),
+  )
   device_token?: string;
 }
 
@@ -89,7 +97,9 @@ export class RecoveryRequestDto {
 }
 
 export class VerifyTokenDto {
+  // Only compared with the stored hashes, so any character: a wrong one is an invalid token.
   @Field(
+    AnyText(),
     trimmed,
     required('verification token'),
     text('verification token'),

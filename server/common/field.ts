@@ -2,7 +2,7 @@ import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 // class-transformer's registry of @Type() targets: the only place that says what a nested list holds.
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage } from 'class-validator';
-import { ANY_TEXT_FIELD, StoredText } from './stored-text';
+import { StoredText } from './stored-text';
 
 /** File fields say so (IsUploadedFile), so the API description shows them as uploads. */
 export const UPLOAD_FIELD = Symbol('lingonovel:upload-field');
@@ -27,13 +27,14 @@ function shape(target: object, key: string, upload: boolean): ApiPropertyOptions
  * uploaded file is a binary string.
  *
  * Every field refuses text holding a control character (stored-text.ts), after its own rules, unless it
- * is marked AnyText(): refused by default, so a new text field cannot forget it.
+ * is marked AnyText() (in any order: the rule looks when it validates): refused by default, so a new text
+ * field cannot forget it.
  */
 export const Field =
   (...rules: PropertyDecorator[]): PropertyDecorator =>
   (target, key) => {
     for (const rule of rules) rule(target, key);
-    if (Reflect.getMetadata(ANY_TEXT_FIELD, target, key) !== true) StoredText()(target, key);
+    StoredText()(target, key);
     const conditional = getMetadataStorage()
       .getTargetValidationMetadatas(target.constructor, '', true, false)
       .some((rule) => rule.propertyName === key && rule.type === 'conditionalValidation');

@@ -38,27 +38,41 @@ const problemOf = (value: unknown): string | null => {
   return null;
 };
 
+const named = (field: string, problem: string) => `The ${field.replace(/_/g, ' ')} field ${problem}`;
+
+/** A field's problem as the forms name it ("The narrated by field contains …"), or null when it has none. */
+export function fieldTextProblem(field: string, value: unknown): string | null {
+  const problem = problemOf(value);
+  return problem && named(field, problem);
+}
+
+/** Set by AnyText(): the field takes any character, and its StoredText rule lets everything pass. */
+const ANY_TEXT_FIELD = Symbol('lingonovel:any-text-field');
+
+const isAnyText = (object: object, property: string) =>
+  Reflect.getMetadata(ANY_TEXT_FIELD, object, property) === true;
+
 /**
  * Refuses a text (or a list of texts) holding what storedTextProblem names; other values pass, for the
- * field's own rules to judge. Field() adds it to every field that is not marked AnyText().
+ * field's own rules to judge. Field() adds it to every field; a field marked AnyText() is let through when
+ * validated (not when decorated), so AnyText() works wherever it is written: inside Field(…), above it
+ * or below it.
  */
 export const StoredText = () =>
   ValidateBy({
     name: 'isStoredText',
     validator: {
-      validate: (value: unknown) => problemOf(value) === null,
+      validate: (value: unknown, args?: ValidationArguments) =>
+        (args !== undefined && isAnyText(args.object, args.property)) || problemOf(value) === null,
       defaultMessage: (args?: ValidationArguments) =>
-        `The ${(args?.property ?? 'text').replace(/_/g, ' ')} field ${problemOf(args?.value) ?? NUL_PROBLEM}`,
+        named(args?.property ?? 'text', problemOf(args?.value) ?? NUL_PROBLEM),
     },
   });
 
-/** Set by AnyText(): the field takes any character, and Field() adds no StoredText rule. */
-export const ANY_TEXT_FIELD = Symbol('lingonovel:any-text-field');
-
 /**
  * A field taken as sent, whatever it holds: a password (only its hash is kept), a dictation answer (scored
- * as typed). It takes control characters; NUL and lone surrogates are still refused in every body
- * (http/body/body-shape.ts).
+ * as typed), a search or a token (compared, never stored). It takes control characters; NUL and lone
+ * surrogates are still refused in every body and query (http/body/body-shape.ts).
  */
 export const AnyText = (): PropertyDecorator => (target, key) =>
   Reflect.defineMetadata(ANY_TEXT_FIELD, true, target, key);

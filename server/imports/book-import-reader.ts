@@ -6,6 +6,7 @@ import { UpdateBookDto } from '../books/books.dto';
 import { ChapterDto } from '../chapters/chapters.dto';
 import { ValidationFailed, type FieldErrors } from '../common/api-error';
 import { BOOK_UPLOADS, PHRASE_UPLOADS } from '../common/body-limits';
+import { shortened } from '../common/cut-text';
 import { MediaRejectedError } from '../media/media.service';
 import { isImage, sniffFile, type AudioType } from '../media/sniff';
 import {
@@ -40,7 +41,7 @@ interface Item extends ZipEntry {
 const PROBES_AT_ONCE = 8;
 const base = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 const folderOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
-const quoted = (name: string) => `"${name.length > 120 ? `${name.slice(0, 120)}…` : name}"`;
+const quoted = (name: string) => `"${shortened(name, 121)}"`;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 

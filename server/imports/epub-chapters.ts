@@ -14,6 +14,7 @@ import {
 } from './epub-xml';
 import type { BookChapter, ChapterRow } from './manifests';
 import { rowTextProblem } from './text-formats';
+import { shortened } from '../common/cut-text';
 import { storedTextProblem } from '../common/stored-text';
 
 /** The most a SMIL `clipEnd − clipBegin` may span: a phrase's clip, not a chapter's recording. */
@@ -90,10 +91,11 @@ export class OverlayReader {
       chapter.errors.push(
         item.outside ?? `Its document ${short(item.path ?? item.href)} is missing from the EPUB.`,
       );
-    chapter.title = clip200(
+    chapter.title = shortened(
       (item.path && this.titles.get(item.path)) ||
         (typeof content === 'object' && content?.title()) ||
         `Chapter ${n}`,
+      200,
     );
     const titleProblem = storedTextProblem(chapter.title);
     if (titleProblem) chapter.errors.push(`Its title ${titleProblem}`);
@@ -211,5 +213,3 @@ export class OverlayReader {
     return doc;
   }
 }
-
-const clip200 = (title: string) => (title.length > 200 ? `${title.slice(0, 199)}…` : title);

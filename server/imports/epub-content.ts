@@ -1,3 +1,4 @@
+import { cutAtLeast } from '../common/cut-text';
 import {
   attr,
   findAll,
@@ -73,7 +74,7 @@ export class ContentDocument {
       // Past the most a glossary may have the row has its problem: more would only cost memory.
       if (dictionary.length > MAX_GLOSSARY) break;
     }
-    return { phrase, dictionary: dictionary.slice(0, MAX_GLOSSARY + 1) };
+    return { phrase, dictionary: cutAtLeast(dictionary, MAX_GLOSSARY + 1) };
   }
 }
 
@@ -129,7 +130,7 @@ function glossaryLines(aside: XmlElement): string {
   for (const block of lines.length ? lines : [aside]) {
     const line = textOf(block, isNoteRef, { maxChars: MAX_GLOSSARY + 1 });
     if (line) out += out ? `\n${line}` : line;
-    if (out.length > MAX_GLOSSARY) return out.slice(0, MAX_GLOSSARY + 1);
+    if (out.length > MAX_GLOSSARY) return cutAtLeast(out, MAX_GLOSSARY + 1);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { UpdateBookDto } from '../books/books.dto';
 import { isKnownLanguage } from '../catalogue/languages';
 import { ValidationFailed } from '../common/api-error';
 import { BOOK_UPLOADS } from '../common/body-limits';
+import { shortened } from '../common/cut-text';
 import { canonicalTag } from '../common/language-tags';
 import { isImage, sniffFile, type AudioType } from '../media/sniff';
 import { BOOK_FIELDS, type BookField } from './book-archive';
@@ -199,8 +200,6 @@ async function readCover(
   else manifest.cover = { name: item.path!, file: file.staged };
 }
 
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
 /**
  * The book's fields from the package's metadata, with the defaults docs/import.md names for what an EPUB
  * does not say, checked by the admin book form's own rules.
@@ -208,7 +207,7 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 async function readFields(pkg: EpubPackage, manifest: BookManifest, totalMs: number) {
   const { metadata } = pkg;
   const title = metadata.title ?? '';
-  const author = cut(metadata.creators.join(', '), 200) || EPUB_DEFAULTS.unknown;
+  const author = shortened(metadata.creators.join(', '), 200) || EPUB_DEFAULTS.unknown;
   const tag = metadata.language && canonicalTag(metadata.language);
   const minutes = Math.max(1, Math.round(totalMs / 60_000));
   // The first phrases that can be imported: a row with a problem is named on its row, not again here.
@@ -216,11 +215,11 @@ async function readFields(pkg: EpubPackage, manifest: BookManifest, totalMs: num
   const plain = {
     title,
     author,
-    narrated_by: cut(metadata.narrators.join(', '), 200) || EPUB_DEFAULTS.unknown,
+    narrated_by: shortened(metadata.narrators.join(', '), 200) || EPUB_DEFAULTS.unknown,
     hours: Math.floor(minutes / 60),
     minutes: minutes % 60,
     // The description may carry markup; it is plain text here.
-    description: cut(
+    description: shortened(
       (metadata.description ?? '')
         .replace(/<[^>]*>/g, ' ')
         .replace(/\s+/g, ' ')
@@ -228,7 +227,7 @@ async function readFields(pkg: EpubPackage, manifest: BookManifest, totalMs: num
       5000,
     ),
     difficulty: EPUB_DEFAULTS.difficulty,
-    sample_text: cut(
+    sample_text: shortened(
       rows
         .slice(0, SAMPLE_PHRASES)
         .map((row) => row.phrase)

@@ -86,6 +86,9 @@ describe(textOf.name, () => {
     expect(textOf(doc)).toBe('一漢字 a\u00a0b\u3000c');
     const long = parseXml(`<p>${'word '.repeat(10_000)}</p>`, 'l.xhtml');
     expect(textOf(long, undefined, { maxChars: 2001 })).toHaveLength(2001);
+    // An emoji where it stops is kept whole, so the text still reads as longer than 2000.
+    const emoji = parseXml(`<p>${'a'.repeat(2000)}😀 more</p>`, 'e.xhtml');
+    expect(textOf(emoji, undefined, { maxChars: 2001 })).toBe(`${'a'.repeat(2000)}😀`);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { posix } from 'node:path';
+import { cutAtLeast, shortened } from '../common/cut-text';
 
 /**
  * The XML of an EPUB (container.xml, the package, SMIL, XHTML) read into a small tree with htmlparser2 in
@@ -145,8 +146,8 @@ const RUBY_EXTRAS = new Set(['rt', 'rp']);
 /**
  * The text inside an element, leaving out the subtrees `skip` picks, with XML whitespace collapsed (a
  * no-break or ideographic space is the author's and stays). It stops once longer than `maxChars`
- * (answering `maxChars` characters: pass one more than a field takes, to see it is too long) and after
- * `maxNodes` nodes.
+ * (answering `maxChars` characters, one more rather than half an emoji: pass one more than a field takes,
+ * to see it is too long) and after `maxNodes` nodes.
  */
 export function textOf(
   element: XmlElement,
@@ -170,10 +171,7 @@ export function textOf(
   }
   // A control character (NUL too) is kept: the import names it where it is (rowTextProblem, the book
   // form's rules) rather than storing text that differs from the book's without a word.
-  return out
-    .replace(/[ \t\r\n]+/g, ' ')
-    .trim()
-    .slice(0, maxChars);
+  return cutAtLeast(out.replace(/[ \t\r\n]+/g, ' ').trim(), maxChars);
 }
 
 /** Where a reference leads: the file's path from the zip's root, and its fragment (`#id`). */
@@ -205,4 +203,4 @@ export function resolveHref(from: string, href: string): Resolved {
 }
 
 const fragmentDecoded = (fragment: string) => decodeURIComponent(fragment);
-export const short = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
+export const short = (text: string) => shortened(text, 121);

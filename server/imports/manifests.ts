@@ -4,6 +4,8 @@ import type { AudioType } from '../media/sniff';
 import { BOOK_FIELDS, isBookCode, type BookField } from './book-archive';
 import type { MatchedRow } from './clip-matching';
 import { canonicalTag } from '../common/language-tags';
+import { fieldTextProblem, storedTextProblem } from '../common/stored-text';
+import { rowTextProblem } from './text-formats';
 
 /**
  * What staging found, kept as JSON in the import's row (`imports.manifest`) until the commit, and read
@@ -216,6 +218,7 @@ export function readChapterManifest(json: string): ChapterManifest {
   const notice = optional(nullable(text))(manifest.notice, 'notice');
   if (notice !== undefined) read.notice = notice;
   read.rows = list((row, at) => chapterRow(row, at, !found))(manifest.rows, 'rows');
+  recheckRows(read.rows);
   return read;
 }
 
@@ -284,9 +287,34 @@ export function readBookManifest(json: string): BookManifest {
     chapters: list(bookChapter)(manifest.chapters, 'chapters'),
     errors: texts(manifest.errors, 'errors'),
   };
+  recheckBook(read);
   // A book with no problem left must be one the commit can create: found damaged now, not halfway.
   if (!bookProblems(read).length) readyBook(read);
   return read;
+}
+
+/*
+ * The character rule (common/stored-text.ts) applied again to a manifest read back: an import staged by a
+ * version without it (an import stays staged 24 hours) would otherwise commit what staging now refuses.
+ * What it refuses becomes a problem named as staging names it, so the preview lists it and the commit is
+ * the same 422. Cheap: the texts are parsed already; a manifest staged since finds nothing new.
+ */
+function recheckRows(rows: ChapterRow[]): void {
+  for (const row of rows) row.error ??= rowTextProblem(row);
+}
+
+function recheckBook(manifest: BookManifest): void {
+  for (const field of BOOK_FIELDS) {
+    const problem = manifest.fieldErrors[field] ? null : fieldTextProblem(field, manifest.book[field]);
+    if (problem) manifest.fieldErrors[field] = [problem];
+  }
+  for (const chapter of manifest.chapters) {
+    // An EPUB's chapter keeps its title and names the problem (epub-chapters.ts): named once.
+    const problem = storedTextProblem(chapter.title);
+    if (problem && !chapter.errors.includes(`Its title ${problem}`))
+      chapter.errors.push(`Its title ${problem}`);
+    recheckRows(chapter.rows);
+  }
 }
 
 /** The problems of one chapter of a book: its own, then its rows'. */

@@ -278,6 +278,8 @@ function parseBlocks(text: string): TextRow[] {
 /**
  * What is wrong with a row's own text, if anything: an empty phrase is the first thing to fix. A character
  * no stored text may hold (a NUL, a control character) is refused as the forms refuse it (stored-text.ts).
+ * Lengths come first: a reader that cuts a long text (epub-xml.ts textOf) leaves what it cut, however it
+ * ends, for this to call too long.
  */
 export function rowTextProblem(row: {
   phrase: string;
@@ -285,17 +287,17 @@ export function rowTextProblem(row: {
   translations?: Record<string, string>;
 }): string | null {
   if (!row.phrase) return 'The phrase is empty.';
+  if (row.phrase.length > 2000) return 'The phrase is longer than 2000 characters.';
+  if (row.dictionary.length > 5000) return 'The glossary is longer than 5000 characters.';
   const phraseProblem = storedTextProblem(row.phrase);
   if (phraseProblem) return `The phrase ${phraseProblem}`;
   const glossaryProblem = storedTextProblem(row.dictionary);
   if (glossaryProblem) return `The glossary ${glossaryProblem}`;
-  if (row.phrase.length > 2000) return 'The phrase is longer than 2000 characters.';
-  if (row.dictionary.length > 5000) return 'The glossary is longer than 5000 characters.';
   for (const [tag, text] of Object.entries(row.translations ?? {})) {
-    const problem = storedTextProblem(text);
-    if (problem) return `The ${tag} translation ${problem}`;
     if (text.length > MAX_TRANSLATION_LENGTH)
       return `The ${tag} translation is longer than ${MAX_TRANSLATION_LENGTH} characters.`;
+    const problem = storedTextProblem(text);
+    if (problem) return `The ${tag} translation ${problem}`;
   }
   return null;
 }

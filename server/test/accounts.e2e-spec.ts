@@ -49,6 +49,13 @@ describe('Sign up', () => {
       res.body.user.id,
       'noa@example.org',
     ]);
+    // A damaged device token is only not trusted: the member still signs in with the right password.
+    const damaged = await new ApiClient(server).post('user/login', {
+      email: 'noa@example.org',
+      password,
+      device_token: `${res.body.device_token}\u0001`,
+    });
+    expect(damaged.status).toBe(200);
     // The device token is not a session, and it is this account's: failed sign-ins of strangers do not
     // lock out a browser that sends it.
     expect((await anonymous.withToken(res.body.device_token).get('user/profile')).status).toBe(401);

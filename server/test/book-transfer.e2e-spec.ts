@@ -566,6 +566,35 @@ describe('Moving a whole book', () => {
     expect(await tempFiles(server)).toEqual([]);
   });
 
+  it('refuses at commit a control character staged before the rule, as staging now does, and adds no book', async () => {
+    const books = await bookCount();
+    const { import_id: id } = await stage(exported);
+    // What a version without the rule staged (imports last 24 hours): the characters, and no problem named.
+    const imports = server.app.get(DataSource).getRepository(StagedImport);
+    const manifest = JSON.parse((await imports.findOneByOrFail({ id })).manifest) as {
+      book: Record<string, unknown>;
+      chapters: Array<{ folder: string; title: string; rows: Array<{ phrase: string }> }>;
+    };
+    manifest.book.narrated_by = 'Marc\u001b';
+    manifest.chapters[0].title = '\u007fUn';
+    manifest.chapters[1].rows[0].phrase = 'x\u0001';
+    await imports.update({ id }, { manifest: JSON.stringify(manifest) });
+    const [first, second] = manifest.chapters.map((chapter) => chapter.folder);
+    const problems = [
+      'The narrated by field contains a control character (U+001B), which text cannot hold.',
+      `${first}: Its title contains a control character (U+007F), which text cannot hold.`,
+      `${second}: Row 1: The phrase contains a control character (U+0001), which text cannot hold.`,
+    ];
+    const refused = await admin.post(`admin/import/${id}/commit`);
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { message: `The book has 3 problems: ${problems.join(' ')} Fix the zip and import it again.` },
+    ]);
+    expect(await bookCount()).toBe(books);
+    expect((await admin.get<Preview>(`admin/import/${id}`)).body.data.errors).toEqual(problems);
+    expect((await admin.delete(`admin/import/${id}`)).status).toBe(200);
+  });
+
   it('answers a damaged manifest with a clear 409 on preview and commit, never a 500', async () => {
     const books = await bookCount();
     const { import_id: id } = await stage(exported);

@@ -325,6 +325,39 @@ describe('Importing a chapter', () => {
     for (const res of [staged, blocks]) await admin.delete(`admin/import/${res.body.data.import_id}`);
   });
 
+  it('refuses at commit a control character staged before the rule, as staging now does, and adds nothing', async () => {
+    const id = await newChapter(41);
+    const staged = await admin.post<Preview>(
+      `admin/chapter/${id}/import`,
+      importForm(file('phrase\tdictionary\taudio\nBonjour.\t\t1.mp3\nBon.\tbon — good\t2.mp3\n', 't.tsv'), [
+        file(CLIP, '1.mp3'),
+        file(CLIP, '2.mp3'),
+      ]),
+    );
+    const importId = staged.body.data.import_id;
+    expect(staged.body.data.rows.map((r) => r.error)).toEqual([null, null]);
+    // What a version without the rule staged (imports last 24 hours): the characters, and no problem named.
+    const imports = server.app.get(DataSource).getRepository(StagedImport);
+    const manifest = JSON.parse((await imports.findOneByOrFail({ id: importId })).manifest) as {
+      rows: Array<{ phrase: string; dictionary: string }>;
+    };
+    manifest.rows[0].phrase = 'Bon\u0001jour.';
+    manifest.rows[1].dictionary = 'bon \u001b good';
+    await imports.update({ id: importId }, { manifest: JSON.stringify(manifest) });
+    const refused = await admin.post(`admin/import/${importId}/commit`);
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { message: 'Rows 1, 2 have problems: fix the files and import again.' },
+    ]);
+    expect(await phrasesOf(id)).toEqual([]);
+    const preview = await admin.get<Preview>(`admin/import/${importId}`);
+    expect(preview.body.data.rows.map((r) => r.error)).toEqual([
+      'The phrase contains a control character (U+0001), which text cannot hold.',
+      'The glossary contains a control character (U+001B), which text cannot hold.',
+    ]);
+    await admin.delete(`admin/import/${importId}`);
+  });
+
   it('refuses whole files that are not what they claim, with a message', async () => {
     const before = await stageDirs();
     const post = (text: [Blob, string] | undefined, clips: Array<[Blob, string]>) =>

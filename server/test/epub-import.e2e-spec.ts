@@ -23,6 +23,8 @@ type Phrases = {
 type Chapters = { data: { chapters: Array<{ id: number; title: string; chapter_no: number }> } };
 
 const MIME = 'application/epub+zip';
+/** One character, two UTF-16 units: a cut between them would leave half a surrogate pair. */
+const EMOJI = '😀';
 const MIMETYPE: ZipItem = { name: 'mimetype', data: Buffer.from(MIME), store: true };
 const CONTAINER = `<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -79,6 +81,8 @@ interface Book {
   opfHead?: string;
   /** More of the package's <metadata>. */
   metadata?: string;
+  /** The dc:description, as written in the package (escaped markup). */
+  description?: string;
   /** Zip entries left out (their path in the zip). */
   omit?: string[];
   mimetype?: string;
@@ -107,7 +111,7 @@ function epub(book: Book): Promise<Buffer> {
   <dc:title>Der Leuchtturm</dc:title>
   <dc:creator id="c1">Anna Weiß</dc:creator>
   <dc:language>DE-de</dc:language>
-  <dc:description>&lt;p&gt;Ein Sommer am Meer.&lt;/p&gt;</dc:description>
+  <dc:description>${book.description ?? '&lt;p&gt;Ein Sommer am Meer.&lt;/p&gt;'}</dc:description>
   <meta property="media:narrator">Jonas Berg</meta>
   <meta property="media:active-class">-epub-media-overlay-active</meta>${book.metadata ?? ''}
 </metadata>
@@ -429,6 +433,53 @@ describe('Importing a read-along EPUB', () => {
         'Row 3: The phrase contains a NUL character, which text cannot hold.',
       ],
       [],
+    ]);
+  });
+
+  it('cuts a long chapter title, author and narrator list and description before an emoji, never inside it, and commits', async () => {
+    const book = goodBook('2s');
+    // Each has an emoji (two UTF-16 units) where the cut falls: 'Anna Weiß, ' and 'Jonas Berg, ' come first.
+    book.chapters[0].title = `${'T'.repeat(198)}${EMOJI} and more`;
+    book.metadata = `<dc:creator>${'C'.repeat(187)}${EMOJI}x</dc:creator><meta property="media:narrator">${'N'.repeat(186)}${EMOJI}x</meta>`;
+    book.description = `${'D'.repeat(4998)}${EMOJI} and more`;
+    const staged = await admin.post<Preview>('admin/book/import', zipForm(await epub(book)));
+    expect([staged.status, staged.body.data.errors]).toEqual([200, []]);
+    const cut = {
+      title: `${'T'.repeat(198)}…`,
+      author: `Anna Weiß, ${'C'.repeat(187)}…`,
+      narrated_by: `Jonas Berg, ${'N'.repeat(186)}…`,
+      description: `${'D'.repeat(4998)}…`,
+    };
+    const commit = await admin.post<{ data: { book_code: string } }>(
+      `admin/import/${staged.body.data.import_id}/commit`,
+    );
+    expect(commit.status).toBe(200);
+    const stored = (
+      await admin.get<{ data: { id: number; author: string; narrated_by: string; description: string } }>(
+        `admin/book/${commit.body.data.book_code}`,
+      )
+    ).body.data;
+    expect([stored.author, stored.narrated_by, stored.description]).toEqual([
+      cut.author,
+      cut.narrated_by,
+      cut.description,
+    ]);
+    const chapters = (await admin.get<Chapters>(`admin/chapter?book_id=${stored.id}`)).body.data.chapters;
+    expect(chapters.map((chapter) => chapter.title)).toEqual([cut.title, 'Im Turm']);
+  });
+
+  it('says a phrase or a glossary is too long when the cut falls inside an emoji', async () => {
+    const book = goodBook('2s');
+    book.chapters[0].body = CH1_BODY.replace(
+      '<p>das Meer — the sea</p><p>still — calm</p>',
+      `<p>${'g'.repeat(5000)}${EMOJI}</p>`,
+    );
+    book.chapters[1].body = `<p id="q1">${'p'.repeat(2000)}${EMOJI}</p>`;
+    const res = await refused(await epub(book));
+    expect(res.status).toBe(200);
+    expect(res.body.data.chapters.map((chapter) => chapter.errors)).toEqual([
+      ['Row 2: The glossary is longer than 5000 characters.'],
+      ['Row 1: The phrase is longer than 2000 characters.'],
     ]);
   });
 

@@ -132,6 +132,16 @@ describe('Password recovery by email', () => {
       expect(res.status).toBe(422);
       expect(typeof res.body.message).toBe('string');
     }
+    // A token is compared, never stored: a control character makes it a wrong token, not a field problem.
+    const token = 'A\u0001'.repeat(20);
+    const password = { password: 'fresh password', confirm_password: 'fresh password' };
+    for (const [path, body] of [
+      ['user/verify-password-recovery-token', { verification_token: token }],
+      ['user/reset-password-using-token', { verification_token: token, ...password }],
+    ] as const) {
+      const res = await anonymous().post(path, body);
+      expect([path, res.status, res.body]).toEqual([path, 422, { message: INVALID }]);
+    }
   });
 
   it('lets a token expire after 30 minutes', async () => {

@@ -140,6 +140,9 @@ describe('Saved words', () => {
     expect(await search('goodbye')).toEqual(['au revoir']);
     expect(await search('%')).toEqual([]);
     expect(await search('_')).toEqual([]);
+    // A search is compared, never stored: a control character finds nothing rather than being a 422.
+    const control = await client.get<WordList>(`user/words?q=${encodeURIComponent('bon\u001b')}`);
+    expect([control.status, control.body.data]).toEqual([200, []]);
     for (const bad of [
       'q=%00',
       'book_code=a%00b',

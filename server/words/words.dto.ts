@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger, Trim } from '../common/form-values';
+import { AnyText } from '../common/stored-text';
 import { GlossaryTerm } from '../reading/reading.dto';
 import type { GlossaryEntry } from '../reading/glossary';
 import type { CardKind } from './saved-word.entity';
@@ -52,8 +53,9 @@ export class WordsQuery {
   @Field(IsOptional(), IsString({ message: 'The book code must be text.' }), MaxLength(200))
   book_code?: string;
 
-  /** Words whose term or meaning contains this text, ignoring case. */
+  /** Words whose term or meaning contains this text, ignoring case: compared, never stored. */
   @Field(
+    AnyText(),
     IsOptional(),
     IsString({ message: 'The search must be text.' }),
     MaxLength(200, { message: 'The search must not be longer than 200 characters.' }),
