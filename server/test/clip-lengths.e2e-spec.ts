@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
+import { decodedLengthUs } from '../formats/audio-measures';
 import { probeAudioFile } from '../media/upload-checks';
 import { ApiClient, newAdmin } from './api-client';
 import { vttUs } from './download-files';
@@ -100,13 +101,17 @@ describe('Clip lengths: the decoded length everywhere', () => {
     (await admin.get<{ data: { sample_audio_ms: number | null } }>(`guest/book-detail/${code}`)).body.data
       .sample_audio_ms;
 
-  /** Each clip's span in the EPUB's SMIL, in microseconds, in reading order. */
-  async function smilSpansUs(): Promise<number[]> {
+  async function epub() {
     const res = await fetch(`${server.baseUrl}/api/v1/downloads/${code}/epub`, {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
-    const smil = (await unzip(Buffer.from(await res.arrayBuffer())))
+    return unzip(Buffer.from(await res.arrayBuffer()));
+  }
+
+  /** Each clip's span in the EPUB's SMIL, in microseconds, in reading order. */
+  async function smilSpansUs(): Promise<number[]> {
+    const smil = (await epub())
       .find((item) => item.name === 'OEBPS/smil/chapter-1.smil')!
       .data.toString('utf8');
     return [...smil.matchAll(/clipBegin="0s" clipEnd="([\d.]+)s"/g)].map((m) =>
@@ -137,6 +142,22 @@ describe('Clip lengths: the decoded length everywhere', () => {
     expect(await chapterMs()).toBe(total);
     expect(await bookMs()).toBe(total);
   }, 60_000);
+
+  it('puts MP3 clips in the EPUB without their ID3 tags: ffprobe reads them without a warning', async () => {
+    // The fixture's tag has a UTF-16 comment without its byte order mark, as the demo's clips had.
+    const stored = join(work, 'clip.mp3');
+    expect((await run('ffprobe', ['-v', 'error', '-hide_banner', stored])).stderr).toMatch(/BOM|comment/);
+    const mp3s = (await epub()).filter((item) => item.name.endsWith('.mp3'));
+    expect(mp3s).toHaveLength(2);
+    for (const [i, item] of mp3s.entries()) {
+      const clip = join(work, `from-epub-${i}.mp3`);
+      writeFileSync(clip, item.data);
+      expect(item.data.subarray(0, 3).toString('latin1')).not.toBe('ID3');
+      expect((await run('ffprobe', ['-v', 'error', '-hide_banner', clip])).stderr).toBe('');
+      // The audio itself is untouched: it decodes to the same samples.
+      expect(await decodedLengthUs(clip)).toBe(await decodedLengthUs(stored));
+    }
+  });
 
   it('refuses an upload ffmpeg cannot decode (every export would fail on it), naming the field', async () => {
     // A WAV header and no samples: it passes the type check by its bytes, but there is no audio to play.
