@@ -36,6 +36,8 @@ export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly due = new Set<string>();
   private readonly failed = new Set<string>();
   private running: Promise<void> | null = null;
+  /** The boot's look for books with rows to measure, while it runs. */
+  private looking: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
@@ -60,11 +62,13 @@ export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
    * an instance that stopped before measuring an import) are queued, without holding the boot up.
    */
   onApplicationBootstrap(): void {
-    this.books.codesWithUnmeasuredClips().then(
+    this.looking = this.books.codesWithUnmeasuredClips().then(
       (codes) => {
         if (codes.length) this.changed(codes);
       },
-      (error: unknown) => this.logger.warn(`Could not look for clips to measure: ${String(error)}`),
+      (error: unknown) => {
+        if (!this.stopped) this.logger.warn(`Could not look for clips to measure: ${String(error)}`);
+      },
     );
   }
 
@@ -73,8 +77,9 @@ export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.due.clear();
-    // The chunk under way ends (a few short decodes) before the database it writes to closes.
-    await this.running;
+    // The chunk under way ends (a few short decodes) before the database it writes to closes, and so
+    // does the boot's look for rows to measure.
+    await Promise.all([this.running, this.looking]);
   }
 
   /**
