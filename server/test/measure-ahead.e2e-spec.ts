@@ -17,6 +17,7 @@ import type { MediaStore } from '../media/store/media-store';
 import { ApiClient, newAdmin } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
+import type { Phrase } from '../phrases/phrase.entity';
 import { DemoSeedService } from '../seed/demo-seed.service';
 
 /**
@@ -151,19 +152,28 @@ describe('Measuring clip lengths ahead of downloads', () => {
     await server.app.get(DemoSeedService).seedOnce();
     const books = server.app.get(BooksRepository);
     const chapters = server.app.get(ChaptersRepository);
-    const keys: string[] = [];
-    for (const code of await books.codes()) {
-      const book = (await books.byCode(code))!;
-      const ids = (await chapters.ofBook(book.id)).map((chapter) => chapter.id);
-      keys.push(
-        ...(await server.app.get(PhrasesRepository).ofChapters(ids)).map((phrase) => phrase.audioPath),
-      );
-    }
+    const phrases = async () => {
+      const all: Phrase[] = [];
+      for (const code of await books.codes()) {
+        const book = (await books.byCode(code))!;
+        const ids = (await chapters.ofBook(book.id)).map((chapter) => chapter.id);
+        all.push(...(await server.app.get(PhrasesRepository).ofChapters(ids)));
+      }
+      return all;
+    };
+    const keys = (await phrases()).map((phrase) => phrase.audioPath);
     expect(keys.length).toBeGreaterThan(50);
     await ahead.idle();
     const lengths = await kept(...keys);
     // Every clip but the one of no samples added above.
     expect(keys.filter((key) => !lengths.has(key))).toHaveLength(1);
+    // And each phrase's length is now its clip's decoded one (the seed stored them as an import does).
+    await ahead.idle();
+    const off = (await phrases()).filter(
+      (phrase) =>
+        lengths.has(phrase.audioPath) && phrase.audioMs !== Math.round(lengths.get(phrase.audioPath)! / 1000),
+    );
+    expect(off).toEqual([]);
   }, 120_000);
 
   it('without ffmpeg, says so once and measures nothing more, while edits go on', async () => {
