@@ -148,6 +148,7 @@ describe('Measuring clip lengths ahead of downloads', () => {
     expect(warn.mock.calls.filter((call) => String(call[0]).includes(bad))).toHaveLength(1);
   });
 
+  // 119 clips decoded on a loaded machine, each fetched from the bucket on the S3 pass: minutes, not seconds.
   it('measures the demo catalogue after seeding it (a change of every book)', async () => {
     await server.app.get(DemoSeedService).seedOnce();
     const books = server.app.get(BooksRepository);
@@ -174,7 +175,7 @@ describe('Measuring clip lengths ahead of downloads', () => {
         lengths.has(phrase.audioPath) && phrase.audioMs !== Math.round(lengths.get(phrase.audioPath)! / 1000),
     );
     expect(off).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('without ffmpeg, says so once and measures nothing more, while edits go on', async () => {
     const other = await startServer();
