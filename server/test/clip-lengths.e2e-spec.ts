@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { sql } from '../database/sql';
 import { decodedLengthUs } from '../formats/audio-measures';
+import { Audiobooks } from '../formats/audiobook/audiobooks';
 import { probeAudioFile } from '../media/upload-checks';
 import { ApiClient, newAdmin } from './api-client';
 import { vttUs } from './download-files';
@@ -119,7 +121,7 @@ describe('Clip lengths: the decoded length everywhere', () => {
     );
   }
 
-  it("gives each phrase its clip's decoded length: the EPUB's span and the subtitles' cue, per clip", async () => {
+  it("gives each phrase its clip's decoded length: the EPUB's span, the subtitles' cue, the M4B's mark", async () => {
     const listed = await phraseMs();
     // The container's figure (what music-metadata read at upload) is not what a player plays.
     expect(listed[0]).not.toBe(containerMs);
@@ -141,7 +143,23 @@ describe('Clip lengths: the decoded length everywhere', () => {
     expect(Math.abs(cues[cues.length - 1][1] / 1000 - total)).toBeLessThanOrEqual(listed.length / 2);
     expect(await chapterMs()).toBe(total);
     expect(await bookMs()).toBe(total);
-  }, 60_000);
+
+    // The M4B's chapter mark: the clips' decoded samples at 44.1 kHz, each within a sample of its length.
+    const audiobooks = server.app.get(Audiobooks);
+    const book = (await server.app.get(BooksRepository).byCode(code))!;
+    let answer = await audiobooks.get(book, 'full');
+    while (!answer.ready) {
+      await new Promise((done) => setTimeout(done, 200));
+      answer = await audiobooks.get(book, 'full');
+    }
+    const m4b = join(work, 'book.m4b');
+    const chunks: Buffer[] = [];
+    for await (const chunk of await audiobooks.read(answer.key)) chunks.push(chunk as Buffer);
+    writeFileSync(m4b, Buffer.concat(chunks));
+    const probed = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_chapters', m4b]);
+    const [mark] = (JSON.parse(probed.stdout) as { chapters: Array<{ end_time: string }> }).chapters;
+    expect(Math.abs(Number(mark.end_time) * 1000 - total)).toBeLessThanOrEqual(listed.length);
+  }, 120_000);
 
   it('puts MP3 clips in the EPUB without their ID3 tags: ffprobe reads them without a warning', async () => {
     // The fixture's tag has a UTF-16 comment without its byte order mark, as the demo's clips had.
