@@ -63,7 +63,9 @@ def make_mp3(text, lang, difficulty, dest, tags, tmpdir):
     subprocess.run(
         [need("lame"), "--quiet", "-m", "m", "--resample", "22.05", "-b", str(BITRATE_KBPS), "--cbr",
          "--id3v2-only", "--id3v2-utf16",
-         "--tt", tags["title"], "--ta", tags["artist"], "--tl", tags["album"], "--tc", "Lingonovel demo",
+         # No --tc: LAME 3.100 writes a UTF-16 comment (COMM) without its byte order mark, which ffprobe
+         # and Readium report as broken.
+         "--tt", tags["title"], "--ta", tags["artist"], "--tl", tags["album"],
          wav, dest],
         check=True)
 

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, MoreThan, type Repository } from 'typeorm';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
+import type { AudioLengths } from '../media/audio-lengths';
 import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
+import { MediaRejectedError, UNREADABLE_AUDIO } from '../media/upload-checks';
 import type { MediaStore } from '../media/store/media-store';
 import { AudioMeasure } from './audio-measure.entity';
 
@@ -189,7 +191,7 @@ export async function eachLimited<T>(
  * whoever writes it records its length with `record` (docs/formats.md "Exact lengths").
  */
 @Injectable()
-export class AudioMeasures {
+export class AudioMeasures implements AudioLengths {
   /** Measurements under way, by `<store>:<key>`: a second request for the same file waits for the first. */
   private readonly running = new Map<string, Promise<number>>();
 
@@ -229,6 +231,26 @@ export class AudioMeasures {
     const result = new Map<string, number>();
     for (const key of keys) result.set(key, found.get(key)!);
     return result;
+  }
+
+  /**
+   * An upload's decoded length (MediaService.storeAudio, as AUDIO_LENGTHS): null when ffmpeg is missing or
+   * out of time (the upload keeps the container's figure; MeasureAhead measures it later), a refusal the
+   * uploader reads when ffmpeg cannot decode it (every export would fail on it).
+   */
+  async measureFile(file: string): Promise<number | null> {
+    try {
+      return await withFfmpegSlot(() => decodedLengthUs(file));
+    } catch (error) {
+      if (error instanceof UndecodableAudioError) throw new MediaRejectedError(UNREADABLE_AUDIO);
+      if (error instanceof FfmpegError && (error.kind === 'missing' || error.kind === 'timeout')) return null;
+      throw error;
+    }
+  }
+
+  /** Keeps a just-stored media key's length (a new random key: nobody else has measured it). */
+  keepMedia(key: string, decodedUs: number): Promise<void> {
+    return this.keep(`media:${key}`, decodedUs);
   }
 
   /**

@@ -5,11 +5,11 @@ import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
+import { exportedClip } from '../media/id3';
 import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import {
   AudioMeasures,
-  decodedLengthUs,
   eachLimited,
   hidePath,
   UndecodableAudioError,
@@ -23,7 +23,11 @@ export interface EpubClip {
   key: string;
   ext: 'mp3' | 'm4a';
   mediaType: 'audio/mpeg' | 'audio/mp4';
-  /** The decoded length of this very file. */
+  /**
+   * The span it plays: the decoded length of the phrase's stored clip, the one measure of a clip everywhere
+   * (the API's `duration_ms`, subtitles, M4B). A transcode keeps the audio where it was (within 3 ms) and
+   * pads its end to a whole AAC frame (up to 1,024 samples), which the span leaves out.
+   */
   decodedUs: number;
 }
 
@@ -99,20 +103,16 @@ export class EpubClips {
     );
     await eachLimited(toTranscode, TRANSCODE_CONCURRENCY, (path) => this.transcodeOnce(path), signal);
 
-    const keysOf = (store: MeasuredStore) =>
-      [...placed.values()].filter((clip) => clip.store === store).map((clip) => clip.key);
-    const lengths = {
-      media: await this.measures.lengths(keysOf('media'), 'media', signal),
-      derived: await this.measures.lengths(keysOf('derived'), 'derived', signal),
-    };
+    const lengths = await this.measures.lengths([...placed.keys()], 'media', signal);
     const clips = new Map<string, EpubClip>();
-    for (const [path, clip] of placed)
-      clips.set(path, { ...clip, decodedUs: lengths[clip.store].get(clip.key)! });
+    for (const [path, clip] of placed) clips.set(path, { ...clip, decodedUs: lengths.get(path)! });
     return clips;
   }
 
-  read(clip: EpubClip): Promise<Readable> {
-    return (clip.store === 'media' ? this.media : this.derived).read(clip.key);
+  /** A clip's bytes as they go into the EPUB: an MP3 without its ID3 tags (media/id3.ts). */
+  async read(clip: EpubClip): Promise<Readable> {
+    if (clip.store === 'derived') return this.derived.read(clip.key);
+    return exportedClip(clip.key, await this.media.read(clip.key));
   }
 
   private transcodeOnce(audioPath: string): Promise<void> {
@@ -170,8 +170,8 @@ export class EpubClips {
   }
 
   /**
-   * Made once: a derived key names one source clip forever (media keys are never reused). Its length is
-   * recorded as it is put, so a remade file (another instance, another ffmpeg) never keeps a stale one.
+   * Made once: a derived key names one source clip forever (media keys are never reused). Its span in the
+   * EPUB is the source's length, so a remade file (another instance, another ffmpeg) changes no time.
    */
   private async transcode(audioPath: string, key: string): Promise<void> {
     if (await this.derived.head(key)) return;
@@ -208,13 +208,8 @@ export class EpubClips {
         }
         throw error;
       });
-      const us = await decodedLengthUs(out).catch((error: unknown) => {
-        if (!(error instanceof UndecodableAudioError)) throw error;
-        throw new UndecodableAudioError(audioPath, hidePath(error.detail, out, transcodeKey(audioPath)));
-      });
       // put moves the file in whole (a rename, or an upload): a half-made transcode is never under the key.
       await this.derived.put(key, out, 'audio/mp4');
-      await this.measures.record(key, us);
     } finally {
       await source.release();
       await rm(out, { force: true });

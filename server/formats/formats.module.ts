@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AUDIO_LENGTHS } from '../media/audio-lengths';
 import { AudioMeasure } from './audio-measure.entity';
 import { AudioMeasures } from './audio-measures';
 import { DerivedSweep } from './derived-sweep';
@@ -13,7 +14,16 @@ import { MeasureAhead } from './measure-ahead';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([AudioMeasure, AudiobookBuild])],
-  providers: [AudioMeasures, EpubClips, EpubExport, Audiobooks, MeasureAhead, DerivedSweep],
-  exports: [AudioMeasures, EpubClips, EpubExport, Audiobooks, DerivedSweep],
+  providers: [
+    AudioMeasures,
+    // What MediaService measures uploads with (media/audio-lengths.ts: the media may not import formats/).
+    { provide: AUDIO_LENGTHS, useExisting: AudioMeasures },
+    EpubClips,
+    EpubExport,
+    Audiobooks,
+    MeasureAhead,
+    DerivedSweep,
+  ],
+  exports: [AudioMeasures, AUDIO_LENGTHS, EpubClips, EpubExport, Audiobooks, DerivedSweep],
 })
 export class FormatsModule {}

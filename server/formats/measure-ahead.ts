@@ -1,9 +1,10 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { FfmpegError } from '../imports/ffmpeg';
+import { msOfUs } from '../media/audio-lengths';
 import { ObjectNotFoundError } from '../media/store/media-store';
 import { AudioMeasures, UndecodableAudioError } from './audio-measures';
 
@@ -20,11 +21,13 @@ const MAX_FAILED = 10_000;
 /**
  * Measures the lengths of a book's clips a few seconds after its last change (docs/formats.md "Exact
  * lengths"), so that the first EPUB or subtitles of a chapter find them in `audio_measures` instead of
- * waiting for ffmpeg on every clip. Background work only: one book at a time, through the process-wide
- * ffmpeg limiter, errors logged and never thrown, no timer keeping the process alive.
+ * waiting for ffmpeg on every clip, and puts each decoded length on the rows whose length is another
+ * (an import's clips, rows from before lengths were decoded). At boot it queues the books that have such
+ * rows. Background work only: one book at a time, through the process-wide ffmpeg limiter, errors logged
+ * and never thrown, no timer keeping the process alive.
  */
 @Injectable()
-export class MeasureAhead implements OnModuleDestroy {
+export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MeasureAhead.name);
   /** Quiet time after a book's last change before its clips are measured (tests shorten it). */
   delayMs = 5_000;
@@ -33,10 +36,12 @@ export class MeasureAhead implements OnModuleDestroy {
   private readonly due = new Set<string>();
   private readonly failed = new Set<string>();
   private running: Promise<void> | null = null;
+  /** The boot's look for books with rows to measure, while it runs. */
+  private looking: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
-    events: CatalogueEvents,
+    private readonly events: CatalogueEvents,
     private readonly books: BooksRepository,
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
@@ -52,13 +57,29 @@ export class MeasureAhead implements OnModuleDestroy {
     }
   }
 
+  /**
+   * The backfill: books whose rows hold a length measured another way (before lengths were decoded, or
+   * an instance that stopped before measuring an import) are queued, without holding the boot up.
+   */
+  onApplicationBootstrap(): void {
+    this.looking = this.books.codesWithUnmeasuredClips().then(
+      (codes) => {
+        if (codes.length) this.changed(codes);
+      },
+      (error: unknown) => {
+        if (!this.stopped) this.logger.warn(`Could not look for clips to measure: ${String(error)}`);
+      },
+    );
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.due.clear();
-    // The chunk under way ends (a few short decodes) before the database it writes to closes.
-    await this.running;
+    // The chunk under way ends (a few short decodes) before the database it writes to closes, and so
+    // does the boot's look for rows to measure.
+    await Promise.all([this.running, this.looking]);
   }
 
   /**
@@ -113,7 +134,10 @@ export class MeasureAhead implements OnModuleDestroy {
     }
   }
 
-  /** The book's clips in reading order (first chapter first: the likeliest first download). */
+  /**
+   * The book's clips in reading order (first chapter first: the likeliest first download), then its
+   * sample; then their decoded lengths go on the rows that hold another, and a change is announced.
+   */
   private async measureBook(code: string): Promise<void> {
     const book = await this.books.byCode(code);
     if (!book) return;
@@ -121,30 +145,44 @@ export class MeasureAhead implements OnModuleDestroy {
     const order = new Map(chapters.map((chapter, i) => [chapter.id, i]));
     const phrases = await this.phrases.ofChapters([...order.keys()]);
     phrases.sort((a, b) => order.get(a.chapterId)! - order.get(b.chapterId)!);
-    const keys = [...new Set(phrases.map((phrase) => phrase.audioPath))].filter(
+    const keys = [...new Set([...phrases.map((phrase) => phrase.audioPath), book.sampleAudioPath])].filter(
       (key) => !this.failed.has(key),
     );
+    const measured = new Map<string, number>();
     for (let i = 0; i < keys.length && !this.stopped; i += CHUNK) {
       const chunk = keys.slice(i, i + CHUNK);
       try {
-        await this.measures.lengths(chunk);
+        for (const [key, us] of await this.measures.lengths(chunk)) measured.set(key, msOfUs(us));
       } catch (error) {
         if (!isClipError(error)) throw error;
         // One bad clip rejects the whole call: measure the chunk's others one by one to find it.
-        for (const key of chunk) if (!this.stopped) await this.measureOne(code, key);
+        for (const key of chunk) {
+          const us = this.stopped ? null : await this.measureOne(code, key);
+          if (us !== null) measured.set(key, msOfUs(us));
+        }
       }
     }
+    await this.putLengths(code, book.id, book.sampleAudioPath, measured);
   }
 
-  private async measureOne(code: string, key: string): Promise<void> {
+  /** Decoded lengths onto the rows that hold another; the caches (and other instances) hear of it. */
+  private async putLengths(code: string, bookId: number, sample: string, ms: Map<string, number>) {
+    const sampleMs = ms.get(sample);
+    const phrases = await this.phrases.setClipLengths(ms);
+    const book = sampleMs !== undefined && (await this.books.setSampleLength(bookId, sample, sampleMs));
+    if (phrases || book) await this.events.changed(code);
+  }
+
+  private async measureOne(code: string, key: string): Promise<number | null> {
     try {
-      await this.measures.lengths([key]);
+      return (await this.measures.lengths([key])).get(key)!;
     } catch (error) {
       if (!isClipError(error)) throw error;
       if (this.failed.size >= MAX_FAILED) this.failed.clear();
       this.failed.add(key);
       // A download of its chapter will answer with the same message; the edit itself was saved.
       this.logger.warn(`A clip of book ${code} cannot be measured: ${error.message}`);
+      return null;
     }
   }
 }

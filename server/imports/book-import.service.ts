@@ -228,7 +228,8 @@ export class BookImportService {
 
   private async storeAudio(importId: string, file: string, kind: AudioKind, field: string) {
     try {
-      return await this.media.storeAudio(await this.copyIn(importId, file), kind);
+      // Hundreds of clips in one request: their decoded lengths are measured after the commit (MeasureAhead).
+      return await this.media.storeAudio(await this.copyIn(importId, file), kind, 'later');
     } catch (error) {
       if (error instanceof MediaRejectedError) throw ValidationFailed.field(field, error.message);
       throw error;

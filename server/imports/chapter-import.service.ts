@@ -314,7 +314,8 @@ export class ChapterImportService {
         // Without a recording, each row names its clip (readChapterManifest checks it).
         if (cut) await rename(cut.files[i], temp);
         else await this.stage.copyTo(staged.id, row.file!, temp);
-        stored.push(await this.media.storeAudio(temp, 'lines'));
+        // Hundreds of clips in one request: decoded lengths are measured after the commit (MeasureAhead).
+        stored.push(await this.media.storeAudio(temp, 'lines', 'later'));
       }
       await this.db.transaction(async (tx) => {
         // Two imports, or an import and a phrase added by hand, must not read the same last position.

@@ -14,6 +14,7 @@ import {
   probeAudioFile,
   UNREADABLE_IMAGE,
 } from './upload-checks';
+import { AUDIO_LENGTHS, msOfUs, type AudioLengths } from './audio-lengths';
 import { MediaTrash } from './media-trash';
 import { MEDIA_STORE } from './store/create-stores';
 import { contentTypeOf, type MediaStore } from './store/media-store';
@@ -21,8 +22,16 @@ export type AudioKind = 'samples' | 'lines';
 
 export interface StoredAudio {
   path: string;
+  /** The decoded length (audio-lengths.ts), or the container's figure until it is measured. */
   durationMs: number | null;
 }
+
+/**
+ * When a stored clip's decoded length is measured: `now`, before the upload is answered (one clip, a few
+ * tens of milliseconds), or `later`, by the background measuring after the edit (MeasureAhead), for
+ * imports that store hundreds of clips in one request.
+ */
+export type MeasureWhen = 'now' | 'later';
 
 export { MediaRejectedError };
 
@@ -58,6 +67,7 @@ export class MediaService {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(MEDIA_STORE) readonly store: MediaStore,
     private readonly trash: MediaTrash,
+    @Inject(AUDIO_LENGTHS) private readonly lengths: AudioLengths,
   ) {
     this.tempDir = join(config.storageDir, TEMP_PREFIX);
   }
@@ -111,14 +121,26 @@ export class MediaService {
     }
   }
 
-  /** Stores a checked audio file under <kind>/ and reads its duration from the file itself. */
-  async storeAudio(tempFile: string, kind: AudioKind): Promise<StoredAudio> {
+  /**
+   * Stores a checked audio file under <kind>/ with its length: decoded by ffmpeg when `measure` is `now`
+   * (and kept for the exports), else the container's figure, which the background measuring replaces
+   * (docs/formats.md "Exact lengths").
+   */
+  async storeAudio(tempFile: string, kind: AudioKind, measure: MeasureWhen = 'now'): Promise<StoredAudio> {
     this.assertTemp(tempFile);
     try {
       const { type, durationMs } = await this.probeAudio(tempFile);
+      const decodedUs = measure === 'now' ? await this.lengths.measureFile(tempFile) : null;
       const path = `${kind}/${randomName()}.${AUDIO_EXTENSIONS[type]}`;
       await this.store.put(path, tempFile, contentTypeOf(path));
-      return { path, durationMs };
+      if (decodedUs === null) return { path, durationMs };
+      // Only a cache for the exports: should it fail, the background measuring keeps it later.
+      await this.lengths
+        .keepMedia(path, decodedUs)
+        .catch((error: unknown) =>
+          this.logger.warn(`Could not keep the length of ${path}: ${String(error)}`),
+        );
+      return { path, durationMs: msOfUs(decodedUs) };
     } finally {
       await rm(tempFile, { force: true });
     }

@@ -20,7 +20,7 @@ export const NOT_AN_IMAGE = 'The cover must be a JPEG, PNG or WebP image.';
 export const UNREADABLE_IMAGE =
   'The cover image could not be read. Please upload a valid JPEG, PNG or WebP file.';
 const NOT_AUDIO = 'The audio must be an MP3, M4A/AAC, OGG or WAV file.';
-const UNREADABLE_AUDIO = 'The audio file is damaged or not a supported format.';
+export const UNREADABLE_AUDIO = 'The audio file is damaged or not a supported format.';
 
 /** A cover's decoder, as MediaService encodes covers: at most 40 megapixels, any decoding error refused. */
 export const coverDecoder = (file: string) =>

@@ -135,12 +135,14 @@ export class DemoSeedService {
       return temp;
     };
     const cover = await this.media.storeCover(await ingest(book.cover));
-    const sample = await this.media.storeAudio(await ingest(book.sample_audio), 'samples');
+    // As an import: 119 clips decoded before the first start listens would hold it up; the change the
+    // seed announces has MeasureAhead decode them and put their lengths on the rows (docs/formats.md).
+    const sample = await this.media.storeAudio(await ingest(book.sample_audio), 'samples', 'later');
     const lines = [];
     for (const chapter of book.chapters) {
       const stored = [];
       for (const phrase of chapter.phrases)
-        stored.push(await this.media.storeAudio(await ingest(phrase.audio), 'lines'));
+        stored.push(await this.media.storeAudio(await ingest(phrase.audio), 'lines', 'later'));
       lines.push(stored);
     }
     return { cover, sample, lines };

@@ -112,10 +112,10 @@ describe('Audiobook M4B: built once per version, exact chapter marks', () => {
    * A book of 3 chapters × 3 phrases, clips of mixed kinds and lengths (the chapters in `silent` of
    * silence only); its code and phrases' clips.
    */
-  async function makeBook(title: string, silent: number[] = []) {
+  async function makeBook(title: string, silent: number[] = [], fields: Record<string, string> = {}) {
     const book = await admin.post<{ data: { id: number; book_code: string } }>(
       'admin/book',
-      bookForm({ title }),
+      bookForm({ title, ...fields }),
     );
     const chapters: Array<{ title: string; phrases: Array<{ id: number; audio: string }> }> = [];
     const names = Object.keys(clips);
@@ -181,7 +181,12 @@ describe('Audiobook M4B: built once per version, exact chapter marks', () => {
     ]);
     return JSON.parse(stdout) as {
       chapters: Array<{ start_time: string; end_time: string; tags: { title: string } }>;
-      streams: Array<{ codec_type: string; codec_name: string; disposition: { attached_pic: number } }>;
+      streams: Array<{
+        codec_type: string;
+        codec_name: string;
+        disposition: { attached_pic: number };
+        tags?: { language?: string };
+      }>;
       format: { tags: Record<string, string> };
     };
   }
@@ -253,6 +258,23 @@ describe('Audiobook M4B: built once per version, exact chapter marks', () => {
     for await (const chunk of await audiobooks.read(done.key, { start: 4, end: 11 }))
       chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).toString('latin1')).toBe('ftypM4B ');
+  }, 90_000);
+
+  it("tags the audio and chapter tracks with the book's language, und without one", async () => {
+    const german = await makeBook('Das Hörbuch', [], { language: 'de-AT' });
+    const languages = async (code: string) =>
+      (await probe(await saved((await ready(code)).key))).streams
+        .filter((stream) => stream.codec_type !== 'video')
+        .map((stream) => [stream.codec_type, stream.tags?.language]);
+    // The audio track and the chapter track (a data stream to ffprobe), in ISO 639-2/B.
+    expect(await languages(german.code)).toEqual([
+      ['audio', 'ger'],
+      ['data', 'ger'],
+    ]);
+    expect(await languages(first.code)).toEqual([
+      ['audio', 'und'],
+      ['data', 'und'],
+    ]);
   }, 90_000);
 
   it('makes the sample edition of the free chapter only', async () => {

@@ -83,8 +83,10 @@ describe("The derived store's sweep", () => {
     expect(await derived.head(transcodeKey(deleted.audioPath))).toBeNull();
     expect(await derived.head(transcodeKey(kept.audioPath))).not.toBeNull();
     expect(await derived.head('audiobooks/another-part-owns-this.m4b')).not.toBeNull();
+    // The book's sample keeps its length too (measured at its upload).
+    const sample = (await server.app.get(BooksRepository).byCode(book.body.data.book_code))!.sampleAudioPath;
     expect((await measures.keptAfter('', 100)).map((row) => row.audioKey)).toEqual(
-      [`derived:${transcodeKey(kept.audioPath)}`, `media:${kept.audioPath}`].sort(),
+      [`derived:${transcodeKey(kept.audioPath)}`, `media:${kept.audioPath}`, `media:${sample}`].sort(),
     );
     // Nothing left to do: a second sweep removes nothing.
     expect(await sweep.sweep(new Date(Date.now() + TWO_HOURS))).toEqual({ files: 0, lengths: 0 });

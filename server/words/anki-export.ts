@@ -5,6 +5,7 @@ import { Readable, type PassThrough } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ZipFile } from 'yazl';
 import { MediaService } from '../media/media.service';
+import { exportedClip } from '../media/id3';
 import { storedEntries } from '../media/media-zip';
 import { AUDIO_EXTENSIONS } from '../media/sniff';
 import type { User } from '../users/user.entity';
@@ -213,7 +214,8 @@ export class AnkiExport {
   }
 
   private addClips(zip: ZipFile, clips: Map<string, string>): void {
-    const addStored = storedEntries(zip, (path) => this.media.read(path));
+    // MP3s leave without their ID3 tags (media/id3.ts): a broken one is reported by the tools reading them.
+    const addStored = storedEntries(zip, async (path) => exportedClip(path, await this.media.read(path)));
     // Clips are compressed already, except WAV.
     for (const [name, path] of clips) addStored(name, path, name.endsWith('.wav'));
   }

@@ -9,6 +9,7 @@ import { searchKey } from '../search-key';
 import type { BrowseFilter } from '../browse-query';
 import { browseBooks, type BrowseOptions, type BrowsePage } from './book-browse';
 import { fillBookWords, writeBookWords, type SearchedFields } from './book-words';
+import { booksWithUnmeasuredClips, setSampleLength } from './clip-lengths';
 import { ChaptersRepository } from './chapters.repository';
 import { PhrasesRepository, type PhraseToAppend } from './phrases.repository';
 
@@ -104,6 +105,16 @@ export class BooksRepository implements OnApplicationBootstrap {
       if (books.length < FILL_PAGE) break;
     }
     await fillBookWords(this.db);
+  }
+
+  /** Books with a clip or sample whose length is not yet its decoded one (clip-lengths.ts). */
+  codesWithUnmeasuredClips(): Promise<string[]> {
+    return booksWithUnmeasuredClips(this.db);
+  }
+
+  /** Puts a sample's decoded length on its book (clip-lengths.ts); answers whether it changed. */
+  setSampleLength(bookId: number, key: string, ms: number): Promise<boolean> {
+    return setSampleLength(this.db, bookId, key, ms);
   }
 
   /** A page of the catalogue, filtered, searched and sorted, with its facet counts (book-browse.ts). */

@@ -6,6 +6,7 @@ import { Phrase } from '../../phrases/phrase.entity';
 import { firstChapterNoSql } from '../free-chapters';
 import { lockChapter } from './chapter-lock';
 import { measureChapter } from './chapter-length';
+import { setPhraseLengths } from './clip-lengths';
 import { PhraseTranslationsRepository, type Translations } from './phrase-translations.repository';
 
 /** A phrase as its writer gives it; the repository gives it its chapter and position. */
@@ -181,6 +182,14 @@ export class PhrasesRepository {
       if (measure) await measureChapter(tx, current.chapterId);
       return current;
     });
+  }
+
+  /**
+   * Puts clips' decoded lengths (key → ms) on the phrases using them where they differ, measuring their
+   * chapters again (clip-lengths.ts); answers whether a row changed.
+   */
+  setClipLengths(lengths: ReadonlyMap<string, number>): Promise<boolean> {
+    return setPhraseLengths(this.db, lengths);
   }
 
   /** Deletes a phrase and closes the gap; answers its clip as the delete saw it (null: already gone). */

@@ -9,7 +9,7 @@ import type { AudiobookEdition } from '../audiobook-build.entity';
  * Changes whenever the encoder's output would (codec, bit rate, metadata written): every kept M4B then
  * counts as another version and is made again.
  */
-const ENCODING_REVISION = 'm4b-1';
+const ENCODING_REVISION = 'm4b-2'; // 2: every track tagged with the book's language
 /** A clip whose length is not known yet counts as this long in the estimate of a build's time. */
 const UNKNOWN_CLIP_MS = 3_000;
 /** ffmpeg encodes AAC at about 135× real time on the reference machine; each clip's decoder costs more. */
@@ -39,6 +39,8 @@ export interface AudiobookContents {
   title: string;
   author: string;
   narrator: string;
+  /** The book's BCP 47 tag, or null: its tracks' language (track-language.ts). */
+  language: string | null;
   coverPath: string;
   chapters: AudiobookChapter[];
   version: string;
@@ -73,6 +75,7 @@ export async function audiobookContents(
     title: book.title,
     author: book.author,
     narrator: book.narratedBy,
+    language: book.language,
     coverPath: book.coverPath,
     chapters: chosen.map((chapter) => ({
       id: chapter.id,
@@ -94,6 +97,7 @@ function versionOf(contents: Omit<AudiobookContents, 'version'>): string {
       contents.title,
       contents.author,
       contents.narrator,
+      contents.language,
       contents.coverPath,
     ]),
   );

@@ -8,6 +8,7 @@ import type { MediaStore } from '../../media/store/media-store';
 import { decodeToPcm, PCM_RATE } from '../pcm';
 import type { AudiobookContents } from './audiobook-contents';
 import { ClipPrefetch } from './clip-prefetch';
+import { iso639_2B, setTrackLanguages } from './track-language';
 
 /** Mono speech: AAC-LC at 64 kb/s is transparent enough and keeps a 7-hour book near 200 MB. */
 const BITRATE = '64k';
@@ -90,6 +91,8 @@ export async function encodeM4b(
   ).catch((error: unknown) => {
     throw signal.aborted ? new BuildAborted(String(signal.reason)) : error;
   });
+  // The muxer tags the chapter track English whatever the book: every track gets the book's language.
+  await setTrackLanguages(files.output, iso639_2B(contents.language));
   return lengths;
 }
 
