@@ -162,13 +162,25 @@ export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
         }
       }
     }
-    await this.putLengths(code, book.id, book.sampleAudioPath, measured);
+    // Only the clips some row of this book holds another length for go to the database: the rows are in
+    // hand, so a book whose lengths are all exact (every book, once measured) costs no lookup by clip key.
+    const differing = new Map<string, number>();
+    for (const phrase of phrases) {
+      const ms = measured.get(phrase.audioPath);
+      if (ms !== undefined && phrase.audioMs !== ms) differing.set(phrase.audioPath, ms);
+    }
+    await this.putLengths(code, book.id, book.sampleAudioPath, measured.get(book.sampleAudioPath), differing);
   }
 
   /** Decoded lengths onto the rows that hold another; the caches (and other instances) hear of it. */
-  private async putLengths(code: string, bookId: number, sample: string, ms: Map<string, number>) {
-    const sampleMs = ms.get(sample);
-    const phrases = await this.phrases.setClipLengths(ms);
+  private async putLengths(
+    code: string,
+    bookId: number,
+    sample: string,
+    sampleMs: number | undefined,
+    ms: Map<string, number>,
+  ) {
+    const phrases = ms.size > 0 && (await this.phrases.setClipLengths(ms));
     const book = sampleMs !== undefined && (await this.books.setSampleLength(bookId, sample, sampleMs));
     if (phrases || book) await this.events.changed(code);
   }

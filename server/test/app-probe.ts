@@ -92,15 +92,32 @@ export async function startProbe(options: {
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { url: string }).url));
-    child.once('exit', () => reject(new Error(`the server exited:\n${output}`)));
-  });
+  const exited = new Promise<Error>((resolve) =>
+    child.once('exit', () => resolve(new Error(`the server exited:\n${output}`))),
+  );
+  // A server that never says where it listens is stopped, so no process outlives the test.
+  let timer: NodeJS.Timeout | undefined;
+  const url = await Promise.race([
+    new Promise<string>((resolve) =>
+      child.once('message', (message) => resolve((message as { url: string }).url)),
+    ),
+    exited.then((error) => Promise.reject(error)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`the server did not start:\n${output}`));
+      }, 100_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  // An answer, or the server's end (a crash, an out-of-memory kill) with what it printed.
   const send = (message: object) =>
-    new Promise<ProbeState>((resolve) => {
-      child.once('message', (answer) => resolve(answer as ProbeState));
-      child.send(message);
-    });
+    Promise.race([
+      new Promise<ProbeState>((resolve) => {
+        child.once('message', (answer) => resolve(answer as ProbeState));
+        child.send(message);
+      }),
+      exited.then((error) => Promise.reject(error)),
+    ]);
   return {
     url,
     child,
@@ -109,10 +126,11 @@ export async function startProbe(options: {
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       child.kill('SIGTERM');
       await exited;
+      clearTimeout(killer);
     },
   };
 }
