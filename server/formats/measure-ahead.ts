@@ -149,6 +149,16 @@ export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
       (key) => !this.failed.has(key),
     );
     const measured = new Map<string, number>();
+    // What was measured goes on the rows even when a later chunk fails (an ffmpeg timeout, the store
+    // down): the book is tried again at the next change or start, from where its rows are then.
+    try {
+      await this.measureKeys(code, keys, measured);
+    } finally {
+      await this.putMeasured(code, book.id, book.sampleAudioPath, phrases, measured);
+    }
+  }
+
+  private async measureKeys(code: string, keys: string[], measured: Map<string, number>): Promise<void> {
     for (let i = 0; i < keys.length && !this.stopped; i += CHUNK) {
       const chunk = keys.slice(i, i + CHUNK);
       try {
@@ -162,14 +172,25 @@ export class MeasureAhead implements OnApplicationBootstrap, OnModuleDestroy {
         }
       }
     }
-    // Only the clips some row of this book holds another length for go to the database: the rows are in
-    // hand, so a book whose lengths are all exact (every book, once measured) costs no lookup by clip key.
+  }
+
+  /**
+   * Only the clips some row of this book holds another length for go to the database: the rows are in
+   * hand, so a book whose lengths are all exact (every book, once measured) costs no lookup by clip key.
+   */
+  private async putMeasured(
+    code: string,
+    bookId: number,
+    sample: string,
+    phrases: ReadonlyArray<{ audioPath: string; audioMs: number | null }>,
+    measured: ReadonlyMap<string, number>,
+  ): Promise<void> {
     const differing = new Map<string, number>();
     for (const phrase of phrases) {
       const ms = measured.get(phrase.audioPath);
       if (ms !== undefined && phrase.audioMs !== ms) differing.set(phrase.audioPath, ms);
     }
-    await this.putLengths(code, book.id, book.sampleAudioPath, measured.get(book.sampleAudioPath), differing);
+    await this.putLengths(code, bookId, sample, measured.get(sample), differing);
   }
 
   /** Decoded lengths onto the rows that hold another; the caches (and other instances) hear of it. */
