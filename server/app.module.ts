@@ -33,6 +33,7 @@ import { RateLimitGuard } from './common/rate-limit';
 import { MultipartInterceptor } from './http/body/multipart.interceptor';
 import { BodyInterceptor } from './http/body/body.interceptor';
 import { PageCache } from './http/page-cache';
+import { ConnectionsOnShutdown } from './http/keep-alive';
 import { ShutdownLog } from './http/boot-log';
 
 @Module({})
@@ -69,6 +70,8 @@ export class AppModule {
         { provide: InstanceLock, useValue: instanceLock },
         // A log line when the process stops (http/boot-log.ts).
         ShutdownLog,
+        // A stop never waits 65 s on a kept-alive connection (http/keep-alive.ts).
+        ConnectionsOnShutdown,
         ReadinessChecks,
         // Public pages and guest answers, cleared on every catalogue change (server/http/create-app.ts).
         { provide: PageCache, useValue: new PageCache(config.pageCacheMb * 1024 * 1024) },

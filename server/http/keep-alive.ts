@@ -1,3 +1,5 @@
+import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 
 /**
@@ -9,6 +11,33 @@ import type { Server } from 'node:http';
  */
 export const KEEP_ALIVE_MS = 65_000;
 
+/** How long a stopping server lets answers under way finish before it cuts their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
 export function keepConnectionsOpen(server: Server): void {
   server.keepAliveTimeout = KEEP_ALIVE_MS;
+}
+
+/**
+ * A stop never waits on a kept-alive connection. Node closes the idle ones once, when the server stops
+ * listening; one it counts as busy then (an answer just ending) stayed open until its 65 s ran out, and
+ * so did the stop. So idle connections are closed again every 250 ms while answers under way end, and
+ * whatever is still open after SHUTDOWN_GRACE_MS is cut, as a process manager would cut it.
+ */
+@Injectable()
+export class ConnectionsOnShutdown implements BeforeApplicationShutdown {
+  constructor(private readonly adapter: HttpAdapterHost) {}
+
+  beforeApplicationShutdown(): void {
+    const server = this.adapter.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!server?.listening) return;
+    const idle = setInterval(() => server.closeIdleConnections(), 250);
+    const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    idle.unref();
+    cut.unref();
+    server.once('close', () => {
+      clearInterval(idle);
+      clearTimeout(cut);
+    });
+  }
 }
