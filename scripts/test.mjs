@@ -2,6 +2,7 @@
 // browser journeys (Playwright in Debian's Chromium), the unit and API tests (Jest) on SQLite with media
 // in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster (Debian's postgresql) with media
 // in an S3 bucket (s3rver, started by the tests themselves), and lint with the type-check.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
@@ -19,6 +20,14 @@ const missing = [
   [findPostgres(), POSTGRES_HINT],
   // The EPUB export's tests run Debian's EPUBCheck (server/test/epub-export.e2e-spec.ts).
   [existsSync('/usr/share/java/epubcheck.jar'), 'EPUBCheck is missing: sudo apt-get install -y epubcheck'],
+  // The aligner's tests: eSpeak NG is its reference voice; Festival's voices read the test recordings
+  // (server/test/alignment-accuracy.e2e-spec.ts).
+  [
+    ['espeak-ng', 'festival'].every((bin) => spawnSync(bin, ['--version']).status === 0) &&
+      existsSync('/usr/share/festival/voices/english/kal_diphone') &&
+      existsSync('/usr/share/festival/voices/italian/lp_diphone'),
+    'The aligner needs eSpeak NG, and its tests Festival with two voices: sudo apt-get install -y espeak-ng festival festvox-kallpc16k festvox-italp16k',
+  ],
 ].filter(([found]) => !found);
 if (missing.length) {
   for (const [, hint] of missing) console.error(hint);

@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** What the long-recording import answers (503) when the server has no ffmpeg; the page shows it as is. */
 export const FFMPEG_MISSING_MESSAGE =
@@ -71,6 +72,8 @@ export interface RunOptions {
    * Read at once: a slow reader would make ffmpeg wait, never grow memory.
    */
   onStdout?: (chunk: Buffer) => void;
+  /** ffmpeg's stdin (closed without it): another process's output, as `pipe:0` reads it. */
+  stdin?: Readable;
   /** Kills ffmpeg when aborted; the run then rejects with the signal's reason. */
   signal?: AbortSignal;
   bin?: string;
@@ -90,8 +93,8 @@ export function runFfmpeg(args: readonly string[], options: RunOptions = {}): Pr
   return new Promise((resolvePromise, reject) => {
     const signal = options.signal;
     if (signal?.aborted) return reject(abortReason(signal));
-    const child = spawn(bin, ['-hide_banner', '-nostdin', ...args], {
-      stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
+    const child = spawn(bin, ['-hide_banner', ...(options.stdin ? [] : ['-nostdin']), ...args], {
+      stdio: [options.stdin ?? 'ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
       windowsHide: true,
     });
     // A reader that throws stops ffmpeg, and the run fails with the reader's error.
@@ -175,6 +178,19 @@ function lastLine(text: string): string {
  */
 export function ffmpegInput(file: string): string {
   return `file:${resolve(file)}`;
+}
+
+/** ffmpeg's arguments to decode a file's first audio stream to mono 16-bit PCM at `rate` on stdout. */
+export function decodeToPipeArgs(file: string, rate: number): string[] {
+  return ['-nostats', '-v', 'error', '-i', ffmpegInput(file), '-map', '0:a:0', '-ac', '1'].concat([
+    '-ar',
+    String(rate),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    's16le',
+    'pipe:1',
+  ]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ffmpegInput, runFfmpeg, type RunOptions } from './ffmpeg';
+import { decodeToPipeArgs, runFfmpeg, type RunOptions } from './ffmpeg';
 
 /**
  * A recording's waveform for the import preview's editor (docs/import.md, "One recording of the whole
@@ -121,27 +121,11 @@ export async function computePeaks(
   options: RunOptions = {},
 ): Promise<RecordingPeaks> {
   const reducer = new PeakReducer(durationMs);
-  await runFfmpeg(
-    [
-      '-nostats',
-      '-v',
-      'error',
-      '-i',
-      ffmpegInput(file),
-      '-map',
-      '0:a:0',
-      '-ac',
-      '1',
-      '-ar',
-      String(PEAKS_SAMPLE_RATE),
-      '-c:a',
-      'pcm_s16le',
-      '-f',
-      's16le',
-      'pipe:1',
-    ],
-    { timeoutMs: 15 * 60_000, ...options, onStdout: (chunk) => reducer.push(chunk) },
-  );
+  await runFfmpeg(decodeToPipeArgs(file, PEAKS_SAMPLE_RATE), {
+    timeoutMs: 15 * 60_000,
+    ...options,
+    onStdout: (chunk) => reducer.push(chunk),
+  });
   return reducer.result();
 }
 

@@ -250,16 +250,24 @@ describe('Review ahead: a book’s cards for offline review', () => {
 
     // Queries on the tables this route reads, whatever other work the server does meanwhile.
     const logger = server.app.get(DataSource).logger;
+    // The fewest of three runs: work the server does in the background meanwhile (measuring clips,
+    // rebuilding an audiobook, another instance's notices) is logged too, and only ever adds.
     const countQueries = async (run: () => Promise<unknown>) => {
-      const spy = jest.spyOn(logger, 'logQuery');
-      try {
-        await run();
-        return spy.mock.calls.filter(([sql]) =>
-          /saved_words|phrases|chapters|books|subscriptions|review_logs/.test(sql),
-        ).length;
-      } finally {
-        spy.mockRestore();
+      const counts: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const spy = jest.spyOn(logger, 'logQuery');
+        try {
+          await run();
+          counts.push(
+            spy.mock.calls.filter(([sql]) =>
+              /saved_words|phrases|chapters|books|subscriptions|review_logs/.test(sql),
+            ).length,
+          );
+        } finally {
+          spy.mockRestore();
+        }
       }
+      return Math.min(...counts);
     };
     let res: Awaited<ReturnType<typeof ahead>> | undefined;
     const many = await countQueries(async () => (res = await ahead(bulk.client, `book_code=${codes[0]}`)));

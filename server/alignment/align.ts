@@ -1,0 +1,180 @@
+import { decodeToPipeArgs, runFfmpeg } from '../imports/ffmpeg';
+import { bandAround, fullBand, pool, warp, type Frames, type Path } from './dtw';
+import { COEFFS, FeatureStream, FRAME_MS, normalise, SAMPLE_RATE } from './features';
+import { findPauses, snapToPause, type Pause } from './pauses';
+import { speakPhrases } from './synthesis';
+
+/**
+ * Aligns a narrated recording to its text, phrase by phrase, the aeneas way (docs/alignment.md): the text
+ * spoken by eSpeak NG, both signals as MFCCs, dynamic time warping from coarse to fine with the
+ * recording's start and end left open (an intro, music, an outro are not in the text), and each boundary
+ * moved to the recording's nearest pause.
+ */
+
+export interface Alignment {
+  /** Where the text begins and ends in the recording. */
+  startMs: number;
+  endMs: number;
+  /** N − 1 cuts between the N phrases. */
+  cutsMs: number[];
+  /** Per phrase, 0 to 1: how sure the aligner is of its start and end. */
+  confidence: number[];
+}
+
+export interface AlignProgress {
+  /** 0 to 100. */
+  percent: number;
+  stage: 'speaking' | 'listening' | 'matching';
+}
+
+/** Coarse, middle and fine levels: frames pooled 32 and 8 to one (0.64 s, 0.16 s), then 20 ms frames. */
+const COARSE = 32;
+const MIDDLE = 8;
+/** How far each finer pass may stray from the coarser path, in coarser cells. */
+const RADIUS = [6, 8];
+/** The share of the work each stage takes, for the progress bar. */
+const SHARE = { speaking: 15, listening: 45, matching: 40 };
+
+export async function alignRecording(
+  file: string,
+  phrases: readonly string[],
+  voice: string,
+  durationMs: number,
+  onProgress: (progress: AlignProgress) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<Alignment> {
+  onProgress({ percent: 0, stage: 'speaking' });
+  const spoken = await speakPhrases(phrases, voice, signal);
+  onProgress({ percent: SHARE.speaking, stage: 'listening' });
+
+  const heard = new FeatureStream();
+  let reported = 0;
+  await runFfmpeg(decodeToPipeArgs(file, SAMPLE_RATE), {
+    timeoutMs: 30 * 60_000,
+    signal,
+    onStdout: (chunk) => {
+      heard.write(chunk);
+      const done = Math.min(1, (heard.seconds * 1000) / Math.max(1, durationMs));
+      if (done - reported >= 0.05) {
+        reported = done;
+        onProgress({ percent: Math.round(SHARE.speaking + SHARE.listening * done), stage: 'listening' });
+      }
+    },
+  });
+  const recording = heard.finish();
+  const text: Frames = { data: spoken.frames, count: spoken.frameCount };
+  const audio: Frames = { data: recording.frames, count: recording.frameCount };
+  if (text.count < 2 || audio.count < 2)
+    throw new AlignmentError('The recording or the text is too short to align.');
+  normalise(text.data, 0, text.count);
+  normalise(audio.data, 0, audio.count);
+  onProgress({ percent: SHARE.speaking + SHARE.listening, stage: 'matching' });
+
+  const path = coarseToFine(text, audio, (share) =>
+    onProgress({
+      percent: Math.round(SHARE.speaking + SHARE.listening + SHARE.matching * share),
+      stage: 'matching',
+    }),
+  );
+  const pauses = findPauses(recording.energies, recording.energyCount);
+  return place(path, spoken.boundaries, text, audio, pauses);
+}
+
+export class AlignmentError extends Error {}
+
+function coarseToFine(text: Frames, audio: Frames, progress: (share: number) => void): Path {
+  const coarseText = pool(text, COARSE);
+  const coarseAudio = pool(audio, COARSE);
+  let path = warp(coarseText, coarseAudio, fullBand(coarseText.count, coarseAudio.count));
+  progress(0.2);
+  const middleText = pool(text, MIDDLE);
+  const middleAudio = pool(audio, MIDDLE);
+  path = warp(
+    middleText,
+    middleAudio,
+    bandAround(path, COARSE / MIDDLE, RADIUS[0], middleText.count, middleAudio.count),
+  );
+  progress(0.4);
+  path = warp(text, audio, bandAround(path, MIDDLE, RADIUS[1], text.count, audio.count));
+  progress(1);
+  return path;
+}
+
+/** The recording frames the path matched to each text frame: the first and the last. */
+function matchedColumns(path: Path, rows: number): { first: Int32Array; last: Int32Array } {
+  const first = new Int32Array(rows).fill(-1);
+  const last = new Int32Array(rows).fill(-1);
+  for (let k = 0; k < path.rows.length; k++) {
+    const r = path.rows[k];
+    if (first[r] < 0) first[r] = path.cols[k];
+    last[r] = path.cols[k];
+  }
+  return { first, last };
+}
+
+/** The distance of two frames. */
+function distance(a: Frames, i: number, b: Frames, j: number): number {
+  let d = 0;
+  for (let k = 0; k < COEFFS; k++) {
+    const diff = a.data[i * COEFFS + k] - b.data[j * COEFFS + k];
+    d += diff * diff;
+  }
+  return Math.sqrt(d);
+}
+
+/**
+ * How well each stretch of text matched, 0 to 1: its path's mean distance against what unrelated frames
+ * give (the same text frames against recording frames far away in time).
+ */
+function matchQuality(path: Path, text: Frames, audio: Frames, fromRow: number, toRow: number): number {
+  let matched = 0;
+  let unrelated = 0;
+  let count = 0;
+  const shift = Math.floor(audio.count / 2);
+  for (let k = 0; k < path.rows.length; k++) {
+    const r = path.rows[k];
+    if (r < fromRow || r >= toRow) continue;
+    matched += distance(text, r, audio, path.cols[k]);
+    unrelated += distance(text, r, audio, (path.cols[k] + shift + 37 * k) % audio.count);
+    count++;
+  }
+  if (!count || unrelated === 0) return 0;
+  // Matched speech sits near 0.6 of unrelated frames' distance, another text near 0.9 (docs/alignment.md).
+  const ratio = matched / unrelated;
+  return Math.max(0, Math.min(1, (0.92 - ratio) / 0.25));
+}
+
+function place(
+  path: Path,
+  boundaries: readonly number[],
+  text: Frames,
+  audio: Frames,
+  pauses: Pause[],
+): Alignment {
+  const { first, last } = matchedColumns(path, text.count);
+  const ms = (frame: number) => frame * FRAME_MS;
+  const startMs = Math.max(0, ms(path.cols[0]) - 100);
+  const endMs = ms(path.cols[path.cols.length - 1] + 1) + 100;
+  const cuts: number[] = [];
+  const snapped: number[] = [];
+  for (const boundary of boundaries) {
+    const mapped = (ms(first[boundary]) + ms(last[boundary] + 1)) / 2;
+    const snap = snapToPause(pauses, mapped);
+    cuts.push(snap.ms);
+    snapped.push(snap.score);
+  }
+  // Cuts in order, at least 50 ms apart (a snap may reach past its neighbour's).
+  for (let n = 1; n < cuts.length; n++) cuts[n] = Math.max(cuts[n], cuts[n - 1] + 50);
+  const rowEdges = [0, ...boundaries, text.count];
+  const confidence = rowEdges.slice(0, -1).map((from, n) => {
+    const quality = matchQuality(path, text, audio, from, rowEdges[n + 1]);
+    const edges = [n > 0 ? snapped[n - 1] : 1, n < snapped.length ? snapped[n] : 1];
+    return Math.round(Math.min(quality, ...edges) * 100) / 100;
+  });
+  return {
+    startMs: Math.round(Math.min(startMs, cuts[0] ?? startMs)),
+    endMs: Math.round(Math.max(endMs, cuts[cuts.length - 1] ?? endMs)),
+    cutsMs: cuts.map(Math.round),
+    confidence,
+  };
+}

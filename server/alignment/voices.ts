@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+
+/**
+ * The reference voices: eSpeak NG's languages (Debian's `espeak-ng`, run as a separate process, so its GPL
+ * stays out of our code). A book's language picks one by its whole tag, else by its first subtag
+ * (`pt-BR` → `pt-br`, `de-AT` → `de`); a language with none falls back to the pause split
+ * (docs/import.md, "Languages").
+ */
+
+export const ESPEAK_BIN = 'espeak-ng';
+
+let listed: Promise<Set<string>> | null = null;
+
+/** The languages the installed eSpeak NG speaks (empty without it), read once per process. */
+export function espeakLanguages(bin = ESPEAK_BIN): Promise<Set<string>> {
+  listed ??= new Promise((resolve) => {
+    execFile(bin, ['--voices'], { timeout: 10_000 }, (error, stdout) => {
+      if (error) return resolve(new Set());
+      // "Pty Language       Age/Gender VoiceName          File                 Other Languages"
+      const languages = stdout
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/)[1]?.toLowerCase())
+        .filter((language): language is string => Boolean(language));
+      resolve(new Set(languages));
+    });
+  });
+  return listed;
+}
+
+/** eSpeak NG's voice for a book's language (a BCP 47 tag), or null when it has none. */
+export async function referenceVoice(language: string, bin = ESPEAK_BIN): Promise<string | null> {
+  const known = await espeakLanguages(bin);
+  const tag = language.trim().toLowerCase();
+  if (known.has(tag)) return tag;
+  const primary = tag.split('-')[0];
+  if (known.has(primary)) return primary;
+  // English's voices are named for their country only.
+  if (primary === 'en' && known.has('en-us')) return 'en-us';
+  if (primary === 'fr' && known.has('fr-fr')) return 'fr-fr';
+  return null;
+}
