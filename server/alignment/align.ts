@@ -1,5 +1,5 @@
 import { decodeToPipeArgs, runFfmpeg } from '../imports/ffmpeg';
-import { bandAround, fullBand, pool, warp, type Frames, type Path } from './dtw';
+import { bandAround, fullBand, NoPathError, pool, warp, type Frames, type Path } from './dtw';
 import { COEFFS, FeatureStream, FRAME_MS, normalise, SAMPLE_RATE } from './features';
 import { findPauses, snapToPause, type Pause } from './pauses';
 import { speakPhrases } from './synthesis';
@@ -45,6 +45,8 @@ export async function alignRecording(
 ): Promise<Alignment> {
   onProgress({ percent: 0, stage: 'speaking' });
   const spoken = await speakPhrases(phrases, voice, signal);
+  // The warping lets a narrator take at most three times, and at least half, the reference voice's time.
+  if ((durationMs / FRAME_MS) * 2 < spoken.frameCount) throw tooShort(durationMs, phrases.length);
   onProgress({ percent: SHARE.speaking, stage: 'listening' });
 
   const heard = new FeatureStream();
@@ -66,36 +68,60 @@ export async function alignRecording(
   const audio: Frames = { data: recording.frames, count: recording.frameCount };
   if (text.count < 2 || audio.count < 2)
     throw new AlignmentError('The recording or the text is too short to align.');
+  if (loudest(recording.energies, recording.energyCount) < SILENT_DB)
+    throw new AlignmentError('The recording is silent: check that this is the right file.');
   normalise(text.data, 0, text.count);
   normalise(audio.data, 0, audio.count);
   onProgress({ percent: SHARE.speaking + SHARE.listening, stage: 'matching' });
 
-  const path = coarseToFine(text, audio, (share) =>
-    onProgress({
-      percent: Math.round(SHARE.speaking + SHARE.listening + SHARE.matching * share),
-      stage: 'matching',
-    }),
-  );
+  let path: Path;
+  try {
+    path = await coarseToFine(text, audio, (share) =>
+      onProgress({
+        percent: Math.round(SHARE.speaking + SHARE.listening + SHARE.matching * share),
+        stage: 'matching',
+      }),
+    );
+  } catch (error) {
+    if (error instanceof NoPathError) throw tooShort(durationMs, phrases.length);
+    throw error;
+  }
   const pauses = findPauses(recording.energies, recording.energyCount);
   return place(path, spoken.boundaries, text, audio, pauses);
 }
 
+/** What the administrator is told: the recording and the text cannot be aligned, and why. */
 export class AlignmentError extends Error {}
 
-function coarseToFine(text: Frames, audio: Frames, progress: (share: number) => void): Path {
+function tooShort(durationMs: number, phrases: number): AlignmentError {
+  return new AlignmentError(
+    `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${phrases} phrases: check that this is the right recording and text.`,
+  );
+}
+
+/** A recording whose loudest 10 ms stays below this (dBFS) has nothing to align. */
+const SILENT_DB = -50;
+
+function loudest(energies: Float32Array, count: number): number {
+  let max = -Infinity;
+  for (let i = 0; i < count; i++) if (energies[i] > max) max = energies[i];
+  return max;
+}
+
+async function coarseToFine(text: Frames, audio: Frames, progress: (share: number) => void): Promise<Path> {
   const coarseText = pool(text, COARSE);
   const coarseAudio = pool(audio, COARSE);
-  let path = warp(coarseText, coarseAudio, fullBand(coarseText.count, coarseAudio.count));
+  let path = await warp(coarseText, coarseAudio, fullBand(coarseText.count, coarseAudio.count));
   progress(0.2);
   const middleText = pool(text, MIDDLE);
   const middleAudio = pool(audio, MIDDLE);
-  path = warp(
+  path = await warp(
     middleText,
     middleAudio,
     bandAround(path, COARSE / MIDDLE, RADIUS[0], middleText.count, middleAudio.count),
   );
   progress(0.4);
-  path = warp(text, audio, bandAround(path, MIDDLE, RADIUS[1], text.count, audio.count));
+  path = await warp(text, audio, bandAround(path, MIDDLE, RADIUS[1], text.count, audio.count));
   progress(1);
   return path;
 }

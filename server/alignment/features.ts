@@ -160,7 +160,7 @@ export class FeatureStream {
     this.energies[this.energyCount++] = db;
   }
 
-  /** One frame centred on the hop just ended (the window reaches back before the stream's start as zeros). */
+  /** One frame, its window ending with the hop just ended (the window reaches back before the stream's start as zeros). */
   private frame(): void {
     const { re, im, ring, window } = this;
     const start = this.samples; // the ring's oldest sample sits at samples % WINDOW_SAMPLES

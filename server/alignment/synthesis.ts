@@ -11,7 +11,7 @@ import { ESPEAK_BIN } from './voices';
  * process speaks the whole chapter (an hour's text in seconds); between two phrases it is told to pause
  * longer than it ever does inside one, and that pause is found again in its output, exactly: eSpeak's
  * pauses are digital silence. ffmpeg, reading eSpeak's output through a pipe, resamples it to the
- * features' 16 kHz. Nothing is written to disk and no PCM is kept.
+ * features' 16 kHz. No PCM is kept or written; only the text goes to a temp file, for eSpeak to read.
  */
 
 /** What eSpeak is told to pause between phrases; it never pauses half as long on its own. */
@@ -82,7 +82,8 @@ class Separators {
     const ms = (this.pendingSilence * 1000) / SAMPLE_RATE;
     this.pendingSilence = 0;
     if (ms < SEPARATOR_FOUND_MS) return this.features.silence(ms);
-    this.endPhrase();
+    // Two or more breaks in one silence: a phrase between them said nothing ("…"); it gets no time.
+    for (let n = Math.max(1, Math.round(ms / SEPARATOR_MS)); n > 0; n--) this.endPhrase();
   }
 }
 
@@ -95,47 +96,48 @@ async function speak(
 ): Promise<void> {
   // From a file: read from stdin, eSpeak loses an SSML tag that straddles two of its reads.
   const dir = await mkdtemp(join(tmpdir(), 'lingonovel-espeak-'));
-  const file = join(dir, 'text.ssml');
-  await writeFile(file, text);
-  const espeak = spawn(ESPEAK_BIN, ['-v', voice, '-m', '-b', '1', '--stdout', '-f', file], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const spoken = new Promise<void>((resolve, reject) => {
-    espeak.on('error', reject);
-    // 'exit', not 'close': its stdout is read by ffmpeg, never here, so it never ends here.
-    espeak.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`eSpeak NG failed (exit ${code})`)),
-    );
-  });
-  const kill = () => espeak.kill('SIGKILL');
-  signal?.addEventListener('abort', kill);
   try {
-    await Promise.all([
-      runFfmpeg(
-        [
-          '-nostats',
-          '-v',
-          'error',
-          '-f',
-          'wav',
-          '-i',
-          'pipe:0',
-          '-ac',
-          '1',
-          '-ar',
-          String(SAMPLE_RATE),
-        ].concat(['-f', 's16le', 'pipe:1']),
-        {
-          stdin: espeak.stdout,
-          onStdout: (chunk) => separators.write(chunk),
-          timeoutMs: 10 * 60_000,
-          signal,
-        },
-      ),
-      spoken,
-    ]);
+    const file = join(dir, 'text.ssml');
+    await writeFile(file, text);
+    const espeak = spawn(ESPEAK_BIN, ['-v', voice, '-m', '-b', '1', '--stdout', '-f', file], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let exited = false;
+    const spoken = new Promise<void>((resolve, reject) => {
+      espeak.on('error', reject);
+      // 'exit', not 'close': its stdout is read by ffmpeg, never here, so it never ends here.
+      espeak.on('exit', (code) => {
+        exited = true;
+        return code === 0 ? resolve() : reject(new Error(`eSpeak NG failed (exit ${code})`));
+      });
+    });
+    spoken.catch(() => undefined); // awaited below; an ffmpeg failure may come first
+    try {
+      await Promise.all([
+        runFfmpeg(
+          ['-nostats', '-v', 'error', '-f', 'wav', '-i', 'pipe:0', '-ac', '1'].concat([
+            '-ar',
+            String(SAMPLE_RATE),
+            '-f',
+            's16le',
+            'pipe:1',
+          ]),
+          {
+            stdin: espeak.stdout,
+            onStdout: (chunk) => separators.write(chunk),
+            timeoutMs: 10 * 60_000,
+            signal,
+          },
+        ),
+        spoken,
+      ]);
+    } finally {
+      // ffmpeg failed or was stopped: eSpeak would wait forever on a pipe nobody reads.
+      if (!exited) espeak.kill('SIGKILL');
+      // Our end of its output, which ffmpeg read from its own copy.
+      espeak.stdout.destroy();
+    }
   } finally {
-    signal?.removeEventListener('abort', kill);
     await rm(dir, { recursive: true, force: true });
   }
 }
