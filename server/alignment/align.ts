@@ -149,25 +149,25 @@ function distance(a: Frames, i: number, b: Frames, j: number): number {
 }
 
 /**
- * How well each stretch of text matched, 0 to 1: its path's mean distance against what unrelated frames
- * give (the same text frames against recording frames far away in time).
+ * How well each phrase matched, 0 to 1: its path's mean distance against what unrelated frames give (the
+ * same text frames against recording frames far away in time). One pass over the path for all phrases.
  */
-function matchQuality(path: Path, text: Frames, audio: Frames, fromRow: number, toRow: number): number {
-  let matched = 0;
-  let unrelated = 0;
-  let count = 0;
+function matchQualities(path: Path, text: Frames, audio: Frames, rowEdges: readonly number[]): number[] {
+  const phrases = rowEdges.length - 1;
+  const matched = new Float64Array(phrases);
+  const unrelated = new Float64Array(phrases);
   const shift = Math.floor(audio.count / 2);
+  let phrase = 0;
   for (let k = 0; k < path.rows.length; k++) {
     const r = path.rows[k];
-    if (r < fromRow || r >= toRow) continue;
-    matched += distance(text, r, audio, path.cols[k]);
-    unrelated += distance(text, r, audio, (path.cols[k] + shift + 37 * k) % audio.count);
-    count++;
+    while (phrase < phrases - 1 && r >= rowEdges[phrase + 1]) phrase++;
+    matched[phrase] += distance(text, r, audio, path.cols[k]);
+    unrelated[phrase] += distance(text, r, audio, (path.cols[k] + shift + 37 * k) % audio.count);
   }
-  if (!count || unrelated === 0) return 0;
   // Matched speech sits near 0.6 of unrelated frames' distance, another text near 0.9 (docs/alignment.md).
-  const ratio = matched / unrelated;
-  return Math.max(0, Math.min(1, (0.92 - ratio) / 0.25));
+  return Array.from(matched, (sum, n) =>
+    unrelated[n] ? Math.max(0, Math.min(1, (0.92 - sum / unrelated[n]) / 0.25)) : 0,
+  );
 }
 
 function place(
@@ -192,8 +192,8 @@ function place(
   // Cuts in order, at least 50 ms apart (a snap may reach past its neighbour's).
   for (let n = 1; n < cuts.length; n++) cuts[n] = Math.max(cuts[n], cuts[n - 1] + 50);
   const rowEdges = [0, ...boundaries, text.count];
-  const confidence = rowEdges.slice(0, -1).map((from, n) => {
-    const quality = matchQuality(path, text, audio, from, rowEdges[n + 1]);
+  const qualities = matchQualities(path, text, audio, rowEdges);
+  const confidence = qualities.map((quality, n) => {
     const edges = [n > 0 ? snapped[n - 1] : 1, n < snapped.length ? snapped[n] : 1];
     return Math.round(Math.min(quality, ...edges) * 100) / 100;
   });
