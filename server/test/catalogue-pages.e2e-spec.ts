@@ -133,7 +133,9 @@ describe('Catalogue pages (/books, /learn)', () => {
       expect(res.html).toContain('Page not found');
     }
     expect((await page(`/books?q=${'a'.repeat(200)}`)).status).toBe(200);
-    expect((await cacheState()).entries).toBe(before.entries);
+    // None of them kept. (At most as many as before: background work, such as measuring the demo's clips,
+    // may change the catalogue meanwhile, and a change empties the cache.)
+    expect((await cacheState()).entries).toBeLessThanOrEqual(before.entries);
   });
 
   it('marks searches noindex, and only searches', async () => {
