@@ -75,6 +75,10 @@ describe('The page cache under 20,000 distinct guest queries', () => {
       env: {
         STORAGE_DIR: storage,
         PAGE_CACHE_MB: String(BUDGET_MB),
+        // glibc gives each thread that allocates under contention an arena of its own and keeps freed
+        // pages in them: on a loaded machine (CI beside the browser journeys) that alone added 60 MB of
+        // RSS no heap or cache held. Two arenas is what docs/scaling.md advises for a server too.
+        MALLOC_ARENA_MAX: '2',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
       },
     });
