@@ -29,6 +29,8 @@ import {
 import { SignedLinks } from '../common/signed-links';
 import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
 import type { StagedImport } from './staged-import.entity';
+import { AlignmentError, alignRecording } from '../alignment/align';
+import { referenceVoice } from '../alignment/voices';
 import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
 import { computePeaks, readPeaks, type RecordingPeaks } from './recording-peaks';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
@@ -54,6 +56,9 @@ function ffmpegRefusal(error: unknown, message: string, field?: string): unknown
   if (error.kind !== 'failed' || /No space left|Permission denied/i.test(error.stderr)) return error;
   return field ? ValidationFailed.field(field, message) : new RuleFailed(message);
 }
+
+/** An aligned row under this confidence is unsure: the editor takes the author to it (docs/alignment.md). */
+export const UNSURE_BELOW = 0.5;
 
 /** What a preview link grants: one clip of one staged import (0 is the recording). */
 export function previewSubject(id: string, n: number): string {
@@ -134,7 +139,13 @@ export class ChapterImportService {
       if (dto.recording && text.problems.length)
         throw ValidationFailed.field('text', text.problems.join(' '));
       const manifest = dto.recording
-        ? await this.stageRecording(id, dto.recording, recordingRows(text, decodeText(bytes)), text.format)
+        ? await this.stageRecording(
+            id,
+            dto.recording,
+            recordingRows(text, decodeText(bytes)),
+            text.format,
+            chapter.book.language,
+          )
         : await this.stageClips(id, text, dto.clips ?? []);
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
@@ -158,12 +169,17 @@ export class ChapterImportService {
     return { format: text.format, rows: await this.probe(id, matched.rows), errors: matched.errors };
   }
 
-  /** One recording of the whole chapter: checked as audio, then cut at its N−1 longest pauses. */
+  /**
+   * One recording of the whole chapter: checked as audio, then aligned to its text when the book's
+   * language has a reference voice (server/alignment/, docs/alignment.md), else cut at its N−1 longest
+   * pauses.
+   */
   private async stageRecording(
     id: string,
     file: UploadedFile,
     rows: TextRow[],
     format: string,
+    language: string | null,
   ): Promise<ChapterManifest> {
     let type: AudioType;
     try {
@@ -180,21 +196,52 @@ export class ChapterImportService {
     } catch (error) {
       throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.', 'recording');
     }
-    const { durationMs, cuts, notice } = found;
-    const recording = { file: name, type, duration_ms: durationMs, cuts };
-    const matched = matchClips({ format: 'blocks', rows }, []);
-    // Too short a recording for its phrases: no boundaries could make every segment 50 ms or more.
+    const { durationMs } = found;
     // Whether any boundaries could give every phrase 50 ms (the found ones may be moved in the preview).
     const fits = durationMs >= MIN_SEGMENT_MS * Math.max(1, rows.length);
+    const errors = fits
+      ? []
+      : [
+          `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${rows.length} phrases: check that this is the right recording and text.`,
+        ];
+    let recording: NonNullable<ChapterManifest['recording']> = {
+      file: name,
+      type,
+      duration_ms: durationMs,
+      cuts: found.cuts,
+    };
+    let notice = found.notice;
+    const voice = language ? await referenceVoice(language) : null;
+    if (!voice)
+      notice =
+        `${language ? `No reference voice speaks this book's language (${language})` : 'The book has no language'}: the recording is cut at its pauses, without its text. ${notice ?? ''}`.trim();
+    else if (fits && rows.length > 1) {
+      try {
+        const aligned = await alignRecording(
+          path,
+          rows.map((row) => row.phrase),
+          voice,
+          durationMs,
+        );
+        recording = {
+          ...recording,
+          cuts: aligned.cutsMs,
+          start_ms: aligned.startMs,
+          end_ms: aligned.endMs,
+          confidence: aligned.confidence,
+        };
+        notice = null;
+      } catch (error) {
+        if (!(error instanceof AlignmentError)) throw error;
+        errors.push(error.message);
+      }
+    }
+    const matched = matchClips({ format: 'blocks', rows }, []);
     return {
       format,
       recording,
       notice,
-      errors: fits
-        ? []
-        : [
-            `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${rows.length} phrases: check that this is the right recording and text.`,
-          ],
+      errors,
       // The segments are the clips; only the row's own text can be its problem.
       rows: matched.rows.map((row) => ({ ...row, error: rowTextProblem(row), duration_ms: null })),
     };
@@ -223,6 +270,7 @@ export class ChapterImportService {
       clip: row.clip,
       duration_ms: spans[i] ? spans[i].endMs - spans[i].startMs : row.duration_ms,
       ...(spans[i] && { start_ms: spans[i].startMs, end_ms: spans[i].endMs }),
+      ...(manifest.recording?.confidence && { confidence: manifest.recording.confidence[i] }),
       audio: row.file && !row.error ? previewUrl(this.links, staged.id, row.n) : null,
       error: row.error,
     }));
@@ -237,6 +285,10 @@ export class ChapterImportService {
             url: previewUrl(this.links, staged.id, 0),
             duration_ms: manifest.recording.duration_ms,
             cuts: manifest.recording.cuts,
+            start_ms: spans[0]?.startMs ?? 0,
+            end_ms: spans.at(-1)?.endMs ?? manifest.recording.duration_ms,
+            unsure_below: manifest.recording.confidence ? UNSURE_BELOW : null,
+            unsure: (manifest.recording.confidence ?? []).filter((c) => c < UNSURE_BELOW).length,
           }
         : null,
       notice: manifest.notice ?? null,
@@ -366,9 +418,16 @@ export class ChapterImportService {
     const cleanup = () => rm(dir, { recursive: true, force: true });
     await mkdir(dir);
     const source = await this.stage.localCopy(id, recording.file);
+    // What comes before the text and after it (an announcement, music) is cut off and left out.
+    const lead = recording.start_ms ? [recording.start_ms] : [];
+    const tail =
+      recording.end_ms !== undefined && recording.end_ms < recording.duration_ms ? [recording.end_ms] : [];
     let clips: string[];
     try {
-      clips = await cutSegments(source.path, recording.cuts, dir);
+      clips = await cutSegments(source.path, [...lead, ...recording.cuts, ...tail], dir);
+      const outside = [...clips.slice(0, lead.length), ...clips.slice(clips.length - tail.length)];
+      await Promise.all(outside.map((clip) => rm(clip, { force: true })));
+      clips = clips.slice(lead.length, clips.length - tail.length);
     } catch (error) {
       await cleanup();
       // A disk error is ours (a 500, logged); ffmpeg's refusal of these cuts is the administrator's to fix.

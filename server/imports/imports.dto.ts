@@ -65,6 +65,11 @@ export class ImportRowResponse {
   @ApiProperty({ required: false, description: "In recording mode, where the phrase's segment ends." })
   end_ms?: number;
   @ApiProperty({
+    required: false,
+    description: 'An aligned recording: how sure the aligner is of this segment, 0 to 1 (docs/alignment.md).',
+  })
+  confidence?: number;
+  @ApiProperty({
     type: 'string',
     nullable: true,
     description: "A short-lived signed URL the preview's <audio> plays (it cannot send the token).",
@@ -79,6 +84,18 @@ export class RecordingPreview {
   @ApiProperty() duration_ms: number;
   @ApiProperty({ type: [Number], description: 'Where each phrase after the first starts, in ms.' })
   cuts: number[];
+  @ApiProperty({
+    description: 'Where the text starts: what comes before (an announcement, music) is left out.',
+  })
+  start_ms: number;
+  @ApiProperty({ description: 'Where the text ends.' }) end_ms: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Rows under this confidence are unsure; null when not aligned.',
+  })
+  unsure_below: number | null;
+  @ApiProperty({ description: 'How many rows are unsure.' }) unsure: number;
 }
 
 /** A chapter import's preview, as the staging call and a later look answer it. */

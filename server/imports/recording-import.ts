@@ -53,5 +53,10 @@ export function checkedCuts(cuts: unknown, recording: RecordingManifest, phraseC
   return check.cutsMs;
 }
 
-export const segments = (recording: RecordingManifest): Span[] =>
-  segmentsFromCuts(recording.cuts, recording.duration_ms);
+/** The rows' segments: from where the text starts (0 unless aligned) to where it ends. */
+export function segments(recording: RecordingManifest): Span[] {
+  const spans = segmentsFromCuts(recording.cuts, recording.duration_ms);
+  if (spans.length && recording.start_ms !== undefined) spans[0].startMs = recording.start_ms;
+  if (spans.length && recording.end_ms !== undefined) spans[spans.length - 1].endMs = recording.end_ms;
+  return spans;
+}
