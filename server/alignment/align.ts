@@ -150,9 +150,15 @@ function distance(a: Frames, i: number, b: Frames, j: number): number {
 
 /**
  * How well each phrase matched, 0 to 1: its path's mean distance against what unrelated frames give (the
- * same text frames against recording frames far away in time). One pass over the path for all phrases.
+ * same text frames against recording frames far away in time). One pass over the path for all phrases;
+ * `ratio` is the same measure over the whole path.
  */
-function matchQualities(path: Path, text: Frames, audio: Frames, rowEdges: readonly number[]): number[] {
+function matchQualities(
+  path: Path,
+  text: Frames,
+  audio: Frames,
+  rowEdges: readonly number[],
+): { qualities: number[]; ratio: number } {
   const phrases = rowEdges.length - 1;
   const matched = new Float64Array(phrases);
   const unrelated = new Float64Array(phrases);
@@ -164,10 +170,43 @@ function matchQualities(path: Path, text: Frames, audio: Frames, rowEdges: reado
     matched[phrase] += distance(text, r, audio, path.cols[k]);
     unrelated[phrase] += distance(text, r, audio, (path.cols[k] + shift + 37 * k) % audio.count);
   }
+  const sum = (values: Float64Array) => values.reduce((a, b) => a + b, 0);
   // Matched speech sits near 0.6 of unrelated frames' distance, another text near 0.9 (docs/alignment.md).
-  return Array.from(matched, (sum, n) =>
-    unrelated[n] ? Math.max(0, Math.min(1, (0.92 - sum / unrelated[n]) / 0.25)) : 0,
+  const qualities = Array.from(matched, (total, n) =>
+    unrelated[n] ? clamp01((0.92 - total / unrelated[n]) / 0.25) : 0,
   );
+  return { qualities, ratio: sum(matched) / Math.max(1e-9, sum(unrelated)) };
+}
+
+const clamp01 = (value: number) => Math.max(0, Math.min(1, value));
+
+/** Phrases shorter than this many text frames (100 ms) say nothing of a reading's pace. */
+const PACE_MIN_FRAMES = 5;
+/** With fewer phrases than this, the chapter's fit is not judged (one odd phrase would sway it). */
+const FIT_MIN_PHRASES = 6;
+
+/**
+ * How well the recording fits the text as a whole, 0 to 1. Read by a narrator, every phrase takes about
+ * the same multiple of the reference voice's time; matched against another text (or another language),
+ * the warping gives phrases lengths that vary two to three times as much, and matches frames less well.
+ * Measured on the generated recordings (docs/alignment.md, "Another text"): the spread of the phrases'
+ * log time ratios 0.07–0.11 for their own text against 0.17–0.29 for another, the path's distance ratio
+ * 0.67–0.74 against 0.75–0.79. Their sum, scaled, separates the two by a wide margin.
+ */
+function chapterFit(first: Int32Array, last: Int32Array, rowEdges: readonly number[], ratio: number): number {
+  const logs: number[] = [];
+  for (let n = 0; n < rowEdges.length - 1; n++) {
+    const textFrames = rowEdges[n + 1] - rowEdges[n];
+    if (textFrames <= PACE_MIN_FRAMES) continue;
+    const heardFrames = last[rowEdges[n + 1] - 1] - first[rowEdges[n]] + 1;
+    logs.push(Math.log(Math.max(1, heardFrames) / textFrames));
+  }
+  if (logs.length < FIT_MIN_PHRASES) return 1;
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const spread = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / logs.length);
+  const misfit = (spread - 0.1) / 0.1 + (ratio - 0.7) / 0.05;
+  // Own texts measured up to 0.8, other texts from 2.1.
+  return clamp01(2 - misfit);
 }
 
 function place(
@@ -192,10 +231,12 @@ function place(
   // Cuts in order, at least 50 ms apart (a snap may reach past its neighbour's).
   for (let n = 1; n < cuts.length; n++) cuts[n] = Math.max(cuts[n], cuts[n - 1] + 50);
   const rowEdges = [0, ...boundaries, text.count];
-  const qualities = matchQualities(path, text, audio, rowEdges);
+  const { qualities, ratio } = matchQualities(path, text, audio, rowEdges);
+  // A recording of another text makes every phrase doubtful, however well its frames happen to match.
+  const fit = chapterFit(first, last, rowEdges, ratio);
   const confidence = qualities.map((quality, n) => {
     const edges = [n > 0 ? snapped[n - 1] : 1, n < snapped.length ? snapped[n] : 1];
-    return Math.round(Math.min(quality, ...edges) * 100) / 100;
+    return Math.round(Math.min(quality, fit, ...edges) * 100) / 100;
   });
   return {
     startMs: Math.round(Math.min(startMs, cuts[0] ?? startMs)),

@@ -1,4 +1,5 @@
 import {
+  ConflictException,
   Injectable,
   NotFoundException,
   PayloadTooLargeException,
@@ -20,8 +21,10 @@ import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import {
   MAX_CLIPS,
+  type BoundariesDto,
   type ChapterImportAnswer,
   type ChapterImportDto,
+  type ImportAligning,
   type ChapterImportResponse,
   type ImportRowResponse,
   type RecordingPeaksAnswer,
@@ -29,12 +32,13 @@ import {
 import { SignedLinks } from '../common/signed-links';
 import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
 import type { StagedImport } from './staged-import.entity';
-import { AlignmentError, alignRecording } from '../alignment/align';
 import { referenceVoice } from '../alignment/voices';
+import { AlignmentJobs } from './alignment-jobs';
+import { alignStaged, evenCuts, mismatchWarning, UNSURE_BELOW, unsureCount } from './recording-alignment';
 import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
 import { computePeaks, readPeaks, type RecordingPeaks } from './recording-peaks';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
-import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
+import { FfmpegError, FFMPEG_MISSING_MESSAGE, probeDurationMs } from './ffmpeg';
 import {
   decodeText,
   parseImportText,
@@ -57,8 +61,8 @@ function ffmpegRefusal(error: unknown, message: string, field?: string): unknown
   return field ? ValidationFailed.field(field, message) : new RuleFailed(message);
 }
 
-/** An aligned row under this confidence is unsure: the editor takes the author to it (docs/alignment.md). */
-export const UNSURE_BELOW = 0.5;
+export const STILL_ALIGNING =
+  'The recording is still being aligned to its text: look again at the import in a moment.';
 
 /** What a preview link grants: one clip of one staged import (0 is the recording). */
 export function previewSubject(id: string, n: number): string {
@@ -107,9 +111,14 @@ export class ChapterImportService {
     private readonly media: MediaService,
     private readonly links: SignedLinks,
     private readonly events: CatalogueEvents,
+    private readonly jobs: AlignmentJobs,
   ) {}
 
-  async stageChapter(user: User, chapterId: number, dto: ChapterImportDto): Promise<ChapterImportAnswer> {
+  async stageChapter(
+    user: User,
+    chapterId: number,
+    dto: ChapterImportDto,
+  ): Promise<{ data: ChapterImportResponse | ImportAligning }> {
     const chapter = await this.chapters.withBook(chapterId);
     if (!chapter) throw new NotFoundException('Chapter not found.');
     if (dto.recording && dto.clips?.length)
@@ -138,7 +147,7 @@ export class ChapterImportService {
       // own (a malformed translation column) would need a new upload anyway, so they are a 422 at once.
       if (dto.recording && text.problems.length)
         throw ValidationFailed.field('text', text.problems.join(' '));
-      const manifest = dto.recording
+      const { manifest, job } = dto.recording
         ? await this.stageRecording(
             id,
             dto.recording,
@@ -146,18 +155,22 @@ export class ChapterImportService {
             text.format,
             chapter.book.language,
           )
-        : await this.stageClips(id, text, dto.clips ?? []);
+        : { manifest: await this.stageClips(id, text, dto.clips ?? []), job: false };
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
-      const staged = await this.lifecycle.stage({
+      const found = {
         id,
-        kind: 'chapter',
+        kind: 'chapter' as const,
         chapterId: chapter.id,
         mode: dto.mode ?? 'append',
         createdBy: user.id,
         manifest,
-      });
-      return { data: this.preview(staged) };
+      };
+      const staged = job
+        ? await this.lifecycle.stage(found, this.jobs.newJob(manifest.recording!.duration_ms))
+        : await this.lifecycle.stage(found);
+      if (job) this.jobs.kick();
+      return { data: this.answer(staged) };
     } catch (error) {
       await this.stage.remove(id);
       throw error;
@@ -171,8 +184,9 @@ export class ChapterImportService {
 
   /**
    * One recording of the whole chapter: checked as audio, then aligned to its text when the book's
-   * language has a reference voice (server/alignment/, docs/alignment.md), else cut at its N−1 longest
-   * pauses.
+   * language has a reference voice (server/alignment/, docs/alignment.md): within the request when it is
+   * short, else by a job (`job` is then true: the import is staged 'aligning'). Without a voice, it is cut
+   * at its N−1 longest pauses.
    */
   private async stageRecording(
     id: string,
@@ -180,7 +194,7 @@ export class ChapterImportService {
     rows: TextRow[],
     format: string,
     language: string | null,
-  ): Promise<ChapterManifest> {
+  ): Promise<{ manifest: ChapterManifest; job: boolean }> {
     let type: AudioType;
     try {
       type = (await this.media.probeAudio(file.path)).type;
@@ -190,72 +204,70 @@ export class ChapterImportService {
     }
     const name = `recording.${type}`;
     const path = await this.stage.adopt(id, file.path, name);
-    let found;
+    const voice = language ? await referenceVoice(language) : null;
+    let found: { durationMs: number; cuts: number[]; notice: string | null };
     try {
-      found = await findCuts(path, Math.max(1, rows.length));
+      if (voice) {
+        const durationMs = await probeDurationMs(path);
+        found = { durationMs, cuts: evenCuts(durationMs, rows.length), notice: null };
+      } else found = await findCuts(path, Math.max(1, rows.length));
     } catch (error) {
       throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.', 'recording');
     }
     const { durationMs } = found;
     // Whether any boundaries could give every phrase 50 ms (the found ones may be moved in the preview).
     const fits = durationMs >= MIN_SEGMENT_MS * Math.max(1, rows.length);
-    const errors = fits
-      ? []
-      : [
-          `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${rows.length} phrases: check that this is the right recording and text.`,
-        ];
-    let recording: NonNullable<ChapterManifest['recording']> = {
-      file: name,
-      type,
-      duration_ms: durationMs,
-      cuts: found.cuts,
-    };
-    let notice = found.notice;
-    const voice = language ? await referenceVoice(language) : null;
-    if (!voice)
-      notice =
-        `${language ? `No reference voice speaks this book's language (${language})` : 'The book has no language'}: the recording is cut at its pauses, without its text. ${notice ?? ''}`.trim();
-    else if (fits && rows.length > 1) {
-      try {
-        const aligned = await alignRecording(
-          path,
-          rows.map((row) => row.phrase),
-          voice,
-          durationMs,
-        );
-        recording = {
-          ...recording,
-          cuts: aligned.cutsMs,
-          start_ms: aligned.startMs,
-          end_ms: aligned.endMs,
-          confidence: aligned.confidence,
-        };
-        notice = null;
-      } catch (error) {
-        if (!(error instanceof AlignmentError)) throw error;
-        errors.push(error.message);
-      }
-    }
     const matched = matchClips({ format: 'blocks', rows }, []);
-    return {
+    const manifest: ChapterManifest = {
       format,
-      recording,
-      notice,
-      errors,
+      recording: { file: name, type, duration_ms: durationMs, cuts: found.cuts },
+      notice: voice
+        ? null
+        : `${language ? `No reference voice speaks this book's language (${language})` : 'The book has no language'}: the recording is cut at its pauses, without its text (docs/import.md lists the languages that are aligned). ${found.notice ?? ''}`.trim(),
+      errors: fits
+        ? []
+        : [
+            `The recording (${(durationMs / 1000).toFixed(1)} s) is too short for ${rows.length} phrases: check that this is the right recording and text.`,
+          ],
       // The segments are the clips; only the row's own text can be its problem.
       rows: matched.rows.map((row) => ({ ...row, error: rowTextProblem(row), duration_ms: null })),
     };
+    if (!voice || !fits || rows.length < 2) return { manifest, job: false };
+    if (this.jobs.isLong(durationMs)) return { manifest, job: true };
+    try {
+      return { manifest: await alignStaged(manifest, path, voice), job: false };
+    } catch (error) {
+      throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.', 'recording');
+    }
   }
 
-  /** Moves a recording's boundaries (the preview's 50 ms steps or typed times). */
-  async setBoundaries(staged: StagedImport, cuts: unknown): Promise<ChapterImportAnswer> {
+  /** Moves a recording's boundaries (the preview's 50 ms steps, typed times) and, aligned, its start and end. */
+  async setBoundaries(staged: StagedImport, dto: BoundariesDto): Promise<ChapterImportAnswer> {
+    if (staged.status === 'aligning') throw new ConflictException(STILL_ALIGNING);
     const manifest = readChapterManifest(staged.manifest);
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
-    manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
+    const recording = manifest.recording;
+    const startMs = dto.start_ms ?? recording.start_ms;
+    const endMs = dto.end_ms ?? recording.end_ms;
+    recording.cuts = checkedCuts(
+      dto.cuts,
+      { ...recording, start_ms: startMs, end_ms: endMs },
+      manifest.rows.length,
+    );
+    if (startMs !== undefined) recording.start_ms = startMs;
+    if (endMs !== undefined) recording.end_ms = endMs;
     manifest.notice = null;
-    // Valid boundaries answer the recording's only whole-file problem.
-    manifest.errors = [];
     return { data: this.preview(await this.lifecycle.updateManifest(staged, manifest)) };
+  }
+
+  /** A look at a chapter import: its preview, or how far its alignment is (the controller answers 202). */
+  answer(staged: StagedImport): ChapterImportResponse | ImportAligning {
+    if (staged.status !== 'aligning') return this.preview(staged);
+    return {
+      import_id: staged.id,
+      status: 'aligning',
+      progress: { percent: staged.progress ?? 0, eta_s: staged.etaS ?? 0 },
+    };
   }
 
   /** The answer of the staging call and of a later look at the same import. */
@@ -274,8 +286,10 @@ export class ChapterImportService {
       audio: row.file && !row.error ? previewUrl(this.links, staged.id, row.n) : null,
       error: row.error,
     }));
+    const mismatch = manifest.recording ? mismatchWarning(manifest.recording) : null;
     return {
       import_id: staged.id,
+      status: 'ready',
       kind: staged.kind,
       mode: staged.mode,
       chapter_id: staged.chapterId,
@@ -288,7 +302,7 @@ export class ChapterImportService {
             start_ms: spans[0]?.startMs ?? 0,
             end_ms: spans.at(-1)?.endMs ?? manifest.recording.duration_ms,
             unsure_below: manifest.recording.confidence ? UNSURE_BELOW : null,
-            unsure: (manifest.recording.confidence ?? []).filter((c) => c < UNSURE_BELOW).length,
+            unsure: unsureCount(manifest.recording),
           }
         : null,
       notice: manifest.notice ?? null,
@@ -296,6 +310,7 @@ export class ChapterImportService {
       errors: [
         ...manifest.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
         ...manifest.errors,
+        ...(mismatch ? [mismatch] : []),
       ],
       expires_at: new Date(staged.createdAt.getTime() + 24 * 3_600_000).toISOString(),
     };
@@ -411,7 +426,13 @@ export class ChapterImportService {
     await requireFfmpeg();
     const recording = manifest.recording!;
     // Guessed boundaries (too few pauses) may leave segments too short to cut: the administrator moves them.
-    const check = validateBoundaries(recording.cuts, recording.duration_ms, manifest.rows.length);
+    const check = validateBoundaries(
+      recording.cuts,
+      recording.duration_ms,
+      manifest.rows.length,
+      recording.start_ms,
+      recording.end_ms,
+    );
     if (!check.ok)
       throw new RuleFailed(`Move the boundaries first: ${check.errors.map((e) => e.message).join('; ')}.`);
     const dir = this.media.tempPath();

@@ -213,13 +213,12 @@ function recording(value: unknown, at: string): NonNullable<ChapterManifest['rec
   };
 }
 
-/** An aligned recording's start, end and confidences, all three or none. */
+/** An aligned recording's start, end and confidences; the start and end may also be set by hand. */
 function aligned(found: Record<string, unknown>, at: string): Partial<RecordingManifest> {
-  if (found.start_ms === undefined && found.end_ms === undefined && found.confidence === undefined) return {};
   return {
-    start_ms: milliseconds(found.start_ms, `${at}.start_ms`),
-    end_ms: milliseconds(found.end_ms, `${at}.end_ms`),
-    confidence: list(share)(found.confidence, `${at}.confidence`),
+    ...(found.start_ms !== undefined && { start_ms: milliseconds(found.start_ms, `${at}.start_ms`) }),
+    ...(found.end_ms !== undefined && { end_ms: milliseconds(found.end_ms, `${at}.end_ms`) }),
+    ...(found.confidence !== undefined && { confidence: list(share)(found.confidence, `${at}.confidence`) }),
   };
 }
 

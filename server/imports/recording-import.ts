@@ -44,11 +44,26 @@ export async function findCuts(file: string, phraseCount: number) {
   return { durationMs: split.durationMs, cuts, notice };
 }
 
-/** Boundaries an administrator moved, checked; a 422 names each bad one. */
+/**
+ * Boundaries an administrator moved, checked against the recording and, aligned, against where its text
+ * starts and ends (`recording`'s start_ms and end_ms, as they will be); a 422 names each bad one.
+ */
 export function checkedCuts(cuts: unknown, recording: RecordingManifest, phraseCount: number): number[] {
   if (!Array.isArray(cuts))
     throw ValidationFailed.field('cuts', 'The boundaries must be a list of times in ms.');
-  const check = validateBoundaries(cuts, recording.duration_ms, phraseCount);
+  const startMs = recording.start_ms ?? 0;
+  const endMs = recording.end_ms ?? recording.duration_ms;
+  if (endMs > recording.duration_ms)
+    throw ValidationFailed.field(
+      'end_ms',
+      `The text cannot end (${endMs} ms) after the recording does (${recording.duration_ms} ms).`,
+    );
+  if (startMs >= endMs)
+    throw ValidationFailed.field(
+      'start_ms',
+      `The text must start (${startMs} ms) before it ends (${endMs} ms).`,
+    );
+  const check = validateBoundaries(cuts, recording.duration_ms, phraseCount, startMs, endMs);
   if (!check.ok) throw ValidationFailed.field('cuts', check.errors.map((e) => `${e.message}.`).join(' '));
   return check.cutsMs;
 }
