@@ -185,28 +185,43 @@ const PACE_MIN_FRAMES = 5;
 /** With fewer phrases than this, the chapter's fit is not judged (one odd phrase would sway it). */
 const FIT_MIN_PHRASES = 6;
 
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/** Each phrase's pace: the log of its heard time over the reference voice's (null for a very short one). */
+function paces(first: Int32Array, last: Int32Array, rowEdges: readonly number[]): Array<number | null> {
+  return rowEdges.slice(0, -1).map((edge, n) => {
+    const textFrames = rowEdges[n + 1] - edge;
+    if (textFrames <= PACE_MIN_FRAMES) return null;
+    const heardFrames = last[rowEdges[n + 1] - 1] - first[edge] + 1;
+    return Math.log(Math.max(1, heardFrames) / textFrames);
+  });
+}
+
 /**
  * How well the recording fits the text as a whole, 0 to 1. Read by a narrator, every phrase takes about
  * the same multiple of the reference voice's time; matched against another text (or another language),
  * the warping gives phrases lengths that vary two to three times as much, and matches frames less well.
- * Measured on the generated recordings (docs/alignment.md, "Another text"): the spread of the phrases'
- * log time ratios 0.07–0.11 for their own text against 0.17–0.29 for another, the path's distance ratio
- * 0.67–0.74 against 0.75–0.79. Their sum, scaled, separates the two by a wide margin.
+ * Measured on six generated recordings (docs/alignment.md, "Another text"): the spread of the phrases'
+ * log time ratios 0.04–0.10 for their own text against 0.12–0.35 for another, the path's distance ratio
+ * 0.67–0.74 against 0.75–0.80. Their scaled sum: 0.8 at most for their own, 1.76 at least for another.
  */
-function chapterFit(first: Int32Array, last: Int32Array, rowEdges: readonly number[], ratio: number): number {
-  const logs: number[] = [];
-  for (let n = 0; n < rowEdges.length - 1; n++) {
-    const textFrames = rowEdges[n + 1] - rowEdges[n];
-    if (textFrames <= PACE_MIN_FRAMES) continue;
-    const heardFrames = last[rowEdges[n + 1] - 1] - first[rowEdges[n]] + 1;
-    logs.push(Math.log(Math.max(1, heardFrames) / textFrames));
-  }
+function chapterFit(logs: number[], ratio: number): number {
   if (logs.length < FIT_MIN_PHRASES) return 1;
-  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
-  const spread = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / logs.length);
+  // The median absolute deviation, scaled to a normal spread: a few phrases skipped or added by the
+  // narrator (each its own unsure row) do not sway it.
+  const spread = 1.4826 * median(logs.map((value) => Math.abs(value - median(logs))));
   const misfit = (spread - 0.1) / 0.1 + (ratio - 0.7) / 0.05;
-  // Own texts measured up to 0.8, other texts from 2.1.
-  return clamp01(2 - misfit);
+  // Own texts measured up to 0.8, other texts from 1.76: 0.5 falls halfway.
+  return clamp01(1.78 - misfit);
+}
+
+/**
+ * How plausible one phrase's pace is against the chapter's usual one (the median): a phrase the narrator
+ * skipped, or one read with words the text lacks, is squeezed or stretched well past the others, which
+ * stay within about 25% of the median.
+ */
+function paceScore(pace: number | null, median: number): number {
+  return pace === null ? 1 : clamp01(1 - (Math.abs(pace - median) - 0.25) / 0.4);
 }
 
 function place(
@@ -233,10 +248,13 @@ function place(
   const rowEdges = [0, ...boundaries, text.count];
   const { qualities, ratio } = matchQualities(path, text, audio, rowEdges);
   // A recording of another text makes every phrase doubtful, however well its frames happen to match.
-  const fit = chapterFit(first, last, rowEdges, ratio);
+  const pace = paces(first, last, rowEdges);
+  const known = pace.filter((value): value is number => value !== null);
+  const fit = chapterFit(known, ratio);
+  const usual = median(known);
   const confidence = qualities.map((quality, n) => {
     const edges = [n > 0 ? snapped[n - 1] : 1, n < snapped.length ? snapped[n] : 1];
-    return Math.round(Math.min(quality, fit, ...edges) * 100) / 100;
+    return Math.round(Math.min(quality, fit, paceScore(pace[n], usual), ...edges) * 100) / 100;
   });
   return {
     startMs: Math.round(Math.min(startMs, cuts[0] ?? startMs)),
