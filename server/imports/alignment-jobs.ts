@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { referenceVoice } from '../alignment/voices';
@@ -32,8 +33,8 @@ export class AlignmentJobs implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(AlignmentJobs.name);
   private readonly owner = `${hostname().slice(0, 30)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   timings: JobTimings = { leaseMs: 60_000, renewMs: 2_000, scanMs: 30_000 };
-  /** Recordings up to this long are aligned within the staging request (about 3 s of work). */
-  inlineMaxMs = 90_000;
+  /** Recordings up to this long are aligned within the staging request (90 s: about 3 s of work). */
+  inlineMaxMs: number;
   private running: Promise<void> | null = null;
   private abort: AbortController | null = null;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -45,7 +46,10 @@ export class AlignmentJobs implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly lifecycle: ImportLifecycle,
     private readonly stage: ImportStage,
     private readonly chapters: ChaptersRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.inlineMaxMs = config.alignInlineSeconds * 1000;
+  }
 
   onApplicationBootstrap(): void {
     this.kick();

@@ -303,6 +303,7 @@ export class ChapterImportService {
             end_ms: spans.at(-1)?.endMs ?? manifest.recording.duration_ms,
             unsure_below: manifest.recording.confidence ? UNSURE_BELOW : null,
             unsure: unsureCount(manifest.recording),
+            mismatch,
           }
         : null,
       notice: manifest.notice ?? null,

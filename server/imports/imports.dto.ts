@@ -118,6 +118,13 @@ export class RecordingPreview {
   })
   unsure_below: number | null;
   @ApiProperty({ description: 'How many rows are unsure.' }) unsure: number;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'When most rows are unsure: the warning (also in `errors`) that the recording may be of another text. The commit then needs `{ "confirm": true }`.',
+  })
+  mismatch: string | null;
 }
 
 export class AlignmentProgress {
