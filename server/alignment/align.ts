@@ -256,10 +256,50 @@ function place(
     const edges = [n > 0 ? snapped[n - 1] : 1, n < snapped.length ? snapped[n] : 1];
     return Math.round(Math.min(quality, fit, paceScore(pace[n], usual), ...edges) * 100) / 100;
   });
+  // The first and last phrases, at the chapter's usual pace: a longer stretch holds the end of an intro
+  // (or the start of an outro) that the open-ended warping took for text.
+  const expectedMs = (n: number) => (rowEdges[n + 1] - rowEdges[n]) * FRAME_MS * Math.exp(usual);
+  const start = cuts.length ? trimStart(pauses, startMs, cuts[0], expectedMs(0)) : startMs;
+  const end = cuts.length ? trimEnd(pauses, cuts[cuts.length - 1], endMs, expectedMs(cuts.length)) : endMs;
   return {
-    startMs: Math.round(Math.min(startMs, cuts[0] ?? startMs)),
-    endMs: Math.round(Math.max(endMs, cuts[cuts.length - 1] ?? endMs)),
+    startMs: Math.round(Math.min(start, cuts[0] ?? start)),
+    endMs: Math.round(Math.max(end, cuts[cuts.length - 1] ?? end)),
     cutsMs: cuts.map(Math.round),
     confidence,
   };
+}
+
+/** A first or last phrase is trimmed only when it lasts this much longer than the usual pace says. */
+const OVERLONG = 1.3;
+/** A pause that may end the intro (or start the outro): at least this long, longer than most stops. */
+const EDGE_PAUSE_MS = 300;
+
+/**
+ * Where the text starts, when the first phrase's stretch (`startMs` to `cutMs`) is overlong: at the end of
+ * the pause nearest to where the usual pace would start it, and never later than a fifth of the phrase
+ * past that (a breath inside the first sentence lies after its true start).
+ */
+function trimStart(pauses: readonly Pause[], startMs: number, cutMs: number, expectedMs: number): number {
+  if (cutMs - startMs <= OVERLONG * expectedMs) return startMs;
+  const target = cutMs - expectedMs;
+  let best: Pause | null = null;
+  for (const pause of pauses) {
+    if (pause.endMs <= startMs || pause.endMs > Math.min(target + expectedMs / 5, cutMs)) continue;
+    if (pause.endMs - pause.startMs < EDGE_PAUSE_MS) continue;
+    if (!best || Math.abs(pause.endMs - target) < Math.abs(best.endMs - target)) best = pause;
+  }
+  return best ? Math.max(startMs, best.endMs - 100) : startMs;
+}
+
+/** The same at the end: the start of the pause nearest to where the usual pace would end the text. */
+function trimEnd(pauses: readonly Pause[], cutMs: number, endMs: number, expectedMs: number): number {
+  if (endMs - cutMs <= OVERLONG * expectedMs) return endMs;
+  const target = cutMs + expectedMs;
+  let best: Pause | null = null;
+  for (const pause of pauses) {
+    if (pause.startMs >= endMs || pause.startMs < Math.max(target - expectedMs / 5, cutMs)) continue;
+    if (pause.endMs - pause.startMs < EDGE_PAUSE_MS) continue;
+    if (!best || Math.abs(pause.startMs - target) < Math.abs(best.startMs - target)) best = pause;
+  }
+  return best ? Math.min(endMs, best.startMs + 100) : endMs;
 }
