@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGLISH, ITALIAN, makeSampleRecording, type SampleRecording } from '../alignment/sample-recordings';
+import { DataSource } from 'typeorm';
 import { AlignmentJobs } from '../imports/alignment-jobs';
+import { StagedImport } from '../imports/staged-import.entity';
 import { runFfmpeg } from '../imports/ffmpeg';
 import { ApiClient, newAdmin } from './api-client';
 import { bookForm } from './fixtures';
@@ -299,5 +301,55 @@ describe('Importing a chapter from a narrated recording, aligned to its text', (
     expect(right.length / ready.recording.cuts.length).toBeGreaterThanOrEqual(0.9);
     expect(ready.recording.start_ms).toBeGreaterThan(long.textStartMs - 4_000);
     expect((await admin.post(`admin/import/${id}/commit`)).status).toBe(200);
+  });
+
+  it('leaves a job another instance holds alone while its lease lives, and takes it over once it runs out', async () => {
+    const chapterId = await newChapter('en');
+    const staged = await admin.post<{ data: Ready }>(
+      `admin/chapter/${chapterId}/import`,
+      form(sample.phrases, recording),
+    );
+    const id = staged.body.data.import_id;
+    // As another instance would have left it: being aligned, under its lease, nothing aligned yet.
+    const rows = server.app.get(DataSource).getRepository(StagedImport);
+    const row = (await rows.findOneBy({ id }))!;
+    const manifest = JSON.parse(row.manifest) as { recording: Record<string, unknown> };
+    delete manifest.recording.start_ms;
+    delete manifest.recording.end_ms;
+    delete manifest.recording.confidence;
+    await rows.update(
+      { id },
+      {
+        status: 'aligning',
+        manifest: JSON.stringify(manifest),
+        progress: 40,
+        etaS: 3,
+        leaseOwner: 'elsewhere',
+        leaseUntilMs: Date.now() + 60_000,
+      },
+    );
+    const jobs = server.app.get(AlignmentJobs);
+    const finished = jobs.finished;
+    jobs.kick();
+    await jobs.idle();
+    expect(jobs.finished).toBe(finished);
+    const held = await admin.get<{ data: Aligning }>(`admin/import/${id}`);
+    expect([held.status, held.body.data.progress]).toEqual([202, { percent: 40, eta_s: 3 }]);
+    expect((await rows.findOneBy({ id }))!.leaseOwner).toBe('elsewhere');
+
+    // That instance died: its lease is not renewed, and runs out.
+    await rows.update({ id }, { leaseUntilMs: Date.now() - 1 });
+    jobs.kick();
+    await jobs.idle();
+    expect(jobs.finished).toBe(finished + 1);
+    const done = await admin.get<{ data: Ready }>(`admin/import/${id}`);
+    expect(done.status).toBe(200);
+    expect(done.body.data.recording.start_ms).toBeGreaterThan(0);
+    expect(done.body.data.rows.every((r) => typeof r.confidence === 'number')).toBe(true);
+    expect(await rows.findOneBy({ id })).toMatchObject({
+      status: 'staged',
+      leaseOwner: null,
+      progress: null,
+    });
   });
 });
