@@ -108,9 +108,23 @@ function loudest(energies: Float32Array, count: number): number {
   return max;
 }
 
+/**
+ * The coarse pass keeps a byte a cell of its whole matrix: 31 MB for an hour's text against an hour's
+ * recording. Past this, the recording is far longer than its text (a whole book for one chapter's text).
+ */
+const MAX_COARSE_CELLS = 120_000_000;
+
+function farLonger(textFrames: number, audioFrames: number): AlignmentError {
+  const minutes = (frames: number) => Math.round((frames * FRAME_MS) / 60_000);
+  return new AlignmentError(
+    `The recording (${minutes(audioFrames)} min) is far longer than its text (about ${minutes(textFrames)} min spoken): import the recording of this chapter only, or cut it to the chapter first.`,
+  );
+}
+
 async function coarseToFine(text: Frames, audio: Frames, progress: (share: number) => void): Promise<Path> {
   const coarseText = pool(text, COARSE);
   const coarseAudio = pool(audio, COARSE);
+  if (coarseText.count * coarseAudio.count > MAX_COARSE_CELLS) throw farLonger(text.count, audio.count);
   let path = await warp(coarseText, coarseAudio, fullBand(coarseText.count, coarseAudio.count));
   progress(0.2);
   const middleText = pool(text, MIDDLE);

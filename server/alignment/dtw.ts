@@ -22,8 +22,6 @@ export interface Frames {
 export interface Path {
   rows: Int32Array;
   cols: Int32Array;
-  /** The mean distance of the matched frames. */
-  meanCost: number;
 }
 
 /** Back-pointers: where a cell's path came from. 1 to 3: from (r − 1, c − that many). */
@@ -174,6 +172,5 @@ export async function warp(text: Frames, recording: Frames, band: Band): Promise
   return {
     rows: Int32Array.from(pathRows.reverse()),
     cols: Int32Array.from(pathCols.reverse()),
-    meanCost: total / rows,
   };
 }

@@ -19,7 +19,7 @@ export interface JobTimings {
 }
 
 /** Alignment runs at this many times real time at least (docs/benchmarks.md): the first guess of a job's length. */
-const GUESSED_SPEED = 30;
+const GUESSED_SPEED = 60;
 
 /**
  * Aligning a long recording, as a job (docs/import.md, "A long recording is aligned as a job"). The import
