@@ -66,6 +66,7 @@ export function alignmentMarkdown(a, { root, how, load, at = revision(root) }) {
     `| the text's end (\`end_ms\`) against the last sentence's | ${clock(acc.endMs)} against ${clock(sample.textEndMs)}: ${fixed(Math.abs(endOff))} ms ${endOff >= 0 ? 'after' : 'before'} | after it | ${verdict(endOff >= -SLACK_MS)} |`,
     `| rows under the unsure threshold | ${acc.unsure} of ${acc.rows} | informational | |`,
     `| committing: the ${acc.rows} phrases cut from the recording and stored (\`POST admin/import/{id}/commit\`) | ${s(c.ms)}; ${c.added} added, ${c.phrases} in the chapter after; RSS growth: the server and its children ${mb(c.totalGrowth)}, the server ${mb(c.serverGrowth)} | ≤ 30 s, all ${acc.rows} phrases | ${verdict(c.ms <= COMMIT_LIMIT_MS && c.phrases === acc.rows)} |`,
+    `| the commit's cutting alone (\`cutSegments\`: one ffmpeg run re-encoding the recording into ${r.clips} clips, MP3 at 44.1 kHz, at the preview's boundaries), in the bench's process, same run | ${s(r.cutMs)}; the commit took ${fixed(c.ms / r.cutMs, 2)}× that | informational | |`,
     '',
   ];
 }

@@ -84,13 +84,16 @@ function timed(command, args) {
 
 /**
  * The same-run references: eSpeak NG alone speaking the text (plain, one sentence a line), ffmpeg alone
- * decoding the recording as the aligner asks it to (16 kHz mono PCM), and the aligner's own speaking stage
- * (eSpeak NG through ffmpeg into MFCCs, server/alignment/synthesis.ts) run in this process.
+ * decoding the recording as the aligner asks it to (16 kHz mono PCM), the aligner's own speaking stage
+ * (eSpeak NG through ffmpeg into MFCCs, server/alignment/synthesis.ts), and the commit's cutting (one
+ * ffmpeg run re-encoding the recording into the rows' clips at the preview's boundaries,
+ * server/imports/silence-split.ts), both run in this process.
  */
-async function references(sample, textFile) {
+async function references(sample, textFile, recording, work) {
   const { referenceVoice } = await import(dist('alignment/voices.js'));
   const { decodeToPipeArgs } = await import(dist('imports/ffmpeg.js'));
   const { speakPhrases } = await import(dist('alignment/synthesis.js'));
+  const { cutSegments } = await import(dist('imports/silence-split.js'));
   const voice = await referenceVoice('en');
   const espeakMs = timed('espeak-ng', ['-v', voice, '--stdout', '-f', textFile]);
   const decodeMs = timed('ffmpeg', decodeToPipeArgs(sample.path, 16_000));
@@ -99,7 +102,13 @@ async function references(sample, textFile) {
   const speakMs = performance.now() - started;
   if (spoken.boundaries.length !== sample.phrases.length - 1)
     throw new Error(`eSpeak's separators: ${spoken.boundaries.length} for ${sample.phrases.length} phrases`);
-  return { voice, espeakMs, decodeMs, speakMs };
+  // As the commit asks it (server/imports/chapter-import.service.ts): before the text and after it too.
+  const lead = recording.start_ms ? [recording.start_ms] : [];
+  const tail = recording.end_ms < recording.duration_ms ? [recording.end_ms] : [];
+  const cutStarted = performance.now();
+  const clips = await cutSegments(sample.path, [...lead, ...recording.cuts, ...tail], join(work, 'clips'));
+  const cutMs = performance.now() - cutStarted;
+  return { voice, espeakMs, decodeMs, speakMs, cutMs, clips: clips.length };
 }
 
 /** Polls the import until it is no longer aligning: the answer, and each progress seen with its time. */
@@ -183,8 +192,8 @@ export async function measureAlignment(base, storage, pid) {
     const listed = await fetch(`${base}/api/v1/admin/phrase?chapter_id=${chapterId}`, { headers: auth });
     const phrases = (await listed.json()).data.phrases;
 
-    console.log('  eSpeak NG and ffmpeg alone…');
-    const reference = await references(sample, textFile);
+    console.log('  eSpeak NG and ffmpeg alone, and the cutting of the commit alone…');
+    const reference = await references(sample, textFile, ready.recording, work);
     return {
       options: OPTIONS,
       sample: {
