@@ -3,8 +3,8 @@
 // announcement before the text, breaths at commas, background noise and its tempo changed, is imported
 // through the built server's API as a job, polled until ready, checked against where its sentence gaps
 // truly lie, and committed. The server's RSS and its children's (eSpeak NG, ffmpeg) are sampled meanwhile.
-// eSpeak NG speaking the text alone, and ffmpeg decoding the recording alone, are timed in the same run:
-// the speed is read as ratios to them, as the machine is shared.
+// eSpeak NG speaking the text alone, and ffmpeg decoding the recording alone, are timed in the same run,
+// just before and just after: the speed is read as ratios to them, as the machine is shared.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sampled } from './formats-probes.mjs';
+import { quiet, sampled } from './formats-probes.mjs';
 import { adminHeaders, commitImport, newBookChapter } from './import-timing.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -82,33 +82,40 @@ function timed(command, args) {
   }
 }
 
-/**
- * The same-run references: eSpeak NG alone speaking the text (plain, one sentence a line), ffmpeg alone
- * decoding the recording as the aligner asks it to (16 kHz mono PCM), the aligner's own speaking stage
- * (eSpeak NG through ffmpeg into MFCCs, server/alignment/synthesis.ts), and the commit's cutting (one
- * ffmpeg run re-encoding the recording into the rows' clips at the preview's boundaries,
- * server/imports/silence-split.ts), both run in this process.
- */
-async function references(sample, textFile, recording, work) {
+/** eSpeak NG alone speaking the text (plain, one sentence a line), and ffmpeg alone decoding the recording as the aligner asks it to (16 kHz mono PCM). */
+async function alone(sample, textFile) {
   const { referenceVoice } = await import(dist('alignment/voices.js'));
   const { decodeToPipeArgs } = await import(dist('imports/ffmpeg.js'));
-  const { speakPhrases } = await import(dist('alignment/synthesis.js'));
-  const { cutSegments } = await import(dist('imports/silence-split.js'));
   const voice = await referenceVoice('en');
-  const espeakMs = timed('espeak-ng', ['-v', voice, '--stdout', '-f', textFile]);
-  const decodeMs = timed('ffmpeg', decodeToPipeArgs(sample.path, 16_000));
+  return {
+    voice,
+    espeakMs: timed('espeak-ng', ['-v', voice, '--stdout', '-f', textFile]),
+    decodeMs: timed('ffmpeg', decodeToPipeArgs(sample.path, 16_000)),
+  };
+}
+
+/** The aligner's speaking stage alone (eSpeak NG through ffmpeg into MFCCs, server/alignment/synthesis.ts), in this process. */
+async function speakingAlone(sample, voice) {
+  const { speakPhrases } = await import(dist('alignment/synthesis.js'));
   const started = performance.now();
   const spoken = await speakPhrases(sample.phrases, voice);
-  const speakMs = performance.now() - started;
   if (spoken.boundaries.length !== sample.phrases.length - 1)
     throw new Error(`eSpeak's separators: ${spoken.boundaries.length} for ${sample.phrases.length} phrases`);
-  // As the commit asks it (server/imports/chapter-import.service.ts): before the text and after it too.
+  return performance.now() - started;
+}
+
+/**
+ * The commit's cutting alone, in this process: one ffmpeg run re-encoding the recording into the rows'
+ * clips at the preview's boundaries (server/imports/silence-split.ts), and before the text and after it,
+ * as the commit asks it (server/imports/chapter-import.service.ts).
+ */
+async function cuttingAlone(sample, recording, dir) {
+  const { cutSegments } = await import(dist('imports/silence-split.js'));
   const lead = recording.start_ms ? [recording.start_ms] : [];
   const tail = recording.end_ms < recording.duration_ms ? [recording.end_ms] : [];
-  const cutStarted = performance.now();
-  const clips = await cutSegments(sample.path, [...lead, ...recording.cuts, ...tail], join(work, 'clips'));
-  const cutMs = performance.now() - cutStarted;
-  return { voice, espeakMs, decodeMs, speakMs, cutMs, clips: clips.length };
+  const started = performance.now();
+  const clips = await cutSegments(sample.path, [...lead, ...recording.cuts, ...tail], dir);
+  return { ms: performance.now() - started, clips: clips.length };
 }
 
 /** Polls the import until it is no longer aligning: the answer, and each progress seen with its time. */
@@ -148,6 +155,12 @@ export async function measureAlignment(base, storage, pid) {
       },
       chapter: 'An hour of reading',
     });
+
+    // The server's own background work first (the demo clips' lengths measured at boot, with ffmpeg).
+    console.log('  waiting for the server to be quiet…');
+    const quietBefore = await quiet(pid);
+    console.log('  eSpeak NG and ffmpeg alone…');
+    const before = await alone(sample, textFile);
 
     console.log(`  aligning ${(sample.durationMs / 60_000).toFixed(1)} minutes through the API…`);
     let post;
@@ -192,8 +205,14 @@ export async function measureAlignment(base, storage, pid) {
     const listed = await fetch(`${base}/api/v1/admin/phrase?chapter_id=${chapterId}`, { headers: auth });
     const phrases = (await listed.json()).data.phrases;
 
-    console.log('  eSpeak NG and ffmpeg alone, and the cutting of the commit alone…');
-    const reference = await references(sample, textFile, ready.recording, work);
+    // The new clips' lengths are measured in the background a few seconds after the commit
+    // (docs/formats.md, "Exact lengths"): timed, and waited for before the references.
+    console.log("  the server's background measuring of the new clips…");
+    const measuring = await quiet(pid);
+    console.log("  the commit's cutting, eSpeak NG and ffmpeg alone…");
+    const cutting = await cuttingAlone(sample, ready.recording, join(work, 'clips'));
+    const after = await alone(sample, textFile);
+    const speakMs = await speakingAlone(sample, before.voice);
     return {
       options: OPTIONS,
       sample: {
@@ -232,7 +251,15 @@ export async function measureAlignment(base, storage, pid) {
         totalGrowth: committed.totalGrowth,
         childPeaks: committed.childPeaks,
       },
-      reference,
+      background: { before: quietBefore, afterCommit: measuring },
+      reference: {
+        voice: before.voice,
+        espeakMs: [before.espeakMs, after.espeakMs],
+        decodeMs: [before.decodeMs, after.decodeMs],
+        speakMs,
+        cutMs: cutting.ms,
+        clips: cutting.clips,
+      },
     };
   } finally {
     rmSync(work, { recursive: true, force: true });

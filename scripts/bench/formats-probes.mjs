@@ -58,6 +58,26 @@ function program(pid) {
 }
 
 /**
+ * Waits until the server has run no child process for `forMs` (its background work, such as measuring
+ * clips' lengths with ffmpeg, done), at most `limitMs`: how long it waited, and how many child processes
+ * it saw meanwhile.
+ */
+export async function quiet(pid, { forMs = 8_000, limitMs = 600_000 } = {}) {
+  const started = performance.now();
+  const seen = new Set();
+  let quietSince = started;
+  while (performance.now() - started < limitMs) {
+    const children = descendants(pid);
+    for (const child of children) seen.add(child);
+    const now = performance.now();
+    if (children.length) quietSince = now;
+    else if (now - quietSince >= forMs) break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return { ms: Math.max(0, quietSince - started), processes: seen.size };
+}
+
+/**
  * Runs `work` while reading the server's RSS and its child processes' every `everyMs` (50 ms unless told):
  * the growth is the peak minus the figure just before. `childPeak` is the children's peak sum,
  * `totalGrowth` the peak of the server and its children together (read at the same moment) minus the
