@@ -18,7 +18,7 @@ export interface JobTimings {
   scanMs: number;
 }
 
-/** Alignment runs at this many times real time at least (docs/benchmarks.md): the first guess of a job's length. */
+/** A first guess of a job's length, at this many times real time (the bench measured 96 to 124: docs/benchmarks.md). */
 const GUESSED_SPEED = 60;
 
 /**
