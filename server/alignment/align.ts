@@ -76,11 +76,15 @@ export async function alignRecording(
 
   let path: Path;
   try {
-    path = await coarseToFine(text, audio, (share) =>
-      onProgress({
-        percent: Math.round(SHARE.speaking + SHARE.listening + SHARE.matching * share),
-        stage: 'matching',
-      }),
+    path = await coarseToFine(
+      text,
+      audio,
+      (share) =>
+        onProgress({
+          percent: Math.round(SHARE.speaking + SHARE.listening + SHARE.matching * share),
+          stage: 'matching',
+        }),
+      signal,
     );
   } catch (error) {
     if (error instanceof NoPathError) throw tooShort(durationMs, phrases.length);
@@ -121,11 +125,16 @@ function farLonger(textFrames: number, audioFrames: number): AlignmentError {
   );
 }
 
-async function coarseToFine(text: Frames, audio: Frames, progress: (share: number) => void): Promise<Path> {
+async function coarseToFine(
+  text: Frames,
+  audio: Frames,
+  progress: (share: number) => void,
+  signal?: AbortSignal,
+): Promise<Path> {
   const coarseText = pool(text, COARSE);
   const coarseAudio = pool(audio, COARSE);
   if (coarseText.count * coarseAudio.count > MAX_COARSE_CELLS) throw farLonger(text.count, audio.count);
-  let path = await warp(coarseText, coarseAudio, fullBand(coarseText.count, coarseAudio.count));
+  let path = await warp(coarseText, coarseAudio, fullBand(coarseText.count, coarseAudio.count), signal);
   progress(0.2);
   const middleText = pool(text, MIDDLE);
   const middleAudio = pool(audio, MIDDLE);
@@ -133,9 +142,10 @@ async function coarseToFine(text: Frames, audio: Frames, progress: (share: numbe
     middleText,
     middleAudio,
     bandAround(path, COARSE / MIDDLE, RADIUS[0], middleText.count, middleAudio.count),
+    signal,
   );
   progress(0.4);
-  path = await warp(text, audio, bandAround(path, MIDDLE, RADIUS[1], text.count, audio.count));
+  path = await warp(text, audio, bandAround(path, MIDDLE, RADIUS[1], text.count, audio.count), signal);
   progress(1);
   return path;
 }

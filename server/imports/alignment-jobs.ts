@@ -1,8 +1,14 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { referenceVoice } from '../alignment/voices';
+import { espeakLanguages, referenceVoice } from '../alignment/voices';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
 import { ImportLifecycle, type NewJob } from './import-lifecycle';
 import { ImportStage } from './import-stage';
@@ -39,6 +45,7 @@ export class AlignmentJobs implements OnApplicationBootstrap, OnModuleDestroy {
   private abort: AbortController | null = null;
   private timer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
+  private again = false;
   /** Jobs this instance has finished (tests read it). */
   finished = 0;
 
@@ -79,12 +86,23 @@ export class AlignmentJobs implements OnApplicationBootstrap, OnModuleDestroy {
     };
   }
 
-  /** Runs the jobs nobody runs, one after the other, unless this instance is busy with one already. */
+  /**
+   * Runs the jobs nobody runs, one after the other. While this instance is busy, the call is remembered:
+   * a job staged just as the last look found none is run once the loop ends, not at the next scan.
+   */
   kick(): void {
-    if (this.running || this.stopped) return;
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
     this.running = this.runWaiting()
       .catch((error: unknown) => this.logger.error(`Alignment jobs failed: ${String(error)}`))
-      .finally(() => (this.running = null));
+      .finally(() => {
+        this.running = null;
+        if (this.again) this.kick();
+      });
   }
 
   /** Resolves once this instance runs no job (tests wait for it). */
@@ -120,7 +138,7 @@ export class AlignmentJobs implements OnApplicationBootstrap, OnModuleDestroy {
       const eta =
         percent > 0 ? Math.ceil(((Date.now() - started) / 1000) * ((100 - percent) / percent)) : null;
       void this.lifecycle
-        .renewJob(id, this.owner, Date.now() + this.timings.leaseMs, percent, eta ?? 0)
+        .renewJob(id, this.owner, Date.now() + this.timings.leaseMs, percent, eta)
         .then((held) => held || abort.abort('the import was discarded or taken over'))
         .catch((error: unknown) => this.logger.warn(`Could not renew an alignment job: ${String(error)}`));
     }, this.timings.renewMs);
@@ -165,13 +183,16 @@ export class AlignmentJobs implements OnApplicationBootstrap, OnModuleDestroy {
     const chapter = chapterId === null ? null : await this.chapters.withBook(chapterId);
     if (!chapter)
       return { ...manifest, errors: [...manifest.errors, 'The chapter of this import no longer exists.'] };
-    const voice = chapter.book.language ? await referenceVoice(chapter.book.language) : null;
-    if (!voice)
+    // The voice chosen at staging: the book's language may have changed since.
+    const voice =
+      manifest.recording!.voice ??
+      (chapter.book.language ? await referenceVoice(chapter.book.language) : null);
+    if (!voice || !(await espeakLanguages()).has(voice))
       return {
         ...manifest,
         errors: [
           ...manifest.errors,
-          'eSpeak NG, which aligns the recording, is no longer available on this server.',
+          `eSpeak NG cannot speak "${voice ?? chapter.book.language ?? ''}" on this server any more (is espeak-ng installed?): discard the import and import the recording again.`,
         ],
       };
     const source = await this.stage.localCopy(id, manifest.recording!.file);

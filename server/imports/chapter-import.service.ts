@@ -32,10 +32,10 @@ import {
 import { SignedLinks } from '../common/signed-links';
 import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
 import type { StagedImport } from './staged-import.entity';
-import { referenceVoice } from '../alignment/voices';
+import { espeakLanguages, referenceVoice } from '../alignment/voices';
 import { AlignmentJobs } from './alignment-jobs';
 import { alignStaged, evenCuts, mismatchWarning, UNSURE_BELOW, unsureCount } from './recording-alignment';
-import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
+import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments, textEdges } from './recording-import';
 import { computePeaks, readPeaks, type RecordingPeaks } from './recording-peaks';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
 import { FfmpegError, FFMPEG_MISSING_MESSAGE, probeDurationMs } from './ffmpeg';
@@ -63,6 +63,16 @@ function ffmpegRefusal(error: unknown, message: string, field?: string): unknown
 
 export const STILL_ALIGNING =
   'The recording is still being aligned to its text: look again at the import in a moment.';
+
+/** Why a recording is cut at its pauses rather than aligned to its text. */
+async function noVoiceReason(language: string | null): Promise<string> {
+  const why = !language
+    ? 'The book has no language'
+    : (await espeakLanguages()).size
+      ? `No reference voice speaks this book's language (${language})`
+      : 'eSpeak NG, which aligns a recording to its text, is not installed on this server';
+  return `${why}: the recording is cut at its pauses, without its text (docs/import.md lists the languages that are aligned).`;
+}
 
 /** What a preview link grants: one clip of one staged import (0 is the recording). */
 export function previewSubject(id: string, n: number): string {
@@ -220,10 +230,8 @@ export class ChapterImportService {
     const matched = matchClips({ format: 'blocks', rows }, []);
     const manifest: ChapterManifest = {
       format,
-      recording: { file: name, type, duration_ms: durationMs, cuts: found.cuts },
-      notice: voice
-        ? null
-        : `${language ? `No reference voice speaks this book's language (${language})` : 'The book has no language'}: the recording is cut at its pauses, without its text (docs/import.md lists the languages that are aligned). ${found.notice ?? ''}`.trim(),
+      recording: { file: name, type, duration_ms: durationMs, cuts: found.cuts, ...(voice && { voice }) },
+      notice: voice ? null : `${await noVoiceReason(language)} ${found.notice ?? ''}`.trim(),
       errors: fits
         ? []
         : [
@@ -247,15 +255,19 @@ export class ChapterImportService {
     const manifest = readChapterManifest(staged.manifest);
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
     const recording = manifest.recording;
-    const startMs = dto.start_ms ?? recording.start_ms;
-    const endMs = dto.end_ms ?? recording.end_ms;
-    recording.cuts = checkedCuts(
-      dto.cuts,
-      { ...recording, start_ms: startMs, end_ms: endMs },
-      manifest.rows.length,
+    if (dto.end_ms !== undefined && dto.end_ms > recording.duration_ms)
+      throw ValidationFailed.field(
+        'end_ms',
+        `The text cannot end (${dto.end_ms} ms) after the recording does (${recording.duration_ms} ms).`,
+      );
+    const edges = textEdges(
+      dto.start_ms ?? recording.start_ms,
+      dto.end_ms ?? recording.end_ms,
+      recording.duration_ms,
     );
-    if (startMs !== undefined) recording.start_ms = startMs;
-    if (endMs !== undefined) recording.end_ms = endMs;
+    const moved = dto.end_ms !== undefined && dto.start_ms === undefined ? 'end_ms' : 'start_ms';
+    recording.cuts = checkedCuts(dto.cuts, { ...recording, ...edges }, manifest.rows.length, moved);
+    Object.assign(recording, edges);
     manifest.notice = null;
     return { data: this.preview(await this.lifecycle.updateManifest(staged, manifest)) };
   }
@@ -441,9 +453,10 @@ export class ChapterImportService {
     await mkdir(dir);
     const source = await this.stage.localCopy(id, recording.file);
     // What comes before the text and after it (an announcement, music) is cut off and left out.
-    const lead = recording.start_ms ? [recording.start_ms] : [];
-    const tail =
-      recording.end_ms !== undefined && recording.end_ms < recording.duration_ms ? [recording.end_ms] : [];
+    // Edges within 50 ms of the recording's own are its own (textEdges): no sliver is cut off.
+    const edges = textEdges(recording.start_ms, recording.end_ms, recording.duration_ms);
+    const lead = edges.start_ms ? [edges.start_ms] : [];
+    const tail = edges.end_ms !== undefined && edges.end_ms < recording.duration_ms ? [edges.end_ms] : [];
     let clips: string[];
     try {
       clips = await cutSegments(source.path, [...lead, ...recording.cuts, ...tail], dir);

@@ -134,20 +134,24 @@ export class ImportLifecycle implements OnApplicationBootstrap, OnApplicationShu
     );
   }
 
-  /** Keeps the job's lease and says how far it is; false when the import is gone or another took it. */
+  /**
+   * Keeps the job's lease and says how far it is (the time left kept as it was while the job cannot tell
+   * yet); false when the import is gone or another took it.
+   */
   async renewJob(
     id: string,
     owner: string,
     untilMs: number,
     progress: number,
-    etaS: number,
+    etaS: number | null,
   ): Promise<boolean> {
+    const eta = etaS === null ? '' : ', eta_s = ?';
     return (
       (await changedRows(
         this.db,
-        `UPDATE imports SET lease_until_ms = ?, progress = ?, eta_s = ?
+        `UPDATE imports SET lease_until_ms = ?, progress = ?${eta}
           WHERE id = ? AND status = 'aligning' AND lease_owner = ?`,
-        [untilMs, progress, etaS, id, owner],
+        [untilMs, progress, ...(etaS === null ? [] : [etaS]), id, owner],
       )) === 1
     );
   }

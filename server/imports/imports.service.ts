@@ -1,4 +1,5 @@
 import { ConflictException, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { espeakLanguages } from '../alignment/voices';
 import { ffmpegVersion, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import { RuleFailed } from '../common/api-error';
 import { BookImportService } from './book-import.service';
@@ -26,6 +27,13 @@ export class ImportsService implements OnApplicationBootstrap {
     const ffmpeg = await ffmpegVersion();
     if (ffmpeg) this.logger.log(`Splitting recordings with ${ffmpeg.split(' ').slice(0, 3).join(' ')}`);
     else this.logger.warn(`${FFMPEG_MISSING_MESSAGE}. Importing text with clips works without it.`);
+    const voices = await espeakLanguages();
+    if (voices.size)
+      this.logger.log(`Aligning recordings to their text with eSpeak NG (${voices.size} languages)`);
+    else
+      this.logger.warn(
+        'eSpeak NG was not found: recordings are cut at their pauses, not aligned to their text. Install it with: sudo apt-get install -y espeak-ng',
+      );
   }
 
   find(id: string): Promise<StagedImport> {

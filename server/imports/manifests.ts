@@ -23,6 +23,8 @@ export interface RecordingManifest {
   start_ms?: number;
   end_ms?: number;
   confidence?: number[];
+  /** The reference voice it is (or was) aligned with, chosen at staging from the book's language. */
+  voice?: string;
 }
 
 export interface ChapterRow extends MatchedRow {
@@ -126,6 +128,9 @@ const milliseconds: Check<number> = (value, at) =>
 const share: Check<number> = (value, at) =>
   typeof value === 'number' && value >= 0 && value <= 1 ? value : refuse(at, 'is not a number from 0 to 1');
 
+const voiceName: Check<string> = (value, at) =>
+  typeof value === 'string' && /^[a-z0-9-]{1,20}$/.test(value) ? value : refuse(at, 'is not a voice name');
+
 const stagedName: Check<string> = (value, at) =>
   typeof value === 'string' && STAGED_NAME.test(value) ? value : refuse(at, 'is not a staged file name');
 
@@ -219,6 +224,7 @@ function aligned(found: Record<string, unknown>, at: string): Partial<RecordingM
     ...(found.start_ms !== undefined && { start_ms: milliseconds(found.start_ms, `${at}.start_ms`) }),
     ...(found.end_ms !== undefined && { end_ms: milliseconds(found.end_ms, `${at}.end_ms`) }),
     ...(found.confidence !== undefined && { confidence: list(share)(found.confidence, `${at}.confidence`) }),
+    ...(found.voice !== undefined && { voice: voiceName(found.voice, `${at}.voice`) }),
   };
 }
 

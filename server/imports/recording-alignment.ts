@@ -1,5 +1,7 @@
 import { AlignmentError, alignRecording, type AlignProgress } from '../alignment/align';
 import type { ChapterManifest, RecordingManifest } from './manifests';
+import { textEdges } from './recording-import';
+import { MIN_SEGMENT_MS } from './silence-split';
 
 /**
  * A staged recording aligned to its text (server/alignment/, docs/alignment.md), and what the preview
@@ -36,14 +38,17 @@ export async function alignStaged(
       onProgress,
       signal,
     );
+    // The aligner's edges are 100 ms wider than the speech it matched: a recording that stops right after
+    // its last word would have its text end past its end.
+    const edges = textEdges(aligned.startMs, aligned.endMs, recording.duration_ms);
+    const lastCut = edges.end_ms! - MIN_SEGMENT_MS;
     return {
       ...manifest,
       notice: null,
       recording: {
         ...recording,
-        cuts: aligned.cutsMs,
-        start_ms: aligned.startMs,
-        end_ms: aligned.endMs,
+        cuts: aligned.cutsMs.map((cut) => Math.min(cut, lastCut)),
+        ...edges,
         confidence: aligned.confidence,
       },
     };

@@ -2,7 +2,13 @@ import { ServiceUnavailableException } from '@nestjs/common';
 import { ValidationFailed } from '../common/api-error';
 import { ffmpegAvailable, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import type { RecordingManifest } from './manifests';
-import { previewSplit, segmentsFromCuts, validateBoundaries, type Span } from './silence-split';
+import {
+  MIN_SEGMENT_MS,
+  previewSplit,
+  segmentsFromCuts,
+  validateBoundaries,
+  type Span,
+} from './silence-split';
 import type { ParsedText, TextRow } from './text-formats';
 
 /** ffmpeg or a 503 that says how to install it; the text-plus-clips mode works without it. */
@@ -48,7 +54,13 @@ export async function findCuts(file: string, phraseCount: number) {
  * Boundaries an administrator moved, checked against the recording and, aligned, against where its text
  * starts and ends (`recording`'s start_ms and end_ms, as they will be); a 422 names each bad one.
  */
-export function checkedCuts(cuts: unknown, recording: RecordingManifest, phraseCount: number): number[] {
+export function checkedCuts(
+  cuts: unknown,
+  recording: RecordingManifest,
+  phraseCount: number,
+  /** The edge the client moved, named in a refusal that the text ends before it starts. */
+  moved: 'start_ms' | 'end_ms' = 'start_ms',
+): number[] {
   if (!Array.isArray(cuts))
     throw ValidationFailed.field('cuts', 'The boundaries must be a list of times in ms.');
   const startMs = recording.start_ms ?? 0;
@@ -59,13 +71,26 @@ export function checkedCuts(cuts: unknown, recording: RecordingManifest, phraseC
       `The text cannot end (${endMs} ms) after the recording does (${recording.duration_ms} ms).`,
     );
   if (startMs >= endMs)
-    throw ValidationFailed.field(
-      'start_ms',
-      `The text must start (${startMs} ms) before it ends (${endMs} ms).`,
-    );
+    throw ValidationFailed.field(moved, `The text must start (${startMs} ms) before it ends (${endMs} ms).`);
   const check = validateBoundaries(cuts, recording.duration_ms, phraseCount, startMs, endMs);
   if (!check.ok) throw ValidationFailed.field('cuts', check.errors.map((e) => `${e.message}.`).join(' '));
   return check.cutsMs;
+}
+
+/**
+ * Where the text starts and ends, as the commit cuts them: within 50 ms of the recording's own start or
+ * end, an edge is the recording's (no sliver under 50 ms is cut off), and never past it.
+ */
+export function textEdges(
+  startMs: number | undefined,
+  endMs: number | undefined,
+  durationMs: number,
+): { start_ms?: number; end_ms?: number } {
+  const edges: { start_ms?: number; end_ms?: number } = {};
+  if (startMs !== undefined) edges.start_ms = startMs < MIN_SEGMENT_MS ? 0 : startMs;
+  if (endMs !== undefined)
+    edges.end_ms = durationMs - endMs < MIN_SEGMENT_MS ? durationMs : Math.min(endMs, durationMs);
+  return edges;
 }
 
 /** The rows' segments: from where the text starts (0 unless aligned) to where it ends. */

@@ -186,9 +186,12 @@ export function validateBoundaries(
     previous = Math.max(previous, ms);
   });
   const last = cutsMs[cutsMs.length - 1];
-  if (errors.length === 0 && last !== undefined && endMs - last < MIN_SEGMENT_MS) {
+  if (errors.length === 0 && endMs - (last ?? startMs) < MIN_SEGMENT_MS) {
     const n = cutsMs.length + 1;
-    errors.push({ boundary: n - 1, message: `Segment ${n} would be shorter than ${MIN_SEGMENT_MS} ms` });
+    errors.push({
+      boundary: last === undefined ? null : n - 1,
+      message: `Segment ${n} would be shorter than ${MIN_SEGMENT_MS} ms`,
+    });
   }
   return errors.length ? { ok: false, errors } : { ok: true, cutsMs };
 }

@@ -158,6 +158,70 @@ describe('Importing a chapter from a narrated recording, aligned to its text', (
     );
   });
 
+  it('keeps the text inside a recording that stops right after it, and commits edges a few ms from its ends', async () => {
+    const chapterId = await newChapter('en');
+    const clipped = join(dir, 'clipped.mp3');
+    // The recording ends 20 ms after its last word: the aligner's edge (100 ms wide) is past its end.
+    await runFfmpeg([
+      '-v',
+      'error',
+      '-i',
+      sample.file,
+      '-t',
+      String((sample.textEndMs + 20) / 1000),
+      '-y',
+      clipped,
+    ]);
+    const staged = await admin.post<{ data: Ready }>(
+      `admin/chapter/${chapterId}/import`,
+      form(sample.phrases, readFileSync(clipped)),
+    );
+    const { import_id: id, recording } = staged.body.data;
+    expect(recording.end_ms).toBeLessThanOrEqual(recording.duration_ms);
+    expect(Math.max(...recording.cuts)).toBeLessThan(recording.end_ms - 49);
+    // The preview's own boundaries, sent back as the editor does, are taken.
+    const same = await admin.put<{ data: Ready }>(`admin/import/${id}/boundaries`, {
+      cuts: recording.cuts,
+      start_ms: recording.start_ms,
+      end_ms: recording.end_ms,
+    });
+    expect(same.status).toBe(200);
+    // An edge typed a few ms from the recording's own is the recording's: no sliver is cut off.
+    const near = await admin.put<{ data: Ready }>(`admin/import/${id}/boundaries`, {
+      cuts: recording.cuts,
+      start_ms: 20,
+      end_ms: recording.duration_ms - 1,
+    });
+    expect(near.status).toBe(200);
+    expect([near.body.data.recording.start_ms, near.body.data.recording.end_ms]).toEqual([
+      0,
+      recording.duration_ms,
+    ]);
+    // A text that would end before it starts names the edge that was moved.
+    const before = await admin.put<{ errors: Record<string, string[]> }>(`admin/import/${id}/boundaries`, {
+      cuts: recording.cuts,
+      end_ms: 0,
+    });
+    expect([before.status, Object.keys(before.body.errors)]).toEqual([422, ['end_ms']]);
+    const committed = await admin.post(`admin/import/${id}/commit`);
+    expect(committed.status).toBe(200);
+    expect(await phrasesOf(chapterId)).toHaveLength(sample.phrases.length);
+
+    // One phrase: its one segment, too, is 50 ms at least.
+    const one = await admin.post<{ data: Ready }>(
+      `admin/chapter/${chapterId}/import`,
+      form(sample.phrases.slice(0, 1), readFileSync(clipped)),
+    );
+    const sliver = await admin.put<{ errors: Record<string, string[]> }>(
+      `admin/import/${one.body.data.import_id}/boundaries`,
+      { cuts: [], start_ms: 1_000, end_ms: 1_001 },
+    );
+    expect([sliver.status, sliver.body.errors]).toEqual([
+      422,
+      { cuts: ['Segment 1 would be shorter than 50 ms.'] },
+    ]);
+  });
+
   it('catches a recording of another text: named in the preview, committed only when confirmed', async () => {
     const chapterId = await newChapter('en');
     // Twelve other sentences of the same language.
