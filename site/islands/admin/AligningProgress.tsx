@@ -40,13 +40,13 @@ function timeLeft(seconds: number): string {
   return `about ${Math.round(seconds / 60)} min`;
 }
 
-export function AligningProgress({
-  aligning,
-  onDiscard,
-}: {
+export function AligningProgress(props: {
   aligning: ImportAligning;
+  /** The last look failed: the server may be restarting (the job goes on). */
+  unreachable: boolean;
   onDiscard: () => void;
 }) {
+  const { aligning, unreachable, onDiscard } = props;
   const id = useId();
   const { percent, eta_s: eta } = aligning.progress;
   return (
@@ -57,10 +57,19 @@ export function AligningProgress({
         <progress id={id} max={100} value={percent}>
           {percent}%
         </progress>
-        <span className="upload-percent" role="status">
+        <span className="upload-percent">
           {percent}% · {timeLeft(eta)} left
         </span>
       </div>
+      {/* Read out in tens, not at every look. */}
+      <p role="status" className="visually-hidden">
+        Aligning: {Math.floor(percent / 10) * 10}%
+      </p>
+      {unreachable && (
+        <p className="form-alert" role="alert">
+          The server cannot be reached just now; the alignment goes on there, and this page keeps looking.
+        </p>
+      )}
       <p>
         Each sentence is being found in the recording. You may leave this page: the server goes on, and the
         preview opens here when you come back.

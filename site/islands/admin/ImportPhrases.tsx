@@ -42,6 +42,8 @@ const JUNK_NAME = /^(\.|thumbs\.db$|desktop\.ini$)|\.(jpe?g|png|gif|webp|pdf|doc
 const STEP_MS = 50;
 /** How often an import being aligned is looked at again. */
 const POLL_MS = 1000;
+/** After a failed look (a server restarting, a network blip), the next one waits this long. */
+const RETRY_MS = 5000;
 
 /** A recording's boundaries as the page holds them: the text's start, the cuts, the text's end. */
 const boundsOf = (preview: Preview): number[] =>
@@ -86,8 +88,12 @@ function Importer({ chapterId }: { chapterId: string }) {
   // Saves run one after another, so that the last move is the one kept.
   const saving = useRef<Promise<void>>(Promise.resolve());
 
+  /** The import the page shows: an answer about any other (one discarded meanwhile) is dropped. */
+  const currentId = useRef<string | null>(null);
+
   /** Shows a look at an import: its preview, or its alignment's progress (then looked at again). */
   const show = (answer: Preview | Aligning) => {
+    currentId.current = answer.import_id;
     keepImport(chapterId, answer.import_id);
     if (answer.status === 'aligning') {
       setPreviewState(null);
@@ -99,7 +105,10 @@ function Importer({ chapterId }: { chapterId: string }) {
     setBounds(boundsOf(answer));
   };
   const setPreview = (next: Preview | null) => {
-    if (!next) forgetImport(chapterId);
+    if (!next) {
+      currentId.current = null;
+      forgetImport(chapterId);
+    }
     setPreviewState(next);
   };
 
@@ -109,23 +118,41 @@ function Importer({ chapterId }: { chapterId: string }) {
     if (!id) return;
     api<{ data: Preview | Aligning }>(`admin/import/${encodeURIComponent(id)}`).then(
       (answer) => show(answer.data),
-      () => forgetImport(chapterId),
+      // Gone (committed, discarded, expired): forgotten. Any other failure may pass: kept for next time.
+      (failure: unknown) => asApiError(failure).status === 404 && forgetImport(chapterId),
     );
   }, [chapterId]);
 
-  // While aligning, the import is looked at every second until its preview is ready.
+  // While aligning, the import is looked at every second until its preview is ready. A failed look (the
+  // server restarting, which the job survives) is tried again later; only a 404 ends the wait.
+  const [lookFailed, setLookFailed] = useState(false);
   useEffect(() => {
     if (!aligning) return;
-    const timer = setTimeout(() => {
-      api<{ data: Preview | Aligning }>(`admin/import/${aligning.import_id}`).then(
-        (answer) => show(answer.data),
-        (failure: unknown) => {
-          setAligning(null);
-          forgetImport(chapterId);
-          setError(problemMessage(failure));
-        },
-      );
-    }, POLL_MS);
+    const id = aligning.import_id;
+    const timer = setTimeout(
+      () => {
+        api<{ data: Preview | Aligning }>(`admin/import/${id}`).then(
+          (answer) => {
+            if (currentId.current !== id) return;
+            setLookFailed(false);
+            show(answer.data);
+          },
+          (failure: unknown) => {
+            if (currentId.current !== id) return;
+            if (asApiError(failure).status === 404) {
+              currentId.current = null;
+              setAligning(null);
+              forgetImport(chapterId);
+              setError(problemMessage(failure));
+              return;
+            }
+            setLookFailed(true);
+            setAligning({ ...aligning });
+          },
+        );
+      },
+      lookFailed ? RETRY_MS : POLL_MS,
+    );
     return () => clearTimeout(timer);
   }, [aligning]);
 
@@ -245,6 +272,7 @@ function Importer({ chapterId }: { chapterId: string }) {
     setError(null);
     try {
       await api(`admin/import/${id}`, { method: 'DELETE' });
+      currentId.current = null;
       setAligning(null);
       setPreview(null);
       setDone('The import has been discarded. Nothing was added.');
@@ -277,7 +305,9 @@ function Importer({ chapterId }: { chapterId: string }) {
           </>
         )}
       </SuccessMessage>
-      {aligning && <AligningProgress aligning={aligning} onDiscard={() => void discard()} />}
+      {aligning && (
+        <AligningProgress aligning={aligning} unreachable={lookFailed} onDiscard={() => void discard()} />
+      )}
       {!preview && !aligning && (
         <form
           className="admin-form import-form"

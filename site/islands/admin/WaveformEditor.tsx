@@ -322,14 +322,19 @@ export function WaveformEditor(props: Props) {
     syncSliders(target, bounds);
   }, [bounds, durationMs, state]);
 
-  // The segment looked at: marked, and on a long recording zoomed in on and scrolled to.
+  // The segment looked at: marked, and scrolled to; a long recording is zoomed in on it when the author
+  // moves to another segment (after which Zoom out is theirs to use).
+  const shown = useRef<number | null>(null);
   useEffect(() => {
     const target = drawn.current;
     if (!target || state !== 'ready') return;
     target.segments.forEach((segment, i) => segment.setOptions({ color: segmentColor(i) }));
-    if (current === null || !target.segments[current]) return;
-    if (durationMs > FOCUS_ZOOM_AFTER_MS && zoom === 0) setZoom(FOCUS_ZOOM);
-    else target.wavesurfer.setScrollTime(Math.max(0, target.segments[current].start - 1));
+    if (current === null || !target.segments[current] || shown.current === current) return;
+    if (durationMs > FOCUS_ZOOM_AFTER_MS && zoom === 0) return setZoom(FOCUS_ZOOM);
+    shown.current = current;
+    // After the zoom effect below has drawn the waveform at its new width.
+    const at = Math.max(0, target.segments[current].start - 1);
+    setTimeout(() => drawn.current?.wavesurfer.setScrollTime(at), 0);
   }, [current, state, zoom]);
 
   useEffect(() => {
