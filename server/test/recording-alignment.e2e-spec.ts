@@ -357,7 +357,7 @@ describe('Importing a chapter from a narrated recording, aligned to its text', (
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(second.finished).toBe(1);
     expect(done.status).toBe(200);
-    const ready = done.body.data as Ready;
+    const ready = done.body.data;
     expect(ready.errors).toEqual([]);
     const right = ready.recording.cuts.filter(
       (cut, n) => cut >= long.gaps[n].startMs - 50 && cut <= long.gaps[n].endMs + 50,
