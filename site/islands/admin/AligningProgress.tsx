@@ -4,6 +4,7 @@
  * so the author may leave the page and find the import again when coming back.
  */
 import { useId } from 'react';
+import { UploadProgress } from './ui/UploadProgress';
 import type { ImportAligning } from '../../../server/imports/imports.dto';
 
 const KEY = (chapterId: string) => `lingonovel-import-${chapterId}`;
@@ -52,15 +53,11 @@ export function AligningProgress(props: {
   return (
     <section className="aligning" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Aligning the recording to its text</h2>
-      <div className="upload-progress">
-        <label htmlFor={id}>Alignment progress</label>
-        <progress id={id} max={100} value={percent}>
-          {percent}%
-        </progress>
-        <span className="upload-percent">
-          {percent}% · {timeLeft(eta)} left
-        </span>
-      </div>
+      <UploadProgress
+        percent={percent}
+        label="Alignment progress"
+        text={`${percent}% · ${timeLeft(eta)} left`}
+      />
       {/* Read out in tens, not at every look. */}
       <p role="status" className="visually-hidden">
         Aligning: {Math.floor(percent / 10) * 10}%
