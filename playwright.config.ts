@@ -72,6 +72,8 @@ export default defineConfig({
         STRIPE_WEBHOOK_SECRET: 'whsec_e2e',
         STRIPE_PRICE_ID: 'price_e2e_premium_plus',
         STRIPE_API_BASE: stripeUrl,
+        // The aligned import's journey sees a job's progress with a recording of under a minute.
+        ALIGN_INLINE_SECONDS: '20',
       },
     },
   ],

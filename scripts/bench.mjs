@@ -27,6 +27,8 @@ import {
   measureDictationLoad,
   reportDictationFailures,
 } from './bench/dictation-load.mjs';
+import { measureAlignment } from './bench/alignment-timing.mjs';
+import { ALIGNMENT_HEADING, alignmentMarkdown } from './bench/alignment-markdown.mjs';
 import { startPostgres } from './postgres.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -43,12 +45,14 @@ const LANG = 'es';
 const CEFR = 'A2';
 /**
  * `BENCH_ONLY=offline` (or `practice`) measures that section alone, on the demo catalogue, and only
- * prints it; `BENCH_ONLY=formats` (or `dictation`) also writes its section into docs/benchmarks.md,
- * keeping the others.
+ * prints it; `BENCH_ONLY=formats` (or `dictation`, or `alignment`) also writes its section into
+ * docs/benchmarks.md, keeping the others.
  */
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (!['', 'offline', 'practice', 'formats', 'dictation'].includes(ONLY)) {
-  console.error(`BENCH_ONLY must be "offline", "practice", "formats", "dictation" or unset, not "${ONLY}".`);
+if (!['', 'offline', 'practice', 'formats', 'dictation', 'alignment'].includes(ONLY)) {
+  console.error(
+    `BENCH_ONLY must be "offline", "practice", "formats", "dictation", "alignment" or unset, not "${ONLY}".`,
+  );
   process.exit(1);
 }
 
@@ -394,6 +398,13 @@ async function main() {
       how: 'npm run bench',
       load: [formatsLoad, loadavg()[0]],
     });
+    console.log('Aligning an hour-long recording to its text…');
+    const alignmentLoad = loadavg()[0];
+    const alignmentLines = alignmentMarkdown(await measureAlignment(base, storage, server.pid), {
+      root,
+      how: 'npm run bench',
+      load: [alignmentLoad, loadavg()[0]],
+    });
     await stop(server);
     server = null;
 
@@ -617,6 +628,7 @@ async function main() {
       '',
       ...dictationLines,
       ...formatsLines,
+      ...alignmentLines,
     ];
     const notesFile = join(root, 'docs', 'benchmarks-notes.md');
     let notes = '';
@@ -686,7 +698,7 @@ async function onDemoServer(measure) {
     console.log('Preparing the demo catalogue…');
     const { demoCodes } = await prepareData(storage, false);
     server = await startServer(storage);
-    await measure(storage, demoCodes);
+    await measure(storage, demoCodes, server);
   } finally {
     if (server) await stop(server);
     rmSync(storage, { recursive: true, force: true });
@@ -814,7 +826,38 @@ const dictationOnly = () =>
     reportDictationFailures(dictation);
   });
 
-const runs = { offline: offlineOnly, practice: practiceOnly, formats: formatsOnly, dictation: dictationOnly };
+/**
+ * `BENCH_ONLY=alignment`: an hour-long recording aligned to its text, on the demo catalogue
+ * (scripts/bench/alignment-timing.mjs), printed and written into docs/benchmarks.md in place of its section.
+ */
+const alignmentOnly = () =>
+  onDemoServer(async (storage, _demoCodes, server) => {
+    const loadBefore = loadavg()[0];
+    console.log('Aligning an hour-long recording to its text…');
+    const alignment = await measureAlignment(base, storage, server.pid);
+    // The raw figures, to write the section again without measuring again.
+    if (process.env.BENCH_ALIGNMENT_JSON)
+      writeFileSync(
+        process.env.BENCH_ALIGNMENT_JSON,
+        JSON.stringify({ alignment, loadBefore, load: loadavg()[0] }),
+      );
+    const lines = alignmentMarkdown(alignment, {
+      root,
+      how: 'BENCH_ONLY=alignment node scripts/bench.mjs',
+      load: [loadBefore, loadavg()[0]],
+    });
+    // A quick try on fewer sentences is printed, never written.
+    if (process.env.BENCH_ALIGN_SENTENCES === undefined) writeSection(root, ALIGNMENT_HEADING, lines);
+    console.log(['', ...lines].join('\n'));
+  });
+
+const runs = {
+  offline: offlineOnly,
+  practice: practiceOnly,
+  formats: formatsOnly,
+  dictation: dictationOnly,
+  alignment: alignmentOnly,
+};
 (runs[ONLY] ?? main)().catch((error) => {
   console.error(error);
   process.exit(1);

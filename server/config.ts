@@ -37,6 +37,11 @@ export interface AppConfig {
   logFormat: LogFormat;
   /** Memory the page cache may hold, in MB (PAGE_CACHE_MB, default 64): server/http/page-cache.ts. */
   pageCacheMb: number;
+  /**
+   * Recordings up to this long (ALIGN_INLINE_SECONDS, default 90) are aligned within the import request;
+   * longer ones by a job (server/imports/alignment-jobs.ts). 0 sends every one to a job.
+   */
+  alignInlineSeconds: number;
 }
 
 export type LogFormat = 'text' | 'json';
@@ -184,6 +189,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: readTrustProxy(env),
     databasePoolSize: readWholeNumber(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     pageCacheMb: readWholeNumber(env, 'PAGE_CACHE_MB', 64, 1, 65_536),
+    alignInlineSeconds: readWholeNumber(env, 'ALIGN_INLINE_SECONDS', 90, 0, 3_600),
     publicUrl,
     jwtSecret: readJwtSecret(env),
     smtpUrl,

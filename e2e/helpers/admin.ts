@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { demoAdmin } from './accounts';
@@ -51,4 +52,41 @@ export async function adminApi<T>(
     headers: { Authorization: `Bearer ${session.token}` },
   });
   return { status: response.status(), body: (await response.json()) as T };
+}
+
+/**
+ * A new book of the journey's own, with a chapter: `language` null for a book the aligner has no voice
+ * for (its recordings are cut at their pauses).
+ */
+export async function newBookChapter(
+  request: APIRequestContext,
+  session: Session,
+  language: string | null,
+): Promise<{ bookCode: string; chapterId: number }> {
+  const headers = { Authorization: `Bearer ${session.token}` };
+  const book = await request.post('/api/v1/admin/book', {
+    headers,
+    multipart: {
+      title: uniqueTitle('Recorded book'),
+      author: 'A. Narrator',
+      narrated_by: 'A. Narrator',
+      hours: '1',
+      minutes: '0',
+      description: 'A book for one journey.',
+      difficulty: 'Easy',
+      sample_text: 'One.',
+      ...(language && { language }),
+      book_image: { name: 'cover.jpg', mimeType: 'image/jpeg', buffer: readFileSync(media.coverJpg) },
+      sample_audio: { name: 'clip.mp3', mimeType: 'audio/mpeg', buffer: readFileSync(media.clip) },
+    },
+  });
+  expect(book.status(), await book.text()).toBe(200);
+  const { id, book_code: bookCode } = ((await book.json()) as { data: { id: number; book_code: string } })
+    .data;
+  const chapter = await request.post('/api/v1/admin/chapter', {
+    headers,
+    data: { title: 'Recorded chapter', chapter_no: 1, book_id: id },
+  });
+  expect(chapter.status(), await chapter.text()).toBe(200);
+  return { bookCode, chapterId: ((await chapter.json()) as { data: { id: number } }).data.id };
 }

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { revision, runLine } from './formats-markdown.mjs';
-import { adminHeaders } from './import-timing.mjs';
+import { adminHeaders, newBookChapter } from './import-timing.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 export const DICTATION_HEADING = '## Dictation scoring under load (issue 30)';
@@ -41,41 +41,22 @@ const percentile = (list, p) => {
 /** A new book whose free chapter 1 holds one phrase of 2,000 characters: its id. */
 async function longestPhrase(base, storage) {
   const auth = await adminHeaders(base, storage);
-  const form = new FormData();
-  const fields = {
-    title: 'Dictation benchmark',
-    author: 'Bench',
-    narrated_by: 'Bench',
-    hours: '0',
-    minutes: '1',
-    description: 'One phrase of 2,000 characters, for the dictation benchmark.',
-    difficulty: 'Easy',
-    sample_text: 'mot0 mot1',
-    language: 'fr',
-    cefr: 'A2',
-  };
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const audio = join(root, 'server/seed/demo/audio');
   const book0 = readdirSync(audio).sort()[0];
   const clipName = readdirSync(join(audio, book0)).find((name) => name.endsWith('.mp3'));
-  const clip = new Blob([readFileSync(join(audio, book0, clipName))], { type: 'audio/mpeg' });
-  const cover = readFileSync(join(root, 'server/seed/demo/covers/le-petit-voyage.jpg'));
-  form.set('book_image', new Blob([cover], { type: 'image/jpeg' }), 'cover.jpg');
-  form.set('sample_audio', clip, 'sample.mp3');
-  const book = await fetch(`${base}/api/v1/admin/book`, { method: 'POST', headers: auth, body: form });
-  if (!book.ok) throw new Error(`new book: ${book.status} ${await book.text()}`);
-  const chapter = await fetch(`${base}/api/v1/admin/chapter`, {
-    method: 'POST',
-    headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      title: 'The longest phrase',
-      chapter_no: 1,
-      book_id: (await book.json()).data.id,
-    }),
+  const clipPath = join(audio, book0, clipName);
+  const clip = new Blob([readFileSync(clipPath)], { type: 'audio/mpeg' });
+  const { chapterId } = await newBookChapter(base, auth, {
+    fields: {
+      title: 'Dictation benchmark',
+      description: 'One phrase of 2,000 characters, for the dictation benchmark.',
+      sample_text: 'mot0 mot1',
+    },
+    chapter: 'The longest phrase',
+    sampleAudio: clipPath,
   });
-  if (!chapter.ok) throw new Error(`new chapter: ${chapter.status} ${await chapter.text()}`);
   const phrase = new FormData();
-  phrase.set('chapter_id', String((await chapter.json()).data.id));
+  phrase.set('chapter_id', String(chapterId));
   phrase.set('phrase', PHRASE);
   phrase.set('dictionary', 'mot — word');
   phrase.set('line_audio', clip, 'clip.mp3');

@@ -2,7 +2,7 @@
 // processes' (Linux /proc), one download timed to its first and last byte, an EPUB's entries, an M4B's
 // chapters. scripts/bench/formats-timing.mjs drives them.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import yauzl from 'yauzl';
 
@@ -19,7 +19,7 @@ export function rss(pid) {
 }
 
 /** Every process under `pid` (ffmpeg, spawned by the server), through /proc/<pid>/task/<tid>/children. */
-function descendants(pid) {
+export function descendants(pid) {
   const found = [];
   let tasks = [];
   try {
@@ -39,28 +39,103 @@ function descendants(pid) {
   return found;
 }
 
+/** A process's command name (`ffmpeg`, `espeak-ng`); '?' once it has exited. */
+function commandName(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
+/** The program a process runs; null once it has exited. */
+function program(pid) {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Runs `work` while reading the server's RSS (and the summed RSS of its child processes) every 50 ms:
- * the growth is the peak minus the figure just before.
+ * Waits until the server has run no child process for `forMs` (its background work, such as measuring
+ * clips' lengths with ffmpeg, done), at most `limitMs`: how long it waited, and how many child processes
+ * it saw meanwhile.
  */
-export async function sampled(pid, work) {
-  const before = rss(pid);
+export async function quiet(pid, { forMs = 8_000, limitMs = 600_000 } = {}) {
+  const started = performance.now();
+  const seen = new Set();
+  let quietSince = started;
+  while (performance.now() - started < limitMs) {
+    const children = descendants(pid);
+    for (const child of children) seen.add(child);
+    const now = performance.now();
+    if (children.length) quietSince = now;
+    else if (now - quietSince >= forMs) break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return { ms: Math.max(0, quietSince - started), processes: seen.size };
+}
+
+/**
+ * Runs `work` while reading the server's RSS and its child processes' every `everyMs` (50 ms unless told):
+ * the growth is the peak minus the figure just before. `childPeak` is the children's peak sum,
+ * `totalGrowth` the peak of the server and its children together (read at the same moment) minus the
+ * same sum just before, `peakAtMs` when that peak was read (from the start of `work`), and `childPeaks`
+ * each child command's own peak (the largest one process of that name reached). A child still running the
+ * server's own program is one forked to run ffmpeg or eSpeak NG and not yet turned into it: its pages are
+ * the server's, shared, and it is not counted (the server starts no Node process of its own).
+ */
+export async function sampled(pid, work, everyMs = SAMPLE_MS) {
+  const server = program(pid);
+  const read = () => {
+    const own = rss(pid);
+    let children = 0;
+    const each = [];
+    for (const child of new Set(descendants(pid))) {
+      if (program(child) === server) continue;
+      const bytes = rss(child);
+      children += bytes;
+      each.push([commandName(child), bytes]);
+    }
+    return { own, children, each };
+  };
+  const first = read();
+  const before = first.own;
+  const totalBefore = first.own + first.children;
   let peak = before;
   let childPeak = 0;
+  let totalPeak = totalBefore;
+  let peakAtMs = 0;
+  const childPeaks = {};
   let samples = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rss(pid));
-    const children = new Set(descendants(pid));
-    childPeak = Math.max(
-      childPeak,
-      [...children].reduce((sum, child) => sum + rss(child), 0),
-    );
+  const started = performance.now();
+  const sample = () => {
+    const now = read();
+    peak = Math.max(peak, now.own);
+    childPeak = Math.max(childPeak, now.children);
+    for (const [name, bytes] of now.each) childPeaks[name] = Math.max(childPeaks[name] ?? 0, bytes);
+    if (now.own + now.children > totalPeak) {
+      totalPeak = now.own + now.children;
+      peakAtMs = performance.now() - started;
+    }
     samples++;
-  }, SAMPLE_MS);
+  };
+  const timer = setInterval(sample, everyMs);
   try {
     const result = await work();
-    peak = Math.max(peak, rss(pid));
-    return { result, before, growth: Math.max(0, peak - before), childPeak, samples };
+    sample();
+    return {
+      result,
+      before,
+      growth: Math.max(0, peak - before),
+      childPeak,
+      samples,
+      totalBefore,
+      totalGrowth: Math.max(0, totalPeak - totalBefore),
+      peakAtMs,
+      childPeaks,
+    };
   } finally {
     clearInterval(timer);
   }

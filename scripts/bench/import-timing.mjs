@@ -67,6 +67,46 @@ export async function adminHeaders(base, storage) {
   return { Authorization: `Bearer ${(await res.json()).token}` };
 }
 
+/**
+ * A new book through the admin API (`fields` over a bench book's, the demo cover, `sampleAudio` or the
+ * first demo clip as its sample) with one empty chapter: the book's id and code, and the chapter's id.
+ */
+export async function newBookChapter(
+  base,
+  auth,
+  { fields = {}, chapter = 'Benchmark chapter', sampleAudio } = {},
+) {
+  const form = new FormData();
+  const all = {
+    title: 'Benchmark book',
+    author: 'Bench',
+    narrated_by: 'Bench',
+    hours: '0',
+    minutes: '1',
+    description: 'A book made by the benchmark.',
+    difficulty: 'Easy',
+    sample_text: 'Phrase number 1.',
+    language: 'fr',
+    cefr: 'A2',
+    ...fields,
+  };
+  for (const [name, value] of Object.entries(all)) form.set(name, value);
+  const cover = readFileSync(join(root, 'server/seed/demo/covers/le-petit-voyage.jpg'));
+  form.set('book_image', new Blob([cover], { type: 'image/jpeg' }), 'cover.jpg');
+  const sample = readFileSync(sampleAudio ?? demoClips()[0]);
+  form.set('sample_audio', new Blob([sample], { type: 'audio/mpeg' }), 'sample.mp3');
+  const book = await fetch(`${base}/api/v1/admin/book`, { method: 'POST', headers: auth, body: form });
+  if (!book.ok) throw new Error(`new book: ${book.status} ${await book.text()}`);
+  const { id, book_code: code } = (await book.json()).data;
+  const made = await fetch(`${base}/api/v1/admin/chapter`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ title: chapter, chapter_no: 1, book_id: id }),
+  });
+  if (!made.ok) throw new Error(`new chapter: ${made.status} ${await made.text()}`);
+  return { bookId: id, code, chapterId: (await made.json()).data.id };
+}
+
 /** Stages a chapter import (its text and a zip of its clips): the preview, refused when a row has a problem. */
 export async function previewImport(base, auth, chapterId, tsv, zip) {
   const form = new FormData();

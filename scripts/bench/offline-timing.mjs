@@ -6,11 +6,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { adminHeaders, commitImport, ffmpeg, previewImport, zipFile } from './import-timing.mjs';
+import {
+  adminHeaders,
+  commitImport,
+  ffmpeg,
+  newBookChapter,
+  previewImport,
+  zipFile,
+} from './import-timing.mjs';
 import { max, median, playAllGaps, RECORD_AUDIO, tapEachPhrase } from './player-timing.mjs';
 import { measureOfflineJs, measureServiceWorker } from './offline-size.mjs';
 
-const root = new URL('../..', import.meta.url).pathname;
 const PHRASES = 300;
 /** 5.6 s at a constant 128 kbit/s: about 90 KB a clip, 27 MB for the chapter. */
 const CLIP_SECONDS = 5.6;
@@ -41,33 +47,16 @@ async function createChapter(base, storage, work) {
     .join('\n');
 
   const auth = await adminHeaders(base, storage);
-  const form = new FormData();
-  const fields = {
-    title: 'Offline benchmark',
-    author: 'Bench',
-    narrated_by: 'Bench',
-    hours: '0',
-    minutes: '28',
-    description: 'A book of 300 tones, for the offline benchmark.',
-    difficulty: 'Easy',
-    sample_text: 'Phrase number 1.',
-    language: 'fr',
-    cefr: 'A2',
-  };
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const cover = readFileSync(join(root, 'server/seed/demo/covers/le-petit-voyage.jpg'));
-  form.set('book_image', new Blob([cover], { type: 'image/jpeg' }), 'cover.jpg');
-  form.set('sample_audio', new Blob([readFileSync(tones[0])], { type: 'audio/mpeg' }), 'sample.mp3');
-  const book = await fetch(`${base}/api/v1/admin/book`, { method: 'POST', headers: auth, body: form });
-  if (!book.ok) throw new Error(`new book: ${book.status} ${await book.text()}`);
-  const { id, book_code: code } = (await book.json()).data;
-  const chapter = await fetch(`${base}/api/v1/admin/chapter`, {
-    method: 'POST',
-    headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ title: 'Three hundred tones', chapter_no: 1, book_id: id }),
+  const { code, chapterId } = await newBookChapter(base, auth, {
+    fields: {
+      title: 'Offline benchmark',
+      minutes: '28',
+      description: 'A book of 300 tones, for the offline benchmark.',
+    },
+    chapter: 'Three hundred tones',
+    sampleAudio: tones[0],
   });
-  if (!chapter.ok) throw new Error(`new chapter: ${chapter.status} ${await chapter.text()}`);
-  const preview = await previewImport(base, auth, (await chapter.json()).data.id, tsv, readFileSync(zipPath));
+  const preview = await previewImport(base, auth, chapterId, tsv, readFileSync(zipPath));
   const added = await commitImport(base, auth, preview);
   if (added !== PHRASES) throw new Error(`the import added ${added} phrases, not ${PHRASES}`);
   return { code, clipBytes };

@@ -22,8 +22,6 @@ export interface Frames {
 export interface Path {
   rows: Int32Array;
   cols: Int32Array;
-  /** The mean distance of the matched frames. */
-  meanCost: number;
 }
 
 /** Back-pointers: where a cell's path came from. 1 to 3: from (r − 1, c − that many). */
@@ -92,7 +90,7 @@ const at = (row: Row, c: number) => (c >= row.lo && c <= row.hi ? row.cost[c - r
  * share one (a faster narrator): steps (1,1), (1,2), (1,3) and (2,1), after Müller's subsequence DTW.
  * The text can thus be neither squeezed into a moment of the recording nor spread over 3 times its length.
  */
-export async function warp(text: Frames, recording: Frames, band: Band): Promise<Path> {
+export async function warp(text: Frames, recording: Frames, band: Band, signal?: AbortSignal): Promise<Path> {
   const rows = text.count;
   const offsets = new Float64Array(rows + 1);
   let maxWidth = 1;
@@ -119,6 +117,8 @@ export async function warp(text: Frames, recording: Frames, band: Band): Promise
     // The server goes on answering meanwhile: the event loop gets a turn every ~20 ms of warping.
     if ((r & 63) === 0 && Date.now() - slice > 20) {
       await new Promise((resolve) => setImmediate(resolve));
+      // A stopping server (or a discarded import) ends the warping at its next turn.
+      signal?.throwIfAborted();
       slice = Date.now();
     }
     current.lo = band.lo[r];
@@ -174,6 +174,5 @@ export async function warp(text: Frames, recording: Frames, band: Band): Promise
   return {
     rows: Int32Array.from(pathRows.reverse()),
     cols: Int32Array.from(pathCols.reverse()),
-    meanCost: total / rows,
   };
 }

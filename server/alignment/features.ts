@@ -1,3 +1,4 @@
+import { Pcm16Reader } from './pcm16';
 /**
  * What the aligner compares: MFCCs of 16 kHz mono audio, one frame every 20 ms, computed as the samples
  * stream in (an hour of PCM is 115 MB; the frames of it are 13 MB). Our own small implementation rather
@@ -102,7 +103,7 @@ export class FeatureStream {
   private readonly im = new Float64Array(FFT_SIZE);
   private readonly mel = new Float64Array(MEL_BANDS);
   private samples = 0;
-  private odd: number | null = null;
+  private readonly pcm = new Pcm16Reader((value) => this.push(value));
   private energySum = 0;
   private frames: Float32Array = new Float32Array(COEFFS * 4096);
   private frameCount = 0;
@@ -114,14 +115,7 @@ export class FeatureStream {
   }
 
   write(chunk: Buffer): void {
-    let offset = 0;
-    if (this.odd !== null && chunk.length) {
-      this.push((((chunk[0] << 8) | this.odd) << 16) >> 16);
-      this.odd = null;
-      offset = 1;
-    }
-    for (; offset + 1 < chunk.length; offset += 2) this.push(chunk.readInt16LE(offset));
-    if (offset < chunk.length) this.odd = chunk[offset];
+    this.pcm.write(chunk);
   }
 
   /** Pushes `ms` of silence: the synthesised text's gap between two phrases. */

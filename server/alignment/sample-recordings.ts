@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFfmpeg } from '../imports/ffmpeg';
+import { wavHeader } from './pcm16';
 
 /**
  * Recordings made to measure the aligner on (its tests and `npm run bench`): what a publisher's
@@ -236,7 +237,7 @@ export async function makeSampleRecording(
       for (const value of chunk)
         samples[at++] = Math.max(-32768, Math.min(32767, Math.round(value + noise * (2 * next() - 1))));
     const wav = join(work, 'reading.wav');
-    writeFileSync(wav, Buffer.concat([wavHeader(samples.length), Buffer.from(samples.buffer)]));
+    writeFileSync(wav, Buffer.concat([wavHeader(samples.length, RATE), Buffer.from(samples.buffer)]));
 
     const file = join(dir, `sample-${language.tag}-${options.seed}.mp3`);
     await runFfmpeg(
@@ -271,21 +272,4 @@ export async function makeSampleRecording(
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-function wavHeader(samples: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples * 2, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(RATE, 24);
-  header.writeUInt32LE(RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples * 2, 40);
-  return header;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runFfmpeg } from '../imports/ffmpeg';
 import { FeatureStream, FRAME_MS, SAMPLE_RATE } from './features';
 import { ESPEAK_BIN } from './voices';
+import { Pcm16Reader } from './pcm16';
 
 /**
  * The text spoken by the reference voice, as features, with where each phrase ends. One eSpeak NG
@@ -40,19 +41,12 @@ function ssml(phrases: readonly string[]): string {
 class Separators {
   private pendingSilence = 0;
   readonly boundaries: number[] = [];
-  private odd: number | null = null;
+  private readonly pcm = new Pcm16Reader((value) => this.sample(value));
 
   constructor(private readonly features: FeatureStream) {}
 
   write(chunk: Buffer): void {
-    let at = 0;
-    if (this.odd !== null && chunk.length) {
-      this.sample((((chunk[0] << 8) | this.odd) << 16) >> 16);
-      this.odd = null;
-      at = 1;
-    }
-    for (; at + 1 < chunk.length; at += 2) this.sample(chunk.readInt16LE(at));
-    if (at < chunk.length) this.odd = chunk[at];
+    this.pcm.write(chunk);
   }
 
   private sample(value: number): void {

@@ -11,11 +11,15 @@ export const ESPEAK_BIN = 'espeak-ng';
 
 let listed: Promise<Set<string>> | null = null;
 
-/** The languages the installed eSpeak NG speaks (empty without it), read once per process. */
+/** The languages the installed eSpeak NG speaks (empty without it), read once per process when found. */
 export function espeakLanguages(bin = ESPEAK_BIN): Promise<Set<string>> {
   listed ??= new Promise((resolve) => {
     execFile(bin, ['--voices'], { timeout: 10_000 }, (error, stdout) => {
-      if (error) return resolve(new Set());
+      if (error) {
+        // Not kept: eSpeak NG installed later (or a slow first start) is found on the next look.
+        listed = null;
+        return resolve(new Set());
+      }
       // "Pty Language       Age/Gender VoiceName          File                 Other Languages"
       const languages = stdout
         .split('\n')

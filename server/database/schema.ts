@@ -35,6 +35,7 @@ import { PhraseTranslation } from '../phrases/phrase-translation.entity';
 import { DictationAttempt } from '../practice/dictation-attempt.entity';
 import { PhraseMark } from '../practice/phrase-mark.entity';
 import { Formats1764230400000 } from '../migrations/1764230400000-Formats';
+import { ImportJobs1764316800000 } from '../migrations/1764316800000-ImportJobs';
 import { AudioMeasure } from '../formats/audio-measure.entity';
 import { AudiobookBuild } from '../formats/audiobook-build.entity';
 import { AppPassword } from '../app-passwords/app-password.entity';
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   BookFacets1763856000000,
   Practice1763859600000,
   Formats1764230400000,
+  ImportJobs1764316800000,
 ];

@@ -1,13 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintNumber } from '../database/column-transformers';
 
 export type AudiobookEdition = 'full' | 'sample';
 export type AudiobookState = 'building' | 'ready' | 'failed';
-
-/** bigint columns come back as strings from both drivers. */
-const bigintNumber = {
-  to: (value: number | null) => value,
-  from: (value: unknown) => (value === null || value === undefined ? null : Number(value)),
-};
 
 /**
  * A book's M4B, per edition: the version of the book `file_key` holds (`version`), and the build under

@@ -1,4 +1,5 @@
 import {
+  ConflictException,
   Injectable,
   NotFoundException,
   PayloadTooLargeException,
@@ -20,8 +21,10 @@ import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import {
   MAX_CLIPS,
+  type BoundariesDto,
   type ChapterImportAnswer,
   type ChapterImportDto,
+  type ImportAligning,
   type ChapterImportResponse,
   type ImportRowResponse,
   type RecordingPeaksAnswer,
@@ -29,10 +32,13 @@ import {
 import { SignedLinks } from '../common/signed-links';
 import { readChapterManifest, type ChapterManifest, type ChapterRow } from './manifests';
 import type { StagedImport } from './staged-import.entity';
-import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments } from './recording-import';
+import { espeakLanguages, referenceVoice } from '../alignment/voices';
+import { AlignmentJobs } from './alignment-jobs';
+import { alignStaged, evenCuts, mismatchWarning, UNSURE_BELOW, unsureCount } from './recording-alignment';
+import { checkedCuts, findCuts, recordingRows, requireFfmpeg, segments, textEdges } from './recording-import';
 import { computePeaks, readPeaks, type RecordingPeaks } from './recording-peaks';
 import { cutSegments, MIN_SEGMENT_MS, validateBoundaries } from './silence-split';
-import { FfmpegError, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
+import { FfmpegError, FFMPEG_MISSING_MESSAGE, probeDurationMs } from './ffmpeg';
 import {
   decodeText,
   parseImportText,
@@ -53,6 +59,19 @@ function ffmpegRefusal(error: unknown, message: string, field?: string): unknown
   if (error.kind === 'missing') return new ServiceUnavailableException(FFMPEG_MISSING_MESSAGE);
   if (error.kind !== 'failed' || /No space left|Permission denied/i.test(error.stderr)) return error;
   return field ? ValidationFailed.field(field, message) : new RuleFailed(message);
+}
+
+export const STILL_ALIGNING =
+  'The recording is still being aligned to its text: look again at the import in a moment.';
+
+/** Why a recording is cut at its pauses rather than aligned to its text. */
+async function noVoiceReason(language: string | null): Promise<string> {
+  const why = !language
+    ? 'The book has no language'
+    : (await espeakLanguages()).size
+      ? `No reference voice speaks this book's language (${language})`
+      : 'eSpeak NG, which aligns a recording to its text, is not installed on this server';
+  return `${why}: the recording is cut at its pauses, without its text (docs/import.md lists the languages that are aligned).`;
 }
 
 /** What a preview link grants: one clip of one staged import (0 is the recording). */
@@ -102,9 +121,14 @@ export class ChapterImportService {
     private readonly media: MediaService,
     private readonly links: SignedLinks,
     private readonly events: CatalogueEvents,
+    private readonly jobs: AlignmentJobs,
   ) {}
 
-  async stageChapter(user: User, chapterId: number, dto: ChapterImportDto): Promise<ChapterImportAnswer> {
+  async stageChapter(
+    user: User,
+    chapterId: number,
+    dto: ChapterImportDto,
+  ): Promise<{ data: ChapterImportResponse | ImportAligning }> {
     const chapter = await this.chapters.withBook(chapterId);
     if (!chapter) throw new NotFoundException('Chapter not found.');
     if (dto.recording && dto.clips?.length)
@@ -133,20 +157,30 @@ export class ChapterImportService {
       // own (a malformed translation column) would need a new upload anyway, so they are a 422 at once.
       if (dto.recording && text.problems.length)
         throw ValidationFailed.field('text', text.problems.join(' '));
-      const manifest = dto.recording
-        ? await this.stageRecording(id, dto.recording, recordingRows(text, decodeText(bytes)), text.format)
-        : await this.stageClips(id, text, dto.clips ?? []);
+      const { manifest, job } = dto.recording
+        ? await this.stageRecording(
+            id,
+            dto.recording,
+            recordingRows(text, decodeText(bytes)),
+            text.format,
+            chapter.book.language,
+          )
+        : { manifest: await this.stageClips(id, text, dto.clips ?? []), job: false };
       // Stored before the row is written: a row never points at files that are not there yet.
       await this.stage.publish(id);
-      const staged = await this.lifecycle.stage({
+      const found = {
         id,
-        kind: 'chapter',
+        kind: 'chapter' as const,
         chapterId: chapter.id,
         mode: dto.mode ?? 'append',
         createdBy: user.id,
         manifest,
-      });
-      return { data: this.preview(staged) };
+      };
+      const staged = job
+        ? await this.lifecycle.stage(found, this.jobs.newJob(manifest.recording!.duration_ms))
+        : await this.lifecycle.stage(found);
+      if (job) this.jobs.kick();
+      return { data: this.answer(staged) };
     } catch (error) {
       await this.stage.remove(id);
       throw error;
@@ -158,13 +192,19 @@ export class ChapterImportService {
     return { format: text.format, rows: await this.probe(id, matched.rows), errors: matched.errors };
   }
 
-  /** One recording of the whole chapter: checked as audio, then cut at its N−1 longest pauses. */
+  /**
+   * One recording of the whole chapter: checked as audio, then aligned to its text when the book's
+   * language has a reference voice (server/alignment/, docs/alignment.md): within the request when it is
+   * short, else by a job (`job` is then true: the import is staged 'aligning'). Without a voice, it is cut
+   * at its N−1 longest pauses.
+   */
   private async stageRecording(
     id: string,
     file: UploadedFile,
     rows: TextRow[],
     format: string,
-  ): Promise<ChapterManifest> {
+    language: string | null,
+  ): Promise<{ manifest: ChapterManifest; job: boolean }> {
     let type: AudioType;
     try {
       type = (await this.media.probeAudio(file.path)).type;
@@ -174,22 +214,24 @@ export class ChapterImportService {
     }
     const name = `recording.${type}`;
     const path = await this.stage.adopt(id, file.path, name);
-    let found;
+    const voice = language ? await referenceVoice(language) : null;
+    let found: { durationMs: number; cuts: number[]; notice: string | null };
     try {
-      found = await findCuts(path, Math.max(1, rows.length));
+      if (voice) {
+        const durationMs = await probeDurationMs(path);
+        found = { durationMs, cuts: evenCuts(durationMs, rows.length), notice: null };
+      } else found = await findCuts(path, Math.max(1, rows.length));
     } catch (error) {
       throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.', 'recording');
     }
-    const { durationMs, cuts, notice } = found;
-    const recording = { file: name, type, duration_ms: durationMs, cuts };
-    const matched = matchClips({ format: 'blocks', rows }, []);
-    // Too short a recording for its phrases: no boundaries could make every segment 50 ms or more.
+    const { durationMs } = found;
     // Whether any boundaries could give every phrase 50 ms (the found ones may be moved in the preview).
     const fits = durationMs >= MIN_SEGMENT_MS * Math.max(1, rows.length);
-    return {
+    const matched = matchClips({ format: 'blocks', rows }, []);
+    const manifest: ChapterManifest = {
       format,
-      recording,
-      notice,
+      recording: { file: name, type, duration_ms: durationMs, cuts: found.cuts, ...(voice && { voice }) },
+      notice: voice ? null : `${await noVoiceReason(language)} ${found.notice ?? ''}`.trim(),
       errors: fits
         ? []
         : [
@@ -198,17 +240,46 @@ export class ChapterImportService {
       // The segments are the clips; only the row's own text can be its problem.
       rows: matched.rows.map((row) => ({ ...row, error: rowTextProblem(row), duration_ms: null })),
     };
+    if (!voice || !fits || rows.length < 2) return { manifest, job: false };
+    if (this.jobs.isLong(durationMs)) return { manifest, job: true };
+    try {
+      return { manifest: await alignStaged(manifest, path, voice), job: false };
+    } catch (error) {
+      throw ffmpegRefusal(error, 'ffmpeg cannot read this recording: it may be damaged.', 'recording');
+    }
   }
 
-  /** Moves a recording's boundaries (the preview's 50 ms steps or typed times). */
-  async setBoundaries(staged: StagedImport, cuts: unknown): Promise<ChapterImportAnswer> {
+  /** Moves a recording's boundaries (the preview's 50 ms steps, typed times) and, aligned, its start and end. */
+  async setBoundaries(staged: StagedImport, dto: BoundariesDto): Promise<ChapterImportAnswer> {
+    if (staged.status === 'aligning') throw new ConflictException(STILL_ALIGNING);
     const manifest = readChapterManifest(staged.manifest);
     if (!manifest.recording) throw new RuleFailed('Only an import of one recording has boundaries to move.');
-    manifest.recording.cuts = checkedCuts(cuts, manifest.recording, manifest.rows.length);
+    const recording = manifest.recording;
+    if (dto.end_ms !== undefined && dto.end_ms > recording.duration_ms)
+      throw ValidationFailed.field(
+        'end_ms',
+        `The text cannot end (${dto.end_ms} ms) after the recording does (${recording.duration_ms} ms).`,
+      );
+    const edges = textEdges(
+      dto.start_ms ?? recording.start_ms,
+      dto.end_ms ?? recording.end_ms,
+      recording.duration_ms,
+    );
+    const moved = dto.end_ms !== undefined && dto.start_ms === undefined ? 'end_ms' : 'start_ms';
+    recording.cuts = checkedCuts(dto.cuts, { ...recording, ...edges }, manifest.rows.length, moved);
+    Object.assign(recording, edges);
     manifest.notice = null;
-    // Valid boundaries answer the recording's only whole-file problem.
-    manifest.errors = [];
     return { data: this.preview(await this.lifecycle.updateManifest(staged, manifest)) };
+  }
+
+  /** A look at a chapter import: its preview, or how far its alignment is (the controller answers 202). */
+  answer(staged: StagedImport): ChapterImportResponse | ImportAligning {
+    if (staged.status !== 'aligning') return this.preview(staged);
+    return {
+      import_id: staged.id,
+      status: 'aligning',
+      progress: { percent: staged.progress ?? 0, eta_s: staged.etaS ?? 0 },
+    };
   }
 
   /** The answer of the staging call and of a later look at the same import. */
@@ -223,11 +294,14 @@ export class ChapterImportService {
       clip: row.clip,
       duration_ms: spans[i] ? spans[i].endMs - spans[i].startMs : row.duration_ms,
       ...(spans[i] && { start_ms: spans[i].startMs, end_ms: spans[i].endMs }),
+      ...(manifest.recording?.confidence && { confidence: manifest.recording.confidence[i] }),
       audio: row.file && !row.error ? previewUrl(this.links, staged.id, row.n) : null,
       error: row.error,
     }));
+    const mismatch = manifest.recording ? mismatchWarning(manifest.recording) : null;
     return {
       import_id: staged.id,
+      status: 'ready',
       kind: staged.kind,
       mode: staged.mode,
       chapter_id: staged.chapterId,
@@ -237,6 +311,11 @@ export class ChapterImportService {
             url: previewUrl(this.links, staged.id, 0),
             duration_ms: manifest.recording.duration_ms,
             cuts: manifest.recording.cuts,
+            start_ms: spans[0]?.startMs ?? 0,
+            end_ms: spans.at(-1)?.endMs ?? manifest.recording.duration_ms,
+            unsure_below: manifest.recording.confidence ? UNSURE_BELOW : null,
+            unsure: unsureCount(manifest.recording),
+            mismatch,
           }
         : null,
       notice: manifest.notice ?? null,
@@ -244,6 +323,7 @@ export class ChapterImportService {
       errors: [
         ...manifest.rows.filter((row) => row.error).map((row) => `Row ${row.n}: ${row.error}`),
         ...manifest.errors,
+        ...(mismatch ? [mismatch] : []),
       ],
       expires_at: new Date(staged.createdAt.getTime() + 24 * 3_600_000).toISOString(),
     };
@@ -359,16 +439,30 @@ export class ChapterImportService {
     await requireFfmpeg();
     const recording = manifest.recording!;
     // Guessed boundaries (too few pauses) may leave segments too short to cut: the administrator moves them.
-    const check = validateBoundaries(recording.cuts, recording.duration_ms, manifest.rows.length);
+    const check = validateBoundaries(
+      recording.cuts,
+      recording.duration_ms,
+      manifest.rows.length,
+      recording.start_ms,
+      recording.end_ms,
+    );
     if (!check.ok)
       throw new RuleFailed(`Move the boundaries first: ${check.errors.map((e) => e.message).join('; ')}.`);
     const dir = this.media.tempPath();
     const cleanup = () => rm(dir, { recursive: true, force: true });
     await mkdir(dir);
     const source = await this.stage.localCopy(id, recording.file);
+    // What comes before the text and after it (an announcement, music) is cut off and left out.
+    // Edges within 50 ms of the recording's own are its own (textEdges): no sliver is cut off.
+    const edges = textEdges(recording.start_ms, recording.end_ms, recording.duration_ms);
+    const lead = edges.start_ms ? [edges.start_ms] : [];
+    const tail = edges.end_ms !== undefined && edges.end_ms < recording.duration_ms ? [edges.end_ms] : [];
     let clips: string[];
     try {
-      clips = await cutSegments(source.path, recording.cuts, dir);
+      clips = await cutSegments(source.path, [...lead, ...recording.cuts, ...tail], dir);
+      const outside = [...clips.slice(0, lead.length), ...clips.slice(clips.length - tail.length)];
+      await Promise.all(outside.map((clip) => rm(clip, { force: true })));
+      clips = clips.slice(lead.length, clips.length - tail.length);
     } catch (error) {
       await cleanup();
       // A disk error is ours (a 500, logged); ffmpeg's refusal of these cuts is the administrator's to fix.

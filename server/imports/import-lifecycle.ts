@@ -7,7 +7,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, In, LessThan, type EntityManager, type Repository } from 'typeorm';
+import { changedRows } from '../database/sql';
 import { Clock } from '../common/clock';
 import { ImportStage, STAGE_HOURS } from './import-stage';
 import type { BookManifest, ChapterManifest } from './manifests';
@@ -40,9 +41,16 @@ export interface NewImport {
   manifest: ChapterManifest | BookManifest;
 }
 
+/** A recording staged to be aligned by a job: who runs it first, until when, and a first guess of its length. */
+export interface NewJob {
+  owner: string;
+  untilMs: number;
+  etaS: number;
+}
+
 /**
  * The life of a staged import, and the only code that writes the `imports` table (docs/import.md, "What
- * the server guarantees"): staged → committing (taken by one commit) → removed when the commit ends, or
+ * the server guarantees"): (aligning →) staged → committing (taken by one commit) → removed when the commit ends, or
  * staged again when it fails or its process died; discarded or swept while staged. Every change is a
  * conditional write on the status (and, for a commit, on when it was taken), so two instances, or two
  * requests, never both win.
@@ -54,6 +62,7 @@ export class ImportLifecycle implements OnApplicationBootstrap, OnApplicationShu
 
   constructor(
     @InjectRepository(StagedImport) private readonly imports: Repository<StagedImport>,
+    private readonly db: DataSource,
     private readonly files: ImportStage,
     private readonly clock: Clock,
   ) {}
@@ -74,18 +83,104 @@ export class ImportLifecycle implements OnApplicationBootstrap, OnApplicationShu
     return staged;
   }
 
-  /** Writes the row of an import whose files are already in the store: a row never names missing files. */
-  async stage(found: NewImport): Promise<StagedImport> {
+  /**
+   * Writes the row of an import whose files are already in the store: a row never names missing files.
+   * With a job, the import is 'aligning', held by the job's owner (alignment-jobs.ts).
+   */
+  async stage(found: NewImport, job?: NewJob): Promise<StagedImport> {
     const now = this.clock.now();
     const row: StagedImport = {
       ...found,
-      status: 'staged',
+      status: job ? 'aligning' : 'staged',
       createdAt: now,
       updatedAt: now,
       manifest: JSON.stringify(found.manifest),
+      progress: job ? 0 : null,
+      etaS: job ? job.etaS : null,
+      leaseOwner: job?.owner ?? null,
+      leaseUntilMs: job?.untilMs ?? null,
     };
     await this.imports.insert(row);
     return row;
+  }
+
+  /**
+   * Aligning imports `owner` may run: its own (staged by it, or left by a job it gave up) and those no
+   * live lease holds (never claimed, or their instance stopped), oldest first.
+   */
+  async waitingJobs(owner: string, nowMs: number): Promise<string[]> {
+    const rows = await this.imports
+      .createQueryBuilder('i')
+      .select('i.id')
+      .where(
+        "i.status = 'aligning' AND (i.lease_until_ms IS NULL OR i.lease_until_ms < :nowMs OR i.lease_owner = :owner)",
+        { nowMs, owner },
+      )
+      .orderBy('i.created_at')
+      .getMany();
+    return rows.map((row) => row.id);
+  }
+
+  /** Takes an aligning import's job for `owner` when no other live lease holds it: one instance wins. */
+  async claimJob(id: string, owner: string, nowMs: number, untilMs: number): Promise<boolean> {
+    return (
+      (await changedRows(
+        this.db,
+        `UPDATE imports SET lease_owner = ?, lease_until_ms = ?
+          WHERE id = ? AND status = 'aligning'
+            AND (lease_until_ms IS NULL OR lease_until_ms < ? OR lease_owner = ?)`,
+        [owner, untilMs, id, nowMs, owner],
+      )) === 1
+    );
+  }
+
+  /**
+   * Keeps the job's lease and says how far it is (the time left kept as it was while the job cannot tell
+   * yet); false when the import is gone or another took it.
+   */
+  async renewJob(
+    id: string,
+    owner: string,
+    untilMs: number,
+    progress: number,
+    etaS: number | null,
+  ): Promise<boolean> {
+    const eta = etaS === null ? '' : ', eta_s = ?';
+    return (
+      (await changedRows(
+        this.db,
+        `UPDATE imports SET lease_until_ms = ?, progress = ?${eta}
+          WHERE id = ? AND status = 'aligning' AND lease_owner = ?`,
+        [untilMs, progress, ...(etaS === null ? [] : [etaS]), id, owner],
+      )) === 1
+    );
+  }
+
+  /** The job's result: the import is staged with its aligned manifest, if this job still holds it. */
+  async finishJob(id: string, owner: string, manifest: ChapterManifest): Promise<boolean> {
+    const { affected } = await this.imports.update(
+      { id, status: 'aligning', leaseOwner: owner },
+      {
+        status: 'staged',
+        manifest: JSON.stringify(manifest),
+        progress: null,
+        etaS: null,
+        leaseOwner: null,
+        leaseUntilMs: null,
+        updatedAt: this.clock.now(),
+      },
+    );
+    return affected === 1;
+  }
+
+  /** Gives a job up unfinished (the server is stopping): the next instance to look takes it at once. */
+  async releaseJob(id: string, owner: string): Promise<void> {
+    await changedRows(
+      this.db,
+      `UPDATE imports SET lease_owner = NULL, lease_until_ms = NULL
+        WHERE id = ? AND status = 'aligning' AND lease_owner = ?`,
+      [id, owner],
+    );
   }
 
   /** A new manifest (a recording's boundaries moved), only while the import is staged. */
@@ -141,10 +236,10 @@ export class ImportLifecycle implements OnApplicationBootstrap, OnApplicationShu
     if (!affected) throw new ConflictException('This import was taken over by another commit.');
   }
 
-  /** Removes a staged import and its files; one being committed stays (409). */
+  /** Removes a staged import (or one being aligned: its job stops) and its files; one being committed stays (409). */
   async discard(id: string): Promise<void> {
     const staged = await this.find(id);
-    const { affected } = await this.imports.delete({ id: staged.id, status: 'staged' });
+    const { affected } = await this.imports.delete({ id: staged.id, status: In(['staged', 'aligning']) });
     if (!affected)
       throw new ConflictException('This import is being committed and can no longer be discarded.');
     await this.files.remove(staged.id);
@@ -165,7 +260,7 @@ export class ImportLifecycle implements OnApplicationBootstrap, OnApplicationShu
     const old = await this.imports.find({ select: { id: true }, where: { createdAt: LessThan(expired) } });
     for (const { id } of old) {
       // An import being committed keeps its files until the commit ends.
-      const { affected } = await this.imports.delete({ id, status: 'staged' });
+      const { affected } = await this.imports.delete({ id, status: In(['staged', 'aligning']) });
       if (affected) await this.files.remove(id);
     }
     const live = await this.imports.find({ select: { id: true } });

@@ -12,7 +12,13 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { MessageAnswer } from '../common/answers';
 import { BookImportResponse } from './book-imports.dto';
@@ -31,6 +37,9 @@ import {
   ChapterImportAnswer,
   ChapterImportDto,
   ChapterImportResponse,
+  CommitDto,
+  ImportAligning,
+  ImportAligningAnswer,
   ImportCommitAnswer,
   ImportPreviewAnswer,
   RecordingPeaksAnswer,
@@ -50,9 +59,15 @@ const AUDIO_TYPES = {
 /** How the API answers an import whose stored manifest is damaged (manifests.ts). */
 const DAMAGED = `The import's stored data is damaged: "${DAMAGED_IMPORT_MESSAGE}"`;
 
+/** A recording still being aligned is answered 202, with its progress. */
+function accepted<T extends { data: object }>(res: Response, answer: T): T {
+  if ('status' in answer.data && answer.data.status === 'aligning') res.status(202);
+  return answer;
+}
+
 /** Importing a chapter's phrases in one step: stage and preview, then commit or discard. */
 @AdminOnly()
-@ApiExtraModels(ChapterImportResponse, BookImportResponse)
+@ApiExtraModels(ChapterImportResponse, BookImportResponse, ImportAligning)
 @Controller('admin')
 export class ImportsController {
   constructor(
@@ -64,22 +79,33 @@ export class ImportsController {
   @HttpCode(200)
   @Uploads(CHAPTER_IMPORT_UPLOADS, CHAPTER_IMPORT_OPTIONS)
   @ApiOkResponse({ type: ChapterImportAnswer })
-  stageChapter(@CurrentUser() user: User, @IdParam() id: number, @Body() dto: ChapterImportDto) {
-    return this.chapters.stageChapter(user, id, dto);
+  @ApiAcceptedResponse({
+    type: ImportAligningAnswer,
+    description:
+      'A long recording is being aligned to its text: look at GET admin/import/{id} until it is ready.',
+  })
+  async stageChapter(
+    @CurrentUser() user: User,
+    @IdParam() id: number,
+    @Body() dto: ChapterImportDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return accepted(res, await this.chapters.stageChapter(user, id, dto));
   }
 
   @Get('import/:importId')
   @ApiOkResponse({ type: ImportPreviewAnswer })
+  @ApiAcceptedResponse({ type: ImportAligningAnswer, description: 'The recording is still being aligned.' })
   @ErrorAnswer(409, DAMAGED)
-  get(@Param('importId') id: string) {
-    return this.imports.get(id);
+  async get(@Param('importId') id: string, @Res({ passthrough: true }) res: Response) {
+    return accepted(res, await this.imports.get(id));
   }
 
   @Put('import/:importId/boundaries')
   @ApiOkResponse({ type: ChapterImportAnswer })
   @ErrorAnswer(409, DAMAGED)
   async boundaries(@Param('importId') id: string, @Body() dto: BoundariesDto) {
-    return this.chapters.setBoundaries(await this.imports.find(id), dto.cuts);
+    return this.chapters.setBoundaries(await this.imports.find(id), dto);
   }
 
   @Get('import/:importId/peaks')
@@ -98,8 +124,8 @@ export class ImportsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ImportCommitAnswer })
   @ErrorAnswer(409, `Another commit holds the import, or took it over from this one; or: ${DAMAGED}`)
-  commit(@Param('importId') id: string) {
-    return this.imports.commit(id);
+  commit(@Param('importId') id: string, @Body() dto: CommitDto) {
+    return this.imports.commit(id, dto.confirm === true);
   }
 
   @Delete('import/:importId')

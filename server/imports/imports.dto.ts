@@ -1,7 +1,7 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { BookImportResponse } from './book-imports.dto';
 import type { ImportKind, ImportMode } from './staged-import.entity';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, Min } from 'class-validator';
 import { MB } from '../common/body-limits';
 import { Field } from '../common/field';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
@@ -44,6 +44,28 @@ export class BoundariesDto {
     ArrayMaxSize(MAX_CLIPS, { message: `At most ${MAX_CLIPS - 1} boundaries.` }),
   )
   cuts: number[];
+
+  /** An aligned recording: where the text starts and ends (what is outside is left out of the clips). */
+  @Field(
+    IsOptional(),
+    IsInt({ message: 'start_ms must be a whole number of ms.' }),
+    Min(0, { message: 'start_ms must be 0 or more.' }),
+  )
+  start_ms?: number;
+
+  @Field(
+    IsOptional(),
+    IsInt({ message: 'end_ms must be a whole number of ms.' }),
+    Min(0, { message: 'end_ms must be 0 or more.' }),
+  )
+  end_ms?: number;
+}
+
+/** A commit's body, which may be empty. */
+export class CommitDto {
+  /** Commits a recording the aligner found unlike its text (most rows unsure), as the author heard it. */
+  @Field(IsOptional(), IsBoolean({ message: 'confirm must be true or false.' }))
+  confirm?: boolean;
 }
 
 /** A row of a chapter import's preview, as the API answers it. */
@@ -65,6 +87,11 @@ export class ImportRowResponse {
   @ApiProperty({ required: false, description: "In recording mode, where the phrase's segment ends." })
   end_ms?: number;
   @ApiProperty({
+    required: false,
+    description: 'An aligned recording: how sure the aligner is of this segment, 0 to 1 (docs/alignment.md).',
+  })
+  confidence?: number;
+  @ApiProperty({
     type: 'string',
     nullable: true,
     description: "A short-lived signed URL the preview's <audio> plays (it cannot send the token).",
@@ -79,11 +106,48 @@ export class RecordingPreview {
   @ApiProperty() duration_ms: number;
   @ApiProperty({ type: [Number], description: 'Where each phrase after the first starts, in ms.' })
   cuts: number[];
+  @ApiProperty({
+    description: 'Where the text starts: what comes before (an announcement, music) is left out.',
+  })
+  start_ms: number;
+  @ApiProperty({ description: 'Where the text ends.' }) end_ms: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Rows under this confidence are unsure; null when not aligned.',
+  })
+  unsure_below: number | null;
+  @ApiProperty({ description: 'How many rows are unsure.' }) unsure: number;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'When most rows are unsure: the warning (also in `errors`) that the recording may be of another text. The commit then needs `{ "confirm": true }`.',
+  })
+  mismatch: string | null;
+}
+
+export class AlignmentProgress {
+  @ApiProperty({ description: '0 to 100.' }) percent: number;
+  @ApiProperty({ description: 'The seconds left, as last estimated.' }) eta_s: number;
+}
+
+/** A recording being aligned by a job (202): look again at GET admin/import/{id} until it is ready. */
+export class ImportAligning {
+  @ApiProperty() import_id: string;
+  @ApiProperty({ enum: ['aligning'] }) status: 'aligning';
+  @ApiProperty({ type: AlignmentProgress }) progress: AlignmentProgress;
+}
+
+export class ImportAligningAnswer {
+  @ApiProperty({ type: ImportAligning }) data: ImportAligning;
 }
 
 /** A chapter import's preview, as the staging call and a later look answer it. */
 export class ChapterImportResponse {
   @ApiProperty() import_id: string;
+  @ApiProperty({ enum: ['ready'], description: 'A preview is ready: its import may be committed.' })
+  status: 'ready';
   @ApiProperty({ enum: ['chapter', 'book'] }) kind: ImportKind;
   @ApiProperty({ enum: ['append', 'replace'] }) mode: ImportMode;
   @ApiProperty({ type: 'integer', nullable: true }) chapter_id: number | null;
@@ -104,9 +168,13 @@ export class ChapterImportAnswer {
 /** A later look at a staged import: a chapter's preview or a book's, by `kind`. */
 export class ImportPreviewAnswer {
   @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(ChapterImportResponse) }, { $ref: getSchemaPath(BookImportResponse) }],
+    oneOf: [
+      { $ref: getSchemaPath(ChapterImportResponse) },
+      { $ref: getSchemaPath(BookImportResponse) },
+      { $ref: getSchemaPath(ImportAligning) },
+    ],
   })
-  data: ChapterImportResponse | BookImportResponse;
+  data: ChapterImportResponse | BookImportResponse | ImportAligning;
 }
 
 export class ImportCommitted {

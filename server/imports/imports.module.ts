@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AlignmentJobs } from './alignment-jobs';
 import { BookExport } from './book-export';
 import { BookImportService } from './book-import.service';
 import { BookExportDownloadController, BookImportsController } from './book-imports.controller';
@@ -21,6 +22,7 @@ import { StagedImport } from './staged-import.entity';
   ],
   providers: [
     ImportLifecycle,
+    AlignmentJobs,
     ChapterImportService,
     ImportsService,
     ImportStage,

@@ -19,6 +19,12 @@ export interface RecordingManifest {
   file: string;
   duration_ms: number;
   cuts: number[];
+  /** Aligned to its text (server/alignment/): where the text begins and ends, and each row's confidence. */
+  start_ms?: number;
+  end_ms?: number;
+  confidence?: number[];
+  /** The reference voice it is (or was) aligned with, chosen at staging from the book's language. */
+  voice?: string;
 }
 
 export interface ChapterRow extends MatchedRow {
@@ -119,6 +125,12 @@ const milliseconds: Check<number> = (value, at) =>
     ? value
     : refuse(at, 'is not a duration in ms');
 
+const share: Check<number> = (value, at) =>
+  typeof value === 'number' && value >= 0 && value <= 1 ? value : refuse(at, 'is not a number from 0 to 1');
+
+const voiceName: Check<string> = (value, at) =>
+  typeof value === 'string' && /^[a-z0-9-]{1,20}$/.test(value) ? value : refuse(at, 'is not a voice name');
+
 const stagedName: Check<string> = (value, at) =>
   typeof value === 'string' && STAGED_NAME.test(value) ? value : refuse(at, 'is not a staged file name');
 
@@ -202,6 +214,17 @@ function recording(value: unknown, at: string): NonNullable<ChapterManifest['rec
     type: audioType(found.type, `${at}.type`),
     duration_ms: milliseconds(found.duration_ms, `${at}.duration_ms`),
     cuts: list(milliseconds)(found.cuts, `${at}.cuts`),
+    ...aligned(found, at),
+  };
+}
+
+/** An aligned recording's start, end and confidences; the start and end may also be set by hand. */
+function aligned(found: Record<string, unknown>, at: string): Partial<RecordingManifest> {
+  return {
+    ...(found.start_ms !== undefined && { start_ms: milliseconds(found.start_ms, `${at}.start_ms`) }),
+    ...(found.end_ms !== undefined && { end_ms: milliseconds(found.end_ms, `${at}.end_ms`) }),
+    ...(found.confidence !== undefined && { confidence: list(share)(found.confidence, `${at}.confidence`) }),
+    ...(found.voice !== undefined && { voice: voiceName(found.voice, `${at}.voice`) }),
   };
 }
 

@@ -2,7 +2,13 @@ import { ServiceUnavailableException } from '@nestjs/common';
 import { ValidationFailed } from '../common/api-error';
 import { ffmpegAvailable, FFMPEG_MISSING_MESSAGE } from './ffmpeg';
 import type { RecordingManifest } from './manifests';
-import { previewSplit, segmentsFromCuts, validateBoundaries, type Span } from './silence-split';
+import {
+  MIN_SEGMENT_MS,
+  previewSplit,
+  segmentsFromCuts,
+  validateBoundaries,
+  type Span,
+} from './silence-split';
 import type { ParsedText, TextRow } from './text-formats';
 
 /** ffmpeg or a 503 that says how to install it; the text-plus-clips mode works without it. */
@@ -44,14 +50,53 @@ export async function findCuts(file: string, phraseCount: number) {
   return { durationMs: split.durationMs, cuts, notice };
 }
 
-/** Boundaries an administrator moved, checked; a 422 names each bad one. */
-export function checkedCuts(cuts: unknown, recording: RecordingManifest, phraseCount: number): number[] {
+/**
+ * Boundaries an administrator moved, checked against the recording and, aligned, against where its text
+ * starts and ends (`recording`'s start_ms and end_ms, as they will be); a 422 names each bad one.
+ */
+export function checkedCuts(
+  cuts: unknown,
+  recording: RecordingManifest,
+  phraseCount: number,
+  /** The edge the client moved, named in a refusal that the text ends before it starts. */
+  moved: 'start_ms' | 'end_ms' = 'start_ms',
+): number[] {
   if (!Array.isArray(cuts))
     throw ValidationFailed.field('cuts', 'The boundaries must be a list of times in ms.');
-  const check = validateBoundaries(cuts, recording.duration_ms, phraseCount);
+  const startMs = recording.start_ms ?? 0;
+  const endMs = recording.end_ms ?? recording.duration_ms;
+  if (endMs > recording.duration_ms)
+    throw ValidationFailed.field(
+      'end_ms',
+      `The text cannot end (${endMs} ms) after the recording does (${recording.duration_ms} ms).`,
+    );
+  if (startMs >= endMs)
+    throw ValidationFailed.field(moved, `The text must start (${startMs} ms) before it ends (${endMs} ms).`);
+  const check = validateBoundaries(cuts, recording.duration_ms, phraseCount, startMs, endMs);
   if (!check.ok) throw ValidationFailed.field('cuts', check.errors.map((e) => `${e.message}.`).join(' '));
   return check.cutsMs;
 }
 
-export const segments = (recording: RecordingManifest): Span[] =>
-  segmentsFromCuts(recording.cuts, recording.duration_ms);
+/**
+ * Where the text starts and ends, as the commit cuts them: within 50 ms of the recording's own start or
+ * end, an edge is the recording's (no sliver under 50 ms is cut off), and never past it.
+ */
+export function textEdges(
+  startMs: number | undefined,
+  endMs: number | undefined,
+  durationMs: number,
+): { start_ms?: number; end_ms?: number } {
+  const edges: { start_ms?: number; end_ms?: number } = {};
+  if (startMs !== undefined) edges.start_ms = startMs < MIN_SEGMENT_MS ? 0 : startMs;
+  if (endMs !== undefined)
+    edges.end_ms = durationMs - endMs < MIN_SEGMENT_MS ? durationMs : Math.min(endMs, durationMs);
+  return edges;
+}
+
+/** The rows' segments: from where the text starts (0 unless aligned) to where it ends. */
+export function segments(recording: RecordingManifest): Span[] {
+  const spans = segmentsFromCuts(recording.cuts, recording.duration_ms);
+  if (spans.length && recording.start_ms !== undefined) spans[0].startMs = recording.start_ms;
+  if (spans.length && recording.end_ms !== undefined) spans[spans.length - 1].endMs = recording.end_ms;
+  return spans;
+}

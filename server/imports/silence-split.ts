@@ -149,6 +149,9 @@ export function validateBoundaries(
   boundariesMs: readonly unknown[],
   durationMs: number,
   phraseCount?: number,
+  /** An aligned recording's text lies between these: the first and last segments end there. */
+  startMs = 0,
+  endMs = durationMs,
 ): BoundaryCheck {
   const errors: Array<{ boundary: number | null; message: string }> = [];
   if (phraseCount !== undefined && boundariesMs.length !== phraseCount - 1) {
@@ -156,7 +159,7 @@ export function validateBoundaries(
     return { ok: false, errors: [{ boundary: null, message }] };
   }
   const cutsMs: number[] = [];
-  let previous = 0;
+  let previous = startMs;
   boundariesMs.forEach((raw, i) => {
     const n = i + 1;
     if (typeof raw !== 'number' || !Number.isFinite(raw)) {
@@ -165,10 +168,13 @@ export function validateBoundaries(
     }
     const ms = Math.round(raw);
     cutsMs.push(ms);
-    if (ms <= 0 || ms >= durationMs) {
+    if (ms <= startMs || ms >= endMs) {
       errors.push({
         boundary: n,
-        message: `Boundary ${n} (${ms} ms) is outside the recording (0–${durationMs} ms)`,
+        message:
+          startMs === 0 && endMs === durationMs
+            ? `Boundary ${n} (${ms} ms) is outside the recording (0–${durationMs} ms)`
+            : `Boundary ${n} (${ms} ms) is outside the text (${startMs}–${endMs} ms)`,
       });
       return;
     }
@@ -180,9 +186,12 @@ export function validateBoundaries(
     previous = Math.max(previous, ms);
   });
   const last = cutsMs[cutsMs.length - 1];
-  if (errors.length === 0 && last !== undefined && durationMs - last < MIN_SEGMENT_MS) {
+  if (errors.length === 0 && endMs - (last ?? startMs) < MIN_SEGMENT_MS) {
     const n = cutsMs.length + 1;
-    errors.push({ boundary: n - 1, message: `Segment ${n} would be shorter than ${MIN_SEGMENT_MS} ms` });
+    errors.push({
+      boundary: last === undefined ? null : n - 1,
+      message: `Segment ${n} would be shorter than ${MIN_SEGMENT_MS} ms`,
+    });
   }
   return errors.length ? { ok: false, errors } : { ok: true, cutsMs };
 }

@@ -5,6 +5,7 @@ import { MeasureAhead } from '../formats/measure-ahead';
 import { IMPORT_STORE, MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import type { TestServer } from './harness';
+import { wavHeader } from '../alignment/pcm16';
 
 const DIR = join(__dirname, 'fixtures');
 
@@ -20,20 +21,7 @@ export const WAV_RATE = 8000;
 export function wav(samples = 800): Blob {
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin(i / 8) * 8000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(WAV_RATE, 24);
-  header.writeUInt32LE(WAV_RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.length, 40);
-  return new Blob([Buffer.concat([header, data])]);
+  return new Blob([Buffer.concat([wavHeader(samples, WAV_RATE), data])]);
 }
 
 export function form(fields: Record<string, string | number | [Blob, string] | undefined>): FormData {

@@ -26,7 +26,15 @@ const PAUSE_MS = 1000;
 interface Preview {
   data: {
     import_id: string;
-    recording: { url: string; duration_ms: number; cuts: number[] };
+    recording: {
+      url: string;
+      duration_ms: number;
+      cuts: number[];
+      start_ms: number;
+      end_ms: number;
+      unsure_below: number | null;
+      unsure: number;
+    };
     notice: string | null;
     rows: Array<{ n: number; phrase: string; start_ms: number; end_ms: number; error: string | null }>;
   };
@@ -118,7 +126,16 @@ describe('Importing a chapter from one recording', () => {
     );
     expect(staged.status).toBe(200);
     const { data } = staged.body;
-    expect(data.notice).toBeNull();
+    // A book without a language has no reference voice: its recording is cut at its pauses, and it says so.
+    expect(data.notice).toBe(
+      'The book has no language: the recording is cut at its pauses, without its text (docs/import.md lists the languages that are aligned).',
+    );
+    expect(data.recording).toMatchObject({
+      start_ms: 0,
+      end_ms: data.recording.duration_ms,
+      unsure_below: null,
+      unsure: 0,
+    });
     expect(data.rows.map((r) => [r.n, r.phrase, r.error])).toEqual([
       [1, 'Die Fähre kam.', null],
       [2, 'Henrik las.', null],
@@ -253,7 +270,7 @@ describe('Importing a chapter from one recording', () => {
     // Three clips hold a few short pauses of their own, far fewer than 39.
     expect(staged.body.data.recording.cuts).toHaveLength(39);
     expect(staged.body.data.notice).toMatch(
-      /^Found only \d+ pauses for 40 phrases: the other boundaries are guesses/,
+      /: the recording is cut at its pauses, without its text \(.*\)\. Found only \d+ pauses for 40 phrases: the other boundaries are guesses/,
     );
     await admin.delete(`admin/import/${staged.body.data.import_id}`);
   });

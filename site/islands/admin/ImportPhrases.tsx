@@ -10,6 +10,7 @@ import { api, apiUpload, asApiError, errorMessage } from '../../lib/api';
 import { adminRoutes, formatDuration, type Chapter } from '../../lib/admin';
 import type {
   ChapterImportResponse as Preview,
+  ImportAligning as Aligning,
   ImportCommitAnswer,
   ImportRowResponse,
 } from '../../../server/imports/imports.dto';
@@ -20,6 +21,8 @@ import { TableScroll } from './ui/Table';
 import { UploadProgress } from './ui/UploadProgress';
 import { useLoad } from './ui/hooks';
 import { WaveformEditor } from './WaveformEditor';
+import { AligningProgress, forgetImport, keepImport, keptImport } from './AligningProgress';
+import { UnsureNavigator, leastConfident, unsureRows } from './UnsureNavigator';
 
 /**
  * Starts the player. A play interrupted by a pause or another segment (AbortError), or refused by the
@@ -37,6 +40,14 @@ const TEXT_NAME = /\.(tsv|csv|txt|text)$/i;
 /** What a folder holds beside its clips: system files, images, documents. */
 const JUNK_NAME = /^(\.|thumbs\.db$|desktop\.ini$)|\.(jpe?g|png|gif|webp|pdf|docx?|md|json)$/i;
 const STEP_MS = 50;
+/** How often an import being aligned is looked at again. */
+const POLL_MS = 1000;
+/** After a failed look (a server restarting, a network blip), the next one waits this long. */
+const RETRY_MS = 5000;
+
+/** A recording's boundaries as the page holds them: the text's start, the cuts, the text's end. */
+const boundsOf = (preview: Preview): number[] =>
+  preview.recording ? [preview.recording.start_ms, ...preview.recording.cuts, preview.recording.end_ms] : [];
 
 /**
  * What went wrong, in the server's words when it has them: a field's message (422), and the messages of
@@ -65,8 +76,9 @@ function Importer({ chapterId }: { chapterId: string }) {
   const [recording, setRecording] = useState<File | null>(null);
   const [mode, setMode] = useState<'append' | 'replace'>('append');
   const [progress, setProgress] = useState<number | null>(null);
-  const [preview, setPreview] = useState<Preview | null>(null);
-  const [cuts, setCuts] = useState<number[]>([]);
+  const [preview, setPreviewState] = useState<Preview | null>(null);
+  const [aligning, setAligning] = useState<Aligning | null>(null);
+  const [bounds, setBounds] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   /** The reader page of the chapter just committed. */
@@ -75,6 +87,74 @@ function Importer({ chapterId }: { chapterId: string }) {
   const [saved, setSaved] = useState<string | null>(null);
   // Saves run one after another, so that the last move is the one kept.
   const saving = useRef<Promise<void>>(Promise.resolve());
+
+  /** The import the page shows: an answer about any other (one discarded meanwhile) is dropped. */
+  const currentId = useRef<string | null>(null);
+
+  /** Shows a look at an import: its preview, or its alignment's progress (then looked at again). */
+  const show = (answer: Preview | Aligning) => {
+    currentId.current = answer.import_id;
+    keepImport(chapterId, answer.import_id);
+    if (answer.status === 'aligning') {
+      setPreviewState(null);
+      setAligning(answer);
+      return;
+    }
+    setAligning(null);
+    setPreviewState(answer);
+    setBounds(boundsOf(answer));
+  };
+  const setPreview = (next: Preview | null) => {
+    if (!next) {
+      currentId.current = null;
+      forgetImport(chapterId);
+    }
+    setPreviewState(next);
+  };
+
+  // An import left open (being aligned, or previewed) is shown again when the page is opened again.
+  useEffect(() => {
+    const id = keptImport(chapterId);
+    if (!id) return;
+    api<{ data: Preview | Aligning }>(`admin/import/${encodeURIComponent(id)}`).then(
+      (answer) => show(answer.data),
+      // Gone (committed, discarded, expired): forgotten. Any other failure may pass: kept for next time.
+      (failure: unknown) => asApiError(failure).status === 404 && forgetImport(chapterId),
+    );
+  }, [chapterId]);
+
+  // While aligning, the import is looked at every second until its preview is ready. A failed look (the
+  // server restarting, which the job survives) is tried again later; only a 404 ends the wait.
+  const [lookFailed, setLookFailed] = useState(false);
+  useEffect(() => {
+    if (!aligning) return;
+    const id = aligning.import_id;
+    const timer = setTimeout(
+      () => {
+        api<{ data: Preview | Aligning }>(`admin/import/${id}`).then(
+          (answer) => {
+            if (currentId.current !== id) return;
+            setLookFailed(false);
+            show(answer.data);
+          },
+          (failure: unknown) => {
+            if (currentId.current !== id) return;
+            if (asApiError(failure).status === 404) {
+              currentId.current = null;
+              setAligning(null);
+              forgetImport(chapterId);
+              setError(problemMessage(failure));
+              return;
+            }
+            setLookFailed(true);
+            setAligning({ ...aligning });
+          },
+        );
+      },
+      lookFailed ? RETRY_MS : POLL_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [aligning]);
 
   /**
    * Dropped files, or a folder's, sorted out: the text by its name, the rest as clips (a folder's other
@@ -107,11 +187,14 @@ function Importer({ chapterId }: { chapterId: string }) {
     body.set('mode', mode);
     setBusy(true);
     try {
-      const answer = await apiUpload<{ data: Preview }>(`admin/chapter/${chapterId}/import`, body, {
-        onProgress: setProgress,
-      });
-      setPreview(answer.data);
-      setCuts(answer.data.recording?.cuts ?? []);
+      const answer = await apiUpload<{ data: Preview | Aligning }>(
+        `admin/chapter/${chapterId}/import`,
+        body,
+        {
+          onProgress: setProgress,
+        },
+      );
+      show(answer.data);
     } catch (failure) {
       setError(problemMessage(failure));
     } finally {
@@ -124,7 +207,7 @@ function Importer({ chapterId }: { chapterId: string }) {
    * Saves the boundaries through the boundaries API: the Save button's, or a handle moved on the waveform.
    * A refused list (422) leaves the last saved one in place.
    */
-  function saveBoundaries(next: number[] = cuts) {
+  function saveBoundaries(next: number[] = bounds) {
     if (!preview) return;
     const id = preview.import_id;
     saving.current = saving.current.then(async () => {
@@ -133,15 +216,15 @@ function Importer({ chapterId }: { chapterId: string }) {
       try {
         const answer = await api<{ data: Preview }>(`admin/import/${id}/boundaries`, {
           method: 'PUT',
-          body: { cuts: next },
+          body: { cuts: next.slice(1, -1), start_ms: next[0], end_ms: next[next.length - 1] },
         });
         setPreview(answer.data);
-        setCuts(answer.data.recording?.cuts ?? next);
+        setBounds(boundsOf(answer.data));
         setError(null);
         setSaved('The boundaries have been saved.');
       } catch (failure) {
         setError(problemMessage(failure));
-        setCuts((current) => (current === next ? (preview.recording?.cuts ?? current) : current));
+        setBounds((current) => (current === next ? boundsOf(preview) : current));
       } finally {
         setBusy(false);
       }
@@ -157,7 +240,7 @@ function Importer({ chapterId }: { chapterId: string }) {
     return true;
   };
 
-  async function commit() {
+  async function commit(confirm: boolean) {
     if (!preview) return;
     setBusy(true);
     setError(null);
@@ -165,6 +248,7 @@ function Importer({ chapterId }: { chapterId: string }) {
       await saving.current;
       const answer = await api<ImportCommitAnswer>(`admin/import/${preview.import_id}/commit`, {
         method: 'POST',
+        ...(confirm && { body: { confirm: true } }),
       });
       setPreview(null);
       const { book_code: code, chapter_no: number } = answer.data;
@@ -183,10 +267,13 @@ function Importer({ chapterId }: { chapterId: string }) {
   }
 
   async function discard() {
-    if (!preview) return;
+    const id = preview?.import_id ?? aligning?.import_id;
+    if (!id) return;
     setError(null);
     try {
-      await api(`admin/import/${preview.import_id}`, { method: 'DELETE' });
+      await api(`admin/import/${id}`, { method: 'DELETE' });
+      currentId.current = null;
+      setAligning(null);
       setPreview(null);
       setDone('The import has been discarded. Nothing was added.');
     } catch (failure) {
@@ -196,7 +283,7 @@ function Importer({ chapterId }: { chapterId: string }) {
 
   const title =
     chapter.status === 'ready' ? `${chapter.data.book_title}, chapter ${chapter.data.chapter_no}` : '';
-  const movedBoundaries = preview?.recording && cuts.some((cut, i) => cut !== preview.recording!.cuts[i]);
+  const movedBoundaries = preview?.recording && boundsOf(preview).some((bound, i) => bound !== bounds[i]);
   return (
     <>
       <Breadcrumb
@@ -218,7 +305,10 @@ function Importer({ chapterId }: { chapterId: string }) {
           </>
         )}
       </SuccessMessage>
-      {!preview && (
+      {aligning && (
+        <AligningProgress aligning={aligning} unreachable={lookFailed} onDiscard={() => void discard()} />
+      )}
+      {!preview && !aligning && (
         <form
           className="admin-form import-form"
           onSubmit={(event) => void stage(event)}
@@ -264,7 +354,7 @@ function Importer({ chapterId }: { chapterId: string }) {
               />
             </label>
             <label>
-              Or one recording of the whole chapter (cut at its pauses)
+              Or one recording of the whole chapter (aligned to its text)
               <input
                 type="file"
                 accept="audio/*"
@@ -299,13 +389,13 @@ function Importer({ chapterId }: { chapterId: string }) {
       {preview && (
         <PreviewTable
           preview={preview}
-          cuts={cuts}
-          onCuts={setCuts}
+          bounds={bounds}
+          onBounds={setBounds}
           busy={busy}
           moved={!!movedBoundaries}
           saved={saved}
           onSaveBoundaries={(next) => saveBoundaries(next)}
-          onCommit={() => void commit()}
+          onCommit={(confirm) => void commit(confirm)}
           onDiscard={() => void discard()}
         />
       )}
@@ -315,24 +405,29 @@ function Importer({ chapterId }: { chapterId: string }) {
 
 function PreviewTable(props: {
   preview: Preview;
-  cuts: number[];
-  onCuts: (cuts: number[]) => void;
+  bounds: number[];
+  onBounds: (bounds: number[]) => void;
   busy: boolean;
   moved: boolean;
   saved: string | null;
-  onSaveBoundaries: (cuts?: number[]) => void;
-  onCommit: () => void;
+  onSaveBoundaries: (bounds?: number[]) => void;
+  onCommit: (confirm: boolean) => void;
   onDiscard: () => void;
 }) {
-  const { preview, cuts, onCuts, busy, moved } = props;
+  const { preview, bounds, onBounds, busy, moved } = props;
   const audio = useRef<HTMLAudioElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // The form that had the focus is gone: the preview takes it, once.
   useEffect(() => heading.current?.focus(), []);
   const stopAt = useRef<number | null>(null);
-  const problems = preview.errors.length;
   const recording = preview.recording;
-  const bounds = recording ? [0, ...cuts, recording.duration_ms] : [];
+  // The warning that the recording may be of another text is not a problem to fix: the author confirms.
+  const mismatch = recording?.mismatch ?? null;
+  const [confirmed, setConfirmed] = useState(false);
+  const problems = preview.errors.filter((message) => message !== mismatch).length;
+  const unsure = unsureRows(preview);
+  // The preview opens at the least confident segment.
+  const [current, setCurrent] = useState<number | null>(() => leastConfident(preview));
 
   /** Plays part of the recording (a segment), on the player the waveform shares. */
   const playRange = (startMs: number, endMs: number) => {
@@ -354,7 +449,8 @@ function PreviewTable(props: {
     }
     playQuietly(element);
   };
-  const setCut = (i: number, ms: number) => onCuts(cuts.map((cut, j) => (j === i ? Math.round(ms) : cut)));
+  const setBound = (i: number, ms: number) =>
+    onBounds(bounds.map((bound, j) => (j === i ? Math.round(ms) : bound)));
 
   return (
     <section aria-labelledby="preview-heading">
@@ -362,6 +458,15 @@ function PreviewTable(props: {
         Preview: {nounCount(preview.rows.length, 'phrase')}
       </h2>
       {preview.notice && <p className="form-alert">{preview.notice}</p>}
+      {mismatch && (
+        <div className="form-alert" role="alert">
+          <p>{mismatch}</p>
+          <label className="checkbox">
+            <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />I
+            have listened: this is the chapter's recording
+          </label>
+        </div>
+      )}
       {problems > 0 ? (
         <div className="form-alert" role="alert">
           <p>
@@ -369,13 +474,21 @@ function PreviewTable(props: {
             added:
           </p>
           <ul>
-            {preview.errors.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
+            {preview.errors
+              .filter((message) => message !== mismatch)
+              .map((message) => (
+                <li key={message}>{message}</li>
+              ))}
           </ul>
         </div>
       ) : (
-        <p role="status">Every row is ready.</p>
+        !mismatch && (
+          <p role="status">
+            {unsure.length
+              ? `Every row can be added; ${unsure.length === 1 ? 'one is' : `${unsure.length} are`} unsure: listen to ${unsure.length === 1 ? 'it' : 'them'} first.`
+              : 'Every row is ready.'}
+          </p>
+        )
       )}
       <audio
         ref={audio}
@@ -387,16 +500,29 @@ function PreviewTable(props: {
         }}
       />
       {recording && (
-        <WaveformEditor
-          importId={preview.import_id}
-          url={recording.url}
-          durationMs={recording.duration_ms}
-          cuts={cuts}
-          media={audio}
-          onMove={onCuts}
-          onSave={props.onSaveBoundaries}
-          onPlay={playRange}
-        />
+        <>
+          <WaveformEditor
+            importId={preview.import_id}
+            url={recording.url}
+            durationMs={recording.duration_ms}
+            bounds={bounds}
+            texts={preview.rows.map((row) => row.phrase)}
+            confidence={preview.rows.map((row) => row.confidence)}
+            unsureBelow={recording.unsure_below}
+            current={current}
+            media={audio}
+            onMove={onBounds}
+            onSave={props.onSaveBoundaries}
+            onPlay={playRange}
+          />
+          <UnsureNavigator
+            preview={preview}
+            unsure={unsure}
+            current={current}
+            onCurrent={setCurrent}
+            onPlay={(i) => playRange(bounds[i], bounds[i + 1])}
+          />
+        </>
       )}
       <p role="status" className="visually-hidden">
         {props.saved}
@@ -415,7 +541,14 @@ function PreviewTable(props: {
           </thead>
           <tbody>
             {preview.rows.map((row, i) => (
-              <tr key={row.n} className={row.error ? 'has-error' : undefined}>
+              <tr
+                key={row.n}
+                className={
+                  [row.error && 'has-error', recording && i === current && 'is-current']
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
+              >
                 <th scope="row">{row.n}</th>
                 <td>
                   {row.phrase || <em>(empty)</em>}
@@ -428,7 +561,8 @@ function PreviewTable(props: {
                       index={i}
                       start={bounds[i]}
                       end={bounds[i + 1]}
-                      onStart={i > 0 ? (ms) => setCut(i - 1, ms) : undefined}
+                      onStart={(ms) => setBound(i, ms)}
+                      onEnd={i === preview.rows.length - 1 ? (ms) => setBound(i + 1, ms) : undefined}
                     />
                   ) : (
                     (row.clip ?? '—')
@@ -456,8 +590,8 @@ function PreviewTable(props: {
         <button
           type="button"
           className="button"
-          onClick={props.onCommit}
-          disabled={busy || problems > 0 || moved}
+          onClick={() => props.onCommit(confirmed)}
+          disabled={busy || problems > 0 || moved || (!!mismatch && !confirmed)}
         >
           Add {preview.rows.length} {preview.rows.length === 1 ? 'phrase' : 'phrases'}
           {preview.mode === 'replace' ? ' in place of the current ones' : ''}
@@ -470,53 +604,57 @@ function PreviewTable(props: {
   );
 }
 
-/** A segment's start, movable in 50 ms steps or by typing a time in seconds (applied on Enter or leaving). */
-function Segment(props: { index: number; start: number; end: number; onStart?: (ms: number) => void }) {
-  const { index, start, end, onStart } = props;
-  const [draft, setDraft] = useState<string | null>(null);
-  // A cleared or unreadable entry goes back to the boundary as it was.
-  const apply = () => {
-    const seconds = Number(draft?.replace(',', '.'));
-    if (draft !== null && draft.trim() !== '' && Number.isFinite(seconds) && onStart) onStart(seconds * 1000);
-    setDraft(null);
-  };
+/**
+ * A segment's start (and, on the last row, its end), movable in 50 ms steps or by typing a time in seconds
+ * (applied on Enter or leaving).
+ */
+function Segment(props: {
+  index: number;
+  start: number;
+  end: number;
+  onStart: (ms: number) => void;
+  onEnd?: (ms: number) => void;
+}) {
+  const { index, start, end, onStart, onEnd } = props;
   return (
     <span className="segment">
-      {onStart ? (
-        <>
-          <button
-            type="button"
-            aria-label={`Move the start of segment ${index + 1} 50 ms earlier`}
-            onClick={() => onStart(start - STEP_MS)}
-          >
-            −50 ms
-          </button>
-          <input
-            type="text"
-            inputMode="decimal"
-            aria-label={`Start of segment ${index + 1}, in seconds`}
-            value={draft ?? (start / 1000).toFixed(3)}
-            onChange={(e) => setDraft(e.target.value)}
-            onBlur={apply}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                apply();
-              } else if (e.key === 'Escape') setDraft(null);
-            }}
-          />
-          <button
-            type="button"
-            aria-label={`Move the start of segment ${index + 1} 50 ms later`}
-            onClick={() => onStart(start + STEP_MS)}
-          >
-            +50 ms
-          </button>
-        </>
-      ) : (
-        <span>{(start / 1000).toFixed(3)}</span>
-      )}{' '}
-      – {(end / 1000).toFixed(3)} s
+      <TimeField label={`Start of segment ${index + 1}`} ms={start} onMs={onStart} /> –{' '}
+      {onEnd ? <TimeField label="End of the text" ms={end} onMs={onEnd} /> : `${(end / 1000).toFixed(3)} s`}
     </span>
+  );
+}
+
+/** A time, stepped by 50 ms or typed in seconds; a cleared or unreadable entry goes back to what it was. */
+function TimeField({ label, ms, onMs }: { label: string; ms: number; onMs: (ms: number) => void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const apply = () => {
+    const seconds = Number(draft?.replace(',', '.'));
+    if (draft !== null && draft.trim() !== '' && Number.isFinite(seconds)) onMs(seconds * 1000);
+    setDraft(null);
+  };
+  const lower = label.charAt(0).toLowerCase() + label.slice(1);
+  return (
+    <>
+      <button type="button" aria-label={`Move the ${lower} 50 ms earlier`} onClick={() => onMs(ms - STEP_MS)}>
+        −50 ms
+      </button>
+      <input
+        type="text"
+        inputMode="decimal"
+        aria-label={`${label}, in seconds`}
+        value={draft ?? (ms / 1000).toFixed(3)}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={apply}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            apply();
+          } else if (e.key === 'Escape') setDraft(null);
+        }}
+      />
+      <button type="button" aria-label={`Move the ${lower} 50 ms later`} onClick={() => onMs(ms + STEP_MS)}>
+        +50 ms
+      </button>
+    </>
   );
 }

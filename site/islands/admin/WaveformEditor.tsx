@@ -1,6 +1,8 @@
 /**
  * The waveform of a chapter's recording, in the import preview (docs/import.md, "One recording of the
- * whole chapter"): its segments, each played by a click, and its cuts as handles to drag. wavesurfer.js
+ * whole chapter"): its segments, each labelled with its phrase and played by a click, what lies before and
+ * after the text shaded, and every boundary (the text's start, the cuts, its end) a handle to drag. The
+ * segment the author is looking at (an unsure one, docs/alignment.md) is marked and scrolled to. wavesurfer.js
  * with its regions plugin draws it; the server's peaks (GET admin/import/{id}/peaks) stand in for
  * decoding, which a 500 MB recording would not survive in a browser, and the page's <audio> plays the
  * signed preview URL itself (the pages' CSP allows no blob: media). Each handle is also a slider for the
@@ -23,21 +25,40 @@ const KEY_SAVE_DELAY_MS = 700;
 const ZOOMS = [0, 20, 50, 100, 200];
 
 const SEGMENT_COLORS = ['rgba(29, 78, 216, 0.07)', 'rgba(29, 78, 216, 0.16)'];
+/** An unsure segment, and the one the author is looking at. */
+const UNSURE_COLOR = 'rgba(217, 119, 6, 0.22)';
+const CURRENT_COLOR = 'rgba(217, 119, 6, 0.45)';
+/** What lies before and after the text: left out of the clips. */
+const OUTSIDE_COLOR = 'rgba(75, 85, 99, 0.28)';
 const HANDLE_COLOR = '#1e3a8a';
+/** Zoomed this far (px a second) to show one segment of a long recording. */
+const FOCUS_ZOOM = 50;
+/** Recordings longer than this are zoomed in on the segment looked at. */
+const FOCUS_ZOOM_AFTER_MS = 60_000;
 
 interface Props {
   importId: string;
   /** The recording's signed preview URL. */
   url: string;
   durationMs: number;
-  /** The cuts as the page holds them (typed or moved), in ms. */
-  cuts: number[];
+  /**
+   * The boundaries as the page holds them (typed or moved), in ms: where the text starts, the cuts, where
+   * it ends. Segment n lies between bounds[n] and bounds[n + 1].
+   */
+  bounds: number[];
+  /** Each segment's phrase, shown on it. */
+  texts: string[];
+  /** Each segment's confidence when aligned, and the line under which it is unsure. */
+  confidence: Array<number | undefined>;
+  unsureBelow: number | null;
+  /** The segment the author is looking at (marked, and scrolled to), if any. */
+  current: number | null;
   /** The page's player, shared with the table's Play buttons. */
   media: RefObject<HTMLAudioElement | null>;
-  /** A cut moved here: the page's cuts follow at once. */
-  onMove: (cuts: number[]) => void;
+  /** A boundary moved here: the page's bounds follow at once. */
+  onMove: (bounds: number[]) => void;
   /** A move ended (a drop, or the keys at rest): saved through the boundaries API. */
-  onSave: (cuts: number[]) => void;
+  onSave: (bounds: number[]) => void;
   /** Plays one segment, from and to these times in ms. */
   onPlay: (startMs: number, endMs: number) => void;
 }
@@ -46,6 +67,8 @@ interface Drawn {
   wavesurfer: WaveSurfer;
   regions: RegionsPlugin;
   segments: Region[];
+  /** Before the text and after it. */
+  outside: [Region, Region] | null;
   handles: Region[];
   sliders: HTMLElement[];
 }
@@ -53,7 +76,7 @@ interface Drawn {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 
 export function WaveformEditor(props: Props) {
-  const { importId, url, durationMs, cuts, media } = props;
+  const { importId, url, durationMs, bounds, media, current } = props;
   const container = useRef<HTMLDivElement>(null);
   const drawn = useRef<Drawn | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -92,7 +115,7 @@ export function WaveformEditor(props: Props) {
           interact: false,
           plugins: [regions],
         });
-        made = { wavesurfer, regions, segments: [], handles: [], sliders: [] };
+        made = { wavesurfer, regions, segments: [], outside: null, handles: [], sliders: [] };
         drawn.current = made;
         // Regions made before the duration is known would all sit at 0: drawn once it is ready.
         if (!wavesurfer.getDecodedData())
@@ -118,26 +141,45 @@ export function WaveformEditor(props: Props) {
     // Drawn once per import: later cuts move the regions (below) rather than drawing again.
   }, [importId]);
 
-  /** The segments and handles for the current cuts, with their events. */
+  /** A segment's colour: the one looked at, an unsure one, or the alternating plain ones. */
+  function segmentColor(index: number): string {
+    const { confidence, unsureBelow } = latest.current;
+    if (index === latest.current.current) return CURRENT_COLOR;
+    const sure = confidence[index];
+    if (unsureBelow !== null && sure !== undefined && sure < unsureBelow) return UNSURE_COLOR;
+    return SEGMENT_COLORS[index % 2];
+  }
+
+  /** The segments, what lies outside the text, and a handle per boundary, with their events. */
   function draw(target: Drawn) {
     const { regions } = target;
-    const current = latest.current.cuts;
-    const bounds = [0, ...current, durationMs];
-    target.segments = bounds.slice(0, -1).map((start, i) =>
+    const at = latest.current.bounds;
+    const last = at.length - 1;
+    const shade = (start: number, end: number) =>
       regions.addRegion({
         start: start / 1000,
-        end: bounds[i + 1] / 1000,
+        end: end / 1000,
         drag: false,
         resize: false,
-        color: SEGMENT_COLORS[i % 2],
-        content: segmentLabel(i + 1),
+        color: OUTSIDE_COLOR,
+        content: outsideLabel(),
+      });
+    target.outside = [shade(0, at[0]), shade(at[last], durationMs)];
+    target.segments = at.slice(0, -1).map((start, i) =>
+      regions.addRegion({
+        start: start / 1000,
+        end: at[i + 1] / 1000,
+        drag: false,
+        resize: false,
+        color: segmentColor(i),
+        content: segmentLabel(i),
       }),
     );
-    target.handles = current.map((cut, i) => {
-      const slider = handleElement(i);
+    target.handles = at.map((bound, i) => {
+      const slider = handleElement(i, last);
       target.sliders[i] = slider;
       const handle = regions.addRegion({
-        start: cut / 1000,
+        start: bound / 1000,
         drag: true,
         resize: false,
         color: HANDLE_COLOR,
@@ -146,29 +188,32 @@ export function WaveformEditor(props: Props) {
       if (handle.element) handle.element.style.zIndex = '3';
       return handle;
     });
-    syncSliders(target, current);
+    syncSliders(target, at);
 
     regions.on('region-clicked', (region, event) => {
       const index = target.segments.indexOf(region);
       if (index < 0) return;
       event.stopPropagation();
-      const at = [0, ...latest.current.cuts, durationMs];
-      latest.current.onPlay(at[index], at[index + 1]);
+      const now = latest.current.bounds;
+      latest.current.onPlay(now[index], now[index + 1]);
     });
-    // While a handle is dragged, it stays between its neighbours and its two segments follow it.
+    // While a handle is dragged, it stays between its neighbours and the regions beside it follow it.
     regions.on('region-update', (region) => {
       const index = target.handles.indexOf(region);
       if (index < 0) return;
-      const ms = clampCut(index, region.start * 1000, latest.current.cuts);
+      const ms = clampBound(index, region.start * 1000, latest.current.bounds);
       if (Math.abs(ms - region.start * 1000) > 0.5) region.setOptions({ start: ms / 1000 });
-      target.segments[index].setOptions({ end: ms / 1000 });
-      target.segments[index + 1].setOptions({ start: ms / 1000 });
+      if (index > 0) target.segments[index - 1].setOptions({ end: ms / 1000 });
+      else target.outside?.[0].setOptions({ end: ms / 1000 });
+      if (index < target.segments.length) target.segments[index].setOptions({ start: ms / 1000 });
+      else target.outside?.[1].setOptions({ start: ms / 1000 });
     });
     regions.on('region-updated', (region) => {
       const index = target.handles.indexOf(region);
       if (index < 0) return;
-      const moved = latest.current.cuts.map((cut, i) =>
-        i === index ? Math.round(clampCut(index, region.start * 1000, latest.current.cuts)) : cut,
+      const now = latest.current.bounds;
+      const moved = now.map((bound, i) =>
+        i === index ? Math.round(clampBound(index, region.start * 1000, now)) : bound,
       );
       latest.current.onMove(moved);
       latest.current.onSave(moved);
@@ -176,17 +221,18 @@ export function WaveformEditor(props: Props) {
   }
 
   /** A handle's slider, for the keyboard and assistive technology; the grip a pointer drags. */
-  function handleElement(index: number): HTMLElement {
+  function handleElement(index: number, last: number): HTMLElement {
     const wrapper = document.createElement('div');
     Object.assign(wrapper.style, { position: 'relative', left: '-13px', top: '0' });
     const slider = document.createElement('div');
     slider.setAttribute('part', 'cut-handle');
     slider.setAttribute('role', 'slider');
     slider.tabIndex = 0;
-    slider.setAttribute('aria-label', `Start of segment ${index + 2}`);
+    const edge = index === 0 ? 'Start of the text' : index === last ? 'End of the text' : null;
+    slider.setAttribute('aria-label', edge ?? `Start of segment ${index + 1}`);
     slider.setAttribute('aria-valuemin', '0');
     slider.setAttribute('aria-valuemax', String(durationMs));
-    slider.textContent = String(index + 2);
+    slider.textContent = index === 0 ? '[' : index === last ? ']' : String(index + 1);
     Object.assign(slider.style, {
       width: '24px',
       height: '24px',
@@ -207,60 +253,89 @@ export function WaveformEditor(props: Props) {
       const delta = step ?? page;
       if (delta === undefined) return;
       event.preventDefault();
-      const current = latest.current.cuts;
-      const moved = current.map((cut, i) =>
-        i === index ? Math.round(clampCut(index, cut + delta, current)) : cut,
+      const now = latest.current.bounds;
+      const moved = now.map((bound, i) =>
+        i === index ? Math.round(clampBound(index, bound + delta, now)) : bound,
       );
       latest.current.onMove(moved);
       if (keySave.current) clearTimeout(keySave.current);
-      keySave.current = setTimeout(() => latest.current.onSave(latest.current.cuts), KEY_SAVE_DELAY_MS);
+      keySave.current = setTimeout(() => latest.current.onSave(latest.current.bounds), KEY_SAVE_DELAY_MS);
     });
     wrapper.append(slider);
     return slider;
   }
 
-  function segmentLabel(n: number): HTMLElement {
+  /** A segment's number and phrase, cut short to the segment's width. */
+  function segmentLabel(index: number): HTMLElement {
     const label = document.createElement('span');
-    label.textContent = String(n);
+    label.textContent = `${index + 1} ${latest.current.texts[index] ?? ''}`;
     label.setAttribute('aria-hidden', 'true');
+    label.className = 'waveform-segment-label';
     Object.assign(label.style, {
       position: 'absolute',
       bottom: '2px',
       left: '4px',
+      right: '4px',
+      overflow: 'hidden',
+      whiteSpace: 'nowrap',
+      textOverflow: 'ellipsis',
       font: '12px system-ui, sans-serif',
       color: '#1b1f2a',
     });
     return label;
   }
 
-  /** Where a cut may go: inside the recording, at least 50 ms from the cuts beside it. */
-  function clampCut(index: number, ms: number, current: number[]): number {
-    const low = (index > 0 ? current[index - 1] : 0) + MIN_SEGMENT_MS;
-    const high = (index < current.length - 1 ? current[index + 1] : durationMs) - MIN_SEGMENT_MS;
+  function outsideLabel(): HTMLElement {
+    const label = segmentLabel(-1);
+    label.textContent = 'not in the text';
+    label.style.color = '#374151';
+    return label;
+  }
+
+  /** Where a boundary may go: inside the recording, at least 50 ms from the boundaries beside it. */
+  function clampBound(index: number, ms: number, now: number[]): number {
+    const low = index > 0 ? now[index - 1] + MIN_SEGMENT_MS : 0;
+    const high = index < now.length - 1 ? now[index + 1] - MIN_SEGMENT_MS : durationMs;
     return Math.min(high, Math.max(low, ms));
   }
 
-  function syncSliders(target: Drawn, current: number[]) {
-    current.forEach((cut, i) => {
+  function syncSliders(target: Drawn, now: number[]) {
+    now.forEach((bound, i) => {
       const slider = target.sliders[i];
-      slider?.setAttribute('aria-valuenow', String(cut));
-      slider?.setAttribute('aria-valuetext', seconds(cut));
+      slider?.setAttribute('aria-valuenow', String(bound));
+      slider?.setAttribute('aria-valuetext', seconds(bound));
     });
   }
 
-  // Cuts moved elsewhere (typed, stepped, saved, or by a key here): the regions follow.
+  // Boundaries moved elsewhere (typed, stepped, saved, or by a key here): the regions follow.
   useEffect(() => {
     const target = drawn.current;
-    if (!target || target.handles.length !== cuts.length) return;
-    const bounds = [0, ...cuts, durationMs];
+    if (!target || target.handles.length !== bounds.length) return;
     target.handles.forEach((handle, i) => {
-      if (Math.abs(handle.start * 1000 - cuts[i]) > 0.5) handle.setOptions({ start: cuts[i] / 1000 });
+      if (Math.abs(handle.start * 1000 - bounds[i]) > 0.5) handle.setOptions({ start: bounds[i] / 1000 });
     });
     target.segments.forEach((segment, i) =>
       segment.setOptions({ start: bounds[i] / 1000, end: bounds[i + 1] / 1000 }),
     );
-    syncSliders(target, cuts);
-  }, [cuts, durationMs, state]);
+    target.outside?.[0].setOptions({ start: 0, end: bounds[0] / 1000 });
+    target.outside?.[1].setOptions({ start: bounds[bounds.length - 1] / 1000, end: durationMs / 1000 });
+    syncSliders(target, bounds);
+  }, [bounds, durationMs, state]);
+
+  // The segment looked at: marked, and scrolled to; a long recording is zoomed in on it when the author
+  // moves to another segment (after which Zoom out is theirs to use).
+  const shown = useRef<number | null>(null);
+  useEffect(() => {
+    const target = drawn.current;
+    if (!target || state !== 'ready') return;
+    target.segments.forEach((segment, i) => segment.setOptions({ color: segmentColor(i) }));
+    if (current === null || !target.segments[current] || shown.current === current) return;
+    if (durationMs > FOCUS_ZOOM_AFTER_MS && zoom === 0) return setZoom(FOCUS_ZOOM);
+    shown.current = current;
+    // After the zoom effect below has drawn the waveform at its new width.
+    const at = Math.max(0, target.segments[current].start - 1);
+    setTimeout(() => drawn.current?.wavesurfer.setScrollTime(at), 0);
+  }, [current, state, zoom]);
 
   useEffect(() => {
     const target = drawn.current;
@@ -285,9 +360,10 @@ export function WaveformEditor(props: Props) {
   return (
     <figure className="waveform-editor" aria-labelledby="waveform-caption">
       <figcaption id="waveform-caption">
-        The recording, cut into {cuts.length + 1} segments. Click a segment to hear it; drag a numbered
-        handle, or focus it and use the arrow keys (50 ms) or Page Up and Page Down (1 s), to move where that
-        segment starts. Moves are saved at once. The table below gives the same times to type.
+        The recording, cut into {bounds.length - 1} segments, each labelled with its phrase; what lies before
+        the text ([) and after it (]) is shaded and left out. Click a segment to hear it; drag a handle, or
+        focus it and use the arrow keys (50 ms) or Page Up and Page Down (1 s), to move that boundary. Moves
+        are saved at once. The table below gives the same times to type.
       </figcaption>
       {state === 'loading' && <p role="status">Drawing the waveform…</p>}
       {state === 'failed' && (
