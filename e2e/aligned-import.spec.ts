@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGLISH, makeSampleRecording, type SampleRecording } from '../server/alignment/sample-recordings';
 import { expect, test } from './helpers/fixtures';
-import { adminApi, adminSession, newBookChapter, useSession, type Session } from './helpers/admin';
+import {
+  adminApi,
+  adminSession,
+  newBookChapter,
+  removeBook,
+  useSession,
+  type Session,
+} from './helpers/admin';
 import { SCREENS } from './helpers/screens';
 
 /**
@@ -51,7 +58,7 @@ for (const [screen, layout] of SCREENS)
       page,
     }) => {
       test.setTimeout(180_000);
-      const { chapterId } = await newBookChapter(page.request, session, 'en');
+      const { bookCode, chapterId } = await newBookChapter(page.request, session, 'en');
       await useSession(page, session);
       await page.goto(`/admin/chapter/phrase/import/${chapterId}`);
       await page.getByLabel('Text file (TSV, CSV or plain text)').setInputFiles({
@@ -142,5 +149,6 @@ for (const [screen, layout] of SCREENS)
       await expect(page.getByText(/unsure: listen to them first/)).toBeVisible();
       await page.getByRole('button', { name: `Add ${text.length} phrases` }).click();
       await expect(page.getByText(`${text.length} phrases have been added to the chapter.`)).toBeVisible();
+      await removeBook(page.request, session, bookCode);
     });
   });

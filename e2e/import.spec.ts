@@ -5,7 +5,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
-import { adminApi, adminSession, media, newBookChapter, useSession, type Session } from './helpers/admin';
+import {
+  adminApi,
+  adminSession,
+  media,
+  newBookChapter,
+  removeBook,
+  useSession,
+  type Session,
+} from './helpers/admin';
 import { SCREENS } from './helpers/screens';
 
 function zip(files: Record<string, Buffer>): Promise<Buffer> {
@@ -230,6 +238,7 @@ for (const [screen, layout] of SCREENS)
       await page.getByRole('link', { name: 'Open in the reader' }).click();
       await expect(page).toHaveURL(new RegExp(`/read/${book.book_code}/${chapterNo}$`));
       await expect(page.locator('li#p-1 .phrase')).toHaveText('Eins.');
+      await removeBook(page.request, session, bookCode);
     });
   });
 

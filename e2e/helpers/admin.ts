@@ -90,3 +90,18 @@ export async function newBookChapter(
   expect(chapter.status(), await chapter.text()).toBe(200);
   return { bookCode, chapterId: ((await chapter.json()) as { data: { id: number } }).data.id };
 }
+
+/**
+ * Deletes a book a journey made for itself, so that the journeys after it (which share the demo server and
+ * pick the newest books) find the demo catalogue as it was.
+ */
+export async function removeBook(
+  request: APIRequestContext,
+  session: Session,
+  bookCode: string,
+): Promise<void> {
+  const response = await request.delete(`/api/v1/admin/book/${encodeURIComponent(bookCode)}`, {
+    headers: { Authorization: `Bearer ${session.token}` },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
