@@ -10,10 +10,8 @@
  * never with a download the reader did not click; it stops when the page is left, and asks nothing while
  * the tab is in the background.
  */
-import { planGivesAccess } from '../../server/reading/access';
-import { api, ApiError } from './api';
-import type { SubscriptionSummary } from './plan';
-import { getToken, getUser, UserType } from './session';
+import { readerEdition } from './plan-access';
+import { getToken } from './session';
 import { cancelled, STARTED, takeAway, takeAwayError, type TakeAwayFormat } from './take-away';
 
 const WHOLE_LABEL: Record<TakeAwayFormat, string> = {
@@ -27,27 +25,6 @@ const PREPARING: Record<TakeAwayFormat, string> = {
 };
 
 const ONE_AT_A_TIME = 'One download at a time: please wait until this one is ready.';
-
-/**
- * What the one signed in here gets: the whole book (an administrator, or a plan that gives access), the
- * sample, or a visitor's sample when the server no longer knows the session (a 401: an expired token
- * must not send a reader who only looks at a public page to the sign-in page). Null when it is not known.
- */
-async function edition(): Promise<'whole' | 'sample' | 'visitor' | null> {
-  if (!getToken()) return 'visitor';
-  if (getUser()?.user_type === UserType.Admin) return 'whole';
-  try {
-    const { data } = await api<{ data: { subscription?: SubscriptionSummary } }>('user/profile', {
-      passive: true,
-    });
-    const plan = data.subscription;
-    if (!plan) return 'sample';
-    const end = plan.current_period_end ? new Date(plan.current_period_end) : null;
-    return planGivesAccess({ status: plan.status, currentPeriodEnd: end }, new Date()) ? 'whole' : 'sample';
-  } catch (error) {
-    return error instanceof ApiError && error.status === 401 ? 'visitor' : null;
-  }
-}
 
 class TakeAway extends HTMLElement {
   private busy = false;
@@ -92,7 +69,7 @@ class TakeAway extends HTMLElement {
   }
 
   private async showEdition(): Promise<void> {
-    const found = await edition();
+    const found = await readerEdition();
     if (found === 'visitor') this.visitor = true;
     if (found !== 'sample' && found !== 'whole') return;
     const note = this.querySelector<HTMLElement>('[data-note]')!;
