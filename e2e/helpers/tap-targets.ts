@@ -14,7 +14,7 @@ export interface SmallTarget {
  * Every visible control on the page smaller than TAP_PX either way. A link inside running text (a
  * paragraph, a list item or a cell with other words around it) is exempt, as WCAG's "inline" exception
  * says; so is a control hidden from every user. A control's hit area is its own box: padding counts, a
- * neighbour's margin does not.
+ * neighbour's margin does not. A skip link, clipped out of sight until it is focused, counts only then.
  */
 export function smallTargets(page: Page): Promise<SmallTarget[]> {
   return page.evaluate((tap) => {
@@ -54,6 +54,8 @@ export function smallTargets(page: Page): Promise<SmallTarget[]> {
       const style = getComputedStyle(element);
       if (!box.width || !box.height || style.visibility === 'hidden' || element.closest('[hidden], [inert]'))
         continue;
+      // Clipped out of sight until focused (the skip link): not a target until it shows.
+      if (style.clip === 'rect(0px, 0px, 0px, 0px)' && box.width <= 1 && box.height <= 1) continue;
       // A native checkbox or radio counts with its label, which takes the tap as well.
       const label = element instanceof HTMLInputElement && element.labels?.[0];
       const area = label && /checkbox|radio/.test(element.type) ? label.getBoundingClientRect() : box;

@@ -180,13 +180,13 @@ function NewPassword({ created, onDone }: { created: NewAppPassword; onDone: () 
       <p>Your app password for {created.name}. Copy it into the app now: it will not be shown again.</p>
       <p className="new-password">
         <span>Password:</span> <code ref={shown}>{created.password}</code>{' '}
-        <button type="button" className="copy-button" onClick={copy}>
+        <button type="button" className="copy-button button-secondary" onClick={copy}>
           Copy the password
         </button>
       </p>
       {copied && <p>{copied}</p>}
       <p>
-        <button type="button" className="copy-button" onClick={onDone}>
+        <button type="button" className="copy-button button-secondary" onClick={onDone}>
           Done, I&rsquo;ve copied it
         </button>
       </p>
@@ -262,7 +262,7 @@ function PasswordRow({
           <button type="button" ref={keep} onClick={() => setConfirming(false)} disabled={busy}>
             Keep it
           </button>
-          <button type="button" className="danger" onClick={() => void revoke()} disabled={busy}>
+          <button type="button" className="button-danger" onClick={() => void revoke()} disabled={busy}>
             Yes, revoke<span className="visually-hidden"> {item.name}</span>
           </button>
         </div>

@@ -54,7 +54,9 @@ export default function MemberDashboard() {
           </a>
         </li>
         <li>
-          <a href="/profile">Your profile</a>
+          <a className="button-secondary" href="/profile">
+            Your profile
+          </a>
         </li>
       </ul>
       <ContinueReading books={books} />

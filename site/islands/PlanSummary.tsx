@@ -26,7 +26,7 @@ export default function PlanSummary({ plan }: { plan: SubscriptionSummary | unde
           Manage or cancel your subscription
         </button>
       ) : (
-        <a href="/subs">
+        <a className="button-secondary" href="/subs">
           See {PLAN.name} and its {PLAN.trialDays}-day free trial
         </a>
       )}

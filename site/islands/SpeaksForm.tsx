@@ -257,7 +257,12 @@ export function SpeaksForm({ speaks, onSaved }: Props) {
             </FieldShell>
           )}
           <div>
-            <button type="button" className="speaks-add-button" disabled={!ready || full} onClick={add}>
+            <button
+              type="button"
+              className="speaks-add-button button-secondary"
+              disabled={!ready || full}
+              onClick={add}
+            >
               Add language
             </button>
           </div>
