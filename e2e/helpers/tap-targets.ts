@@ -55,7 +55,8 @@ export function smallTargets(page: Page): Promise<SmallTarget[]> {
       if (!box.width || !box.height || style.visibility === 'hidden' || element.closest('[hidden], [inert]'))
         continue;
       // Clipped out of sight until focused (the skip link): not a target until it shows.
-      if (style.clip === 'rect(0px, 0px, 0px, 0px)' && box.width <= 1 && box.height <= 1) continue;
+      if (style.getPropertyValue('clip') === 'rect(0px, 0px, 0px, 0px)' && box.width <= 1 && box.height <= 1)
+        continue;
       // A native checkbox or radio counts with its label, which takes the tap as well.
       const label = element instanceof HTMLInputElement && element.labels?.[0];
       const area = label && /checkbox|radio/.test(element.type) ? label.getBoundingClientRect() : box;
