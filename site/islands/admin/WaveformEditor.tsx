@@ -14,6 +14,7 @@ import type RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import { api, errorMessage } from '../../lib/api';
 import type { RecordingPeaksResponse } from '../../../server/imports/imports.dto';
+import { tokenValue } from '../../lib/ui/tokens';
 
 /** The shortest segment the server takes (silence-split.ts); a handle stops this close to its neighbours. */
 const MIN_SEGMENT_MS = 50;
@@ -30,7 +31,8 @@ const UNSURE_COLOR = 'rgba(217, 119, 6, 0.22)';
 const CURRENT_COLOR = 'rgba(217, 119, 6, 0.45)';
 /** What lies before and after the text: left out of the clips. */
 const OUTSIDE_COLOR = 'rgba(75, 85, 99, 0.28)';
-const HANDLE_COLOR = '#1e3a8a';
+/** The handles and cursor: the design system's tokens (docs/design.md); CSS values in the shadow tree. */
+const HANDLE_COLOR = 'var(--brand-dark)';
 /** Zoomed this far (px a second) to show one segment of a long recording. */
 const FOCUS_ZOOM = 50;
 /** Recordings longer than this are zoomed in on the segment looked at. */
@@ -108,9 +110,10 @@ export function WaveformEditor(props: Props) {
           duration: durationMs / 1000,
           height: 112,
           normalize: true,
-          waveColor: '#6b7280',
-          progressColor: '#1d4ed8',
-          cursorColor: HANDLE_COLOR,
+          // Drawn on a canvas, which takes colours, not var(): the tokens' values.
+          waveColor: tokenValue('--line-strong'),
+          progressColor: tokenValue('--brand'),
+          cursorColor: tokenValue('--brand-dark'),
           // A click plays its segment (below) rather than seeking.
           interact: false,
           plugins: [regions],
@@ -238,7 +241,7 @@ export function WaveformEditor(props: Props) {
       height: '24px',
       borderRadius: '12px',
       background: HANDLE_COLOR,
-      color: '#ffffff',
+      color: 'var(--surface)',
       font: '600 12px/24px system-ui, sans-serif',
       textAlign: 'center',
       cursor: 'ew-resize',
@@ -280,7 +283,7 @@ export function WaveformEditor(props: Props) {
       whiteSpace: 'nowrap',
       textOverflow: 'ellipsis',
       font: '12px system-ui, sans-serif',
-      color: '#1b1f2a',
+      color: 'var(--ink)',
     });
     return label;
   }
@@ -288,7 +291,7 @@ export function WaveformEditor(props: Props) {
   function outsideLabel(): HTMLElement {
     const label = segmentLabel(-1);
     label.textContent = 'not in the text';
-    label.style.color = '#374151';
+    label.style.color = 'var(--muted)';
     return label;
   }
 
