@@ -68,7 +68,43 @@ async function downloadHere(page: Page, path: string): Promise<void> {
   await controlled(page);
   await page.getByRole('button', { name: 'Download for offline' }).click();
   await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Downloaded · \d+ KB$/)).toBeVisible();
 }
+
+/** Downloads a chapter already on the device again (to keep what changed since): Remove, then download. */
+async function downloadAgain(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await controlled(page);
+  await page.getByRole('button', { name: 'Remove this chapter from this device' }).click();
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
+}
+
+/** The download control has drawn its state (its script has run and knows what is on the device). */
+const downloadReady = (page: Page) => expect(page.locator('offline-download[data-ready]')).toBeAttached();
+
+/** A size as the pages show it ("38 KB", "1.2 MB"), in bytes; and half its last unit (its rounding). */
+function bytesOf(text: string): { bytes: number; rounding: number } {
+  const [, figure, unit] = /([\d.]+) (KB|MB)/.exec(text) ?? [];
+  expect(unit, `a size in "${text}"`).toBeDefined();
+  const scale = unit === 'MB' ? 1024 * 1024 : 1024;
+  return { bytes: Number(figure) * scale, rounding: (unit === 'MB' ? 0.05 : 0.5) * scale };
+}
+
+/** The `state` store's keys on the device (site/lib/offline/store.ts). */
+const stateKeys = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('lingonovel-offline');
+        open.onerror = () => reject(new Error('IndexedDB would not open'));
+        open.onsuccess = () => {
+          const keys = open.result.transaction('state').objectStore('state').getAllKeys();
+          keys.onsuccess = () => resolve(keys.result.map(String));
+          keys.onerror = () => reject(new Error('IndexedDB would not read'));
+        };
+      }),
+  );
 
 /**
  * Plays the whole chapter on the page: answers its phrases' clips and the clips that sounded (play all
@@ -163,7 +199,12 @@ test('a member downloads a free and a locked chapter and reads both offline, eve
   await recordAudio(page);
   const { chapters } = await downloadBoth(page, request);
   await page.goto(`/book-detail/${chapters.book}`);
-  await expect(page.locator('ol.contents li', { hasText: '✓ On this device' })).toHaveCount(2);
+  // Each kept chapter marked in the contents, with the icon set's check (no glyph), and the book's button
+  // says what is kept.
+  await expect(page.locator('ol.contents li', { hasText: 'On this device' })).toHaveCount(2);
+  await expect(page.locator('ol.contents .downloaded svg.icon')).toHaveCount(2);
+  await expect(page.locator('ol.contents')).not.toContainText('✓');
+  await expect(page.getByText(/^2 chapters on this device · \d+ KB$/)).toBeVisible();
 
   await context.setOffline(true);
   for (const no of [chapters.locked, chapters.free]) {
@@ -200,16 +241,241 @@ test('/downloads lists what is kept and deletes it, the storage figure going dow
   const usage = () => page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
   const before = await usage();
   await expect(page.getByRole('heading', { level: 2 })).toHaveCount(1);
-  await expect(page.getByText(/^Using [\d.]+ MB on this device/)).toBeVisible();
+  await expect(page.getByText(/^Downloads: \d+ KB$/)).toBeVisible();
+  await expect(
+    page.getByText(
+      /^All of this site on this device \(downloads, pages visited, the app itself\): [\d.]+ (KB|MB), of /,
+    ),
+  ).toBeVisible();
+  // Deleting is a quiet action, not the page's blue button.
+  await expect(page.getByRole('button', { name: /^Delete chapter/ })).not.toHaveClass(/(^|\s)button(\s|$)/);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await page.getByRole('button', { name: /^Delete chapter/ }).click();
   await expect(page.getByText('Nothing is downloaded yet.')).toBeVisible();
+  await expect(page.getByText(/^Downloads:/)).toHaveCount(0);
   await expect.poll(usage).toBeLessThan(before);
   const kept = await page.evaluate(async () => {
     const cache = await caches.open('lingonovel-free-v1');
     return (await cache.keys()).length;
   });
   expect(kept).toBe(0);
+});
+
+test("/downloads sizes add up: each chapter is what its download stored, the book their sum, the total the books'", async ({
+  page,
+  request,
+}) => {
+  const { chapters, member } = await downloadBoth(page, request);
+  await page.goto('/downloads');
+  const book = page.locator('.book-downloads');
+  await expect(book).toHaveCount(1);
+  const rows = await book.locator('li .meta').allTextContents();
+  expect(rows).toHaveLength(2);
+  const figures = rows.map(bytesOf);
+  const bookFigure = bytesOf(await book.locator(':scope > p.meta').innerText());
+  expect(await book.locator(':scope > p.meta').innerText()).toMatch(/^2 chapters · /);
+  const total = bytesOf(await page.getByText(/^Downloads: /).innerText());
+  // Each figure is rounded to its unit: the chapters add up to the book, and the book to the total,
+  // within those roundings.
+  const chaptersSum = figures.reduce((sum, f) => sum + f.bytes, 0);
+  const slack = figures.reduce((sum, f) => sum + f.rounding, 0) + bookFigure.rounding;
+  expect(Math.abs(chaptersSum - bookFigure.bytes)).toBeLessThanOrEqual(slack);
+  expect(Math.abs(bookFigure.bytes - total.bytes)).toBeLessThanOrEqual(bookFigure.rounding + total.rounding);
+  // And the total is what the two downloads stored: clips, data, translations and pages, in the free
+  // cache and the member's (no review cards were kept: the member saved none).
+  const stored = await page.evaluate(
+    async (names) => {
+      let bytes = 0;
+      for (const name of names)
+        for (const request of await (await caches.open(name)).keys())
+          bytes += (await (await (await caches.open(name)).match(request))!.blob()).size;
+      return bytes;
+    },
+    ['lingonovel-free-v1', `lingonovel-member-${member.id}-v1`],
+  );
+  expect(Math.abs(stored - total.bytes)).toBeLessThanOrEqual(total.rounding);
+  // The reader's button says the same size as /downloads for its chapter.
+  const freeRow = await book
+    .locator('li', { hasText: `Chapter ${chapters.free}:` })
+    .locator('.meta')
+    .innerText();
+  await page.goto(`/read/${chapters.book}/${chapters.free}`);
+  await expect(page.getByText(`Downloaded · ${freeRow.split(' · ')[0]}`, { exact: true })).toBeVisible();
+});
+
+test('the download button shows its state: a percentage, then "Downloaded · size · Remove", on later visits too, and follows the chapter', async ({
+  page,
+  request,
+}) => {
+  const chapters = await demoChapters(request);
+  const reader = `/read/${chapters.book}/${chapters.free}`;
+  await page.goto(reader);
+  await controlled(page);
+  await downloadReady(page);
+  // Every state the control goes through, as it draws it.
+  await page.evaluate(() => {
+    const control = document.querySelector('offline-download') as HTMLElement;
+    const states: string[] = [control.dataset.state ?? ''];
+    (window as unknown as { states: string[] }).states = states;
+    new MutationObserver(() => {
+      if (states.at(-1) !== control.dataset.state) states.push(control.dataset.state ?? '');
+    }).observe(control, { attributes: true, attributeFilter: ['data-state'] });
+  });
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
+  expect(await page.evaluate(() => (window as unknown as { states: string[] }).states)).toEqual([
+    'start',
+    'running',
+    'kept',
+  ]);
+  await expect(page.locator('offline-download [data-figures]')).toHaveText(
+    /^100% · (\d+) of \1 clips · \d+ KB$/,
+  );
+  const kept = page.getByText(/^Downloaded · \d+ KB$/);
+  await expect(kept).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Download for offline' })).toHaveCount(0);
+  await expect(page.locator('offline-download [data-kept] svg.icon')).toHaveCount(1);
+
+  // Another visit: the same state from the start.
+  await page.reload();
+  await expect(kept).toBeVisible();
+  const remove = page.getByRole('button', { name: 'Remove this chapter from this device' });
+  await expect(remove).toHaveText('Remove');
+  expect((await new AxeBuilder({ page }).include('offline-download').analyze()).violations).toEqual([]);
+
+  // Play all on into the next chapter (chapter-view.ts): the control follows the chapter the page shows.
+  // A locked one, for a visitor: no button; back on the kept one, its state.
+  const showChapter = (no: number, free: boolean) =>
+    page.evaluate(
+      ([no, free]) => {
+        (document.querySelector('reader-app') as HTMLElement).dataset.free = String(free);
+        document.querySelector('offline-download')!.setAttribute('data-chapter', String(no));
+      },
+      [no, free] as const,
+    );
+  await showChapter(chapters.locked, false);
+  await expect(page.locator('offline-download')).toBeHidden();
+  await showChapter(chapters.free, true);
+  await expect(kept).toBeVisible();
+
+  // Remove: the copy leaves the device, and the button is back.
+  await remove.click();
+  await expect(page.getByRole('button', { name: 'Download for offline' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Download for offline' })).toBeFocused();
+  await expect(kept).toBeHidden();
+  await page.goto('/downloads');
+  await expect(page.getByText('Nothing is downloaded yet.')).toBeVisible();
+});
+
+test('a locked chapter offers no download to a visitor or a member without the plan; the book page offers each what they may open', async ({
+  page,
+  request,
+}) => {
+  const chapters = await demoChapters(request);
+  const toc = (await (await request.get(`/api/v1/guest/book/${chapters.book}/chapters`)).json()) as {
+    data: { chapters: Array<{ free: boolean }> };
+  };
+  const free = toc.data.chapters.filter((c) => c.free).length;
+  const locked = toc.data.chapters.length - free;
+  const freeLabel = `Download the free chapter${free === 1 ? '' : 's'} for offline`;
+
+  // A visitor.
+  await page.goto(`/read/${chapters.book}/${chapters.locked}`);
+  await controlled(page);
+  await downloadReady(page);
+  await expect(page.getByRole('button', { name: /Download/ })).toHaveCount(0);
+  await page.goto(`/read/${chapters.book}/${chapters.free}`);
+  await downloadReady(page);
+  await expect(page.getByRole('button', { name: 'Download for offline' })).toBeVisible();
+  await page.goto(`/book-detail/${chapters.book}`);
+  await downloadReady(page);
+  await page.getByRole('button', { name: freeLabel }).click();
+  await expect(
+    page.getByText(
+      `Downloaded ${free} chapter${free === 1 ? '' : 's'}. ${locked} need${locked === 1 ? 's' : ''} Premium Plus.`,
+    ),
+  ).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('ol.contents li', { hasText: 'On this device' })).toHaveCount(free);
+  await expect(page.getByText(new RegExp(`^Downloaded · ${free} free chapters? · \\d+ KB$`))).toBeVisible();
+
+  // A member without the plan: the same.
+  const sample = newAccount('sample');
+  await signUpByApi(request, sample);
+  await signIn(page, sample.email, sample.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${chapters.book}/${chapters.locked}`);
+  await downloadReady(page);
+  await expect(page.getByRole('button', { name: /Download/ })).toHaveCount(0);
+  await page.goto(`/book-detail/${chapters.book}`);
+  await downloadReady(page);
+  await expect(page.getByText(new RegExp(`^Downloaded · ${free} free chapters? · \\d+ KB$`))).toBeVisible();
+
+  // A member with the plan: the locked chapter's button, and the whole book's.
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  const member = await trialMember(request);
+  await signIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${chapters.book}/${chapters.locked}`);
+  await expect(page.getByRole('button', { name: 'Download for offline' })).toBeVisible();
+  await page.goto(`/book-detail/${chapters.book}`);
+  await expect(page.getByRole('button', { name: 'Download the book for offline' })).toBeVisible();
+  await expect(page.getByText(new RegExp(`^${free} chapters? on this device · \\d+ KB$`))).toBeVisible();
+});
+
+test('offline, a downloaded chapter shows the Lost badge and the saved-word star from the device', async ({
+  page,
+  request,
+  context,
+}) => {
+  const chapters = await demoChapters(request);
+  const member = await trialMember(request);
+  await signIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const reader = `/read/${chapters.book}/${chapters.free}`;
+  await page.goto(reader);
+  await controlled(page);
+  // Online: the first phrase heard to its end and marked Lost (key 3), then downloaded.
+  const first = page.locator('[data-phrases] li').first();
+  await first.locator('.phrase').click();
+  await expect(first.getByRole('group', { name: /^Did you understand/ })).toBeVisible({ timeout: 30_000 });
+  await page.locator('body').press('3');
+  await expect(first.locator('.mark-badge')).toHaveText('Lost');
+  await expect(first.getByRole('button', { name: 'In review' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
+  // A word saved after the download.
+  const term = (await first.locator('.glossary dt').first().textContent()) ?? '';
+  await first.getByRole('button', { name: `Save “${term}”` }).click();
+  await expect(first.locator('.glossary > div').first()).toHaveClass(/saved/);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(
+    page.getByText('You are offline: pages you visited and your downloads open from this device.'),
+  ).toBeVisible();
+  await expect(first.locator('.mark-badge')).toHaveText('Lost');
+  const entry = first.locator('.glossary > div').first();
+  await expect(entry).toHaveClass(/saved/);
+  // The star is the icon set's, drawn as a mask: no glyph.
+  const star = await entry.locator('dt').evaluate((dt) => {
+    const style = getComputedStyle(dt, '::before');
+    return { content: style.content, mask: style.maskImage || style.webkitMaskImage };
+  });
+  expect(star.content).not.toContain('★');
+  expect(star.mask).toContain('data:image/svg+xml');
+  await context.setOffline(false);
+
+  // They are the member's: sign-out forgets them.
+  expect((await stateKeys(page)).filter((key) => /^(marks|words):/.test(key))).toEqual([
+    `marks:${member.id}:${chapters.book}:${chapters.free}`,
+    `words:${member.id}:${chapters.book}:${chapters.free}`,
+  ]);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await expect
+    .poll(async () => (await stateKeys(page)).filter((key) => /^(marks|words):/.test(key)))
+    .toEqual([]);
 });
 
 test('signing out removes the paid downloads; a second member on the browser cannot play them', async ({
@@ -406,9 +672,9 @@ test("a member's offline learning reaches the server once back online, exactly o
 }) => {
   const { chapters, member } = await downloadBoth(page, request);
   const api = await memberApi(request, member);
-  // Two words to review, saved before the book is downloaded (so the device keeps their cards).
+  // Two words to review, saved before the book is downloaded again (so the device keeps their cards).
   await saveWords(api, chapters, 2);
-  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+  await downloadAgain(page, `/read/${chapters.book}/${chapters.free}`);
   const before = await api.get<Stats>('user/stats');
 
   await context.setOffline(true);
@@ -573,7 +839,7 @@ test('an answer made offline to a card answered meanwhile on another device is r
   const { chapters, member } = await downloadBoth(page, request);
   const api = await memberApi(request, member);
   await saveWords(api, chapters, 1);
-  await downloadHere(page, `/read/${chapters.book}/${chapters.free}`);
+  await downloadAgain(page, `/read/${chapters.book}/${chapters.free}`);
 
   await context.setOffline(true);
   await page.goto('/review');

@@ -159,10 +159,9 @@ for (const [screen, use] of SCREENS) {
       ]);
       expect(put.status()).toBe(200);
       await expect(marks.getByRole('button', { name: 'Lost' })).toHaveAttribute('aria-pressed', 'true');
-      await expect(marks.getByRole('button', { name: 'Phrase saved' })).toHaveAttribute(
-        'aria-pressed',
-        'true',
-      );
+      // The toggle says the phrase is in the review (the mark put it there), not that the learner saved it.
+      await expect(marks.getByRole('button', { name: 'Add to review' })).toHaveCount(0);
+      await expect(marks.getByRole('button', { name: 'In review' })).toHaveAttribute('aria-pressed', 'true');
       await expect(first.locator('.mark-badge')).toHaveText('Lost');
       await expect(page.locator('[data-live]')).toHaveText(
         'Phrase 1 marked Lost. The phrase joins your review.',

@@ -72,13 +72,13 @@ async function controlled(page) {
 }
 
 /**
- * Presses "Download for offline" and waits until the control is back to its start (done, failed or cut):
- * its message, and the time from the click's own time stamp to that moment, both taken in the page.
+ * Presses "Download for offline" and waits until the control has left its running state (`data-state`:
+ * `kept` when done, `start` again when failed or cut) with its message: the message, and the time from
+ * the click's own time stamp to that moment, both taken in the page.
  */
 async function download(page, { whileRunning } = {}) {
   await page.evaluate(() => {
     const control = document.querySelector('offline-download');
-    const start = control.querySelector('[data-start]');
     const message = control.querySelector('[data-message]');
     window.__downloadEnd = null;
     window.__clickAt = undefined;
@@ -86,8 +86,11 @@ async function download(page, { whileRunning } = {}) {
       capture: true,
       once: true,
     });
+    let ran = false;
     const observer = new MutationObserver(() => {
-      if (window.__clickAt === undefined || start.hidden || !message.textContent) return;
+      if (window.__clickAt === undefined) return;
+      if (control.dataset.state === 'running') ran = true;
+      if (!ran || control.dataset.state === 'running' || !message.textContent) return;
       observer.disconnect();
       window.__downloadEnd = { text: message.textContent, ms: performance.now() - window.__clickAt };
     });

@@ -216,7 +216,7 @@ export default function WordsList() {
         <p ref={summary} tabIndex={-1} className="words-summary">
           {search || book || kind !== 'all'
             ? `No saved ${kind === 'phrase' ? 'phrase' : kind === 'word' ? 'word' : 'word or phrase'} matches.`
-            : 'You have not saved any words yet. While you read, press “Save” beside a glossary entry, or “Save phrase”.'}
+            : 'You have not saved any words yet. While you read, press “Save” beside a glossary entry, or “Add to review” under a phrase.'}
         </p>
       ) : (
         <>

@@ -1,18 +1,20 @@
 /**
- * /downloads: what is on this device, by book (book, chapters, size, date), with the storage used and
- * available; deletes one chapter or a whole book.
+ * /downloads: what is on this device, by book (book, chapters, size, date); deletes one chapter or a whole
+ * book. The sizes add up: a chapter's is what its download stored (downloads.ts), a book's the sum of its
+ * chapters, and "Downloads" the sum of the books. What the whole site stores (the browser's estimate:
+ * pages visited, the app's own files, downloads) is said apart, as such.
  */
 import { getUser } from '../session';
 import { canDownload, deleteDownload, listDownloads, type DownloadRecord } from './downloads';
 import { DOWNLOADS_CHANGED } from './member';
 import { readerPath } from './names';
 import { forgetReviewCards } from './review-cards';
+import { formatSize } from './size';
 
-const MB = 1024 * 1024;
 const page = document.querySelector<HTMLElement>('.downloads')!;
 const part = <T extends HTMLElement>(name: string) => page.querySelector<T>(`[data-${name}]`)!;
 
-const megabytes = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+const sum = (records: DownloadRecord[]) => records.reduce((total, r) => total + r.bytes, 0);
 
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -24,12 +26,26 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-async function showStorage(): Promise<void> {
+/** The downloads' total, then what the whole site stores here (the browser's own figure, origin-wide). */
+async function showStorage(records: DownloadRecord[]): Promise<void> {
+  part('total').textContent = records.length ? `Downloads: ${formatSize(sum(records))}` : '';
   const estimate = await navigator.storage?.estimate?.().catch(() => undefined);
   part('storage').textContent =
     estimate?.usage !== undefined && estimate.quota !== undefined
-      ? `Using ${megabytes(estimate.usage)} on this device, of ${megabytes(estimate.quota)} available to this site.`
+      ? `All of this site on this device (downloads, pages visited, the app itself): ${formatSize(estimate.usage)}, of ${formatSize(estimate.quota)} available.`
       : '';
+}
+
+/** A quiet button that deletes: outlined, in the error colour (downloads.astro). */
+function deleteButton(text: string, label: string, onClick: () => void): HTMLButtonElement {
+  const button = element('button', {
+    type: 'button',
+    className: 'button-secondary danger',
+    textContent: text,
+  });
+  button.setAttribute('aria-label', label);
+  button.addEventListener('click', onClick);
+  return button;
 }
 
 function chapterRow(record: DownloadRecord): HTMLLIElement {
@@ -37,9 +53,11 @@ function chapterRow(record: DownloadRecord): HTMLLIElement {
     record.at === null
       ? 'not finished: download it again to complete it'
       : new Date(record.at).toLocaleDateString();
-  const remove = element('button', { type: 'button', className: 'button', textContent: 'Delete' });
-  remove.setAttribute('aria-label', `Delete chapter ${record.chapter} of ${record.bookTitle}`);
-  remove.addEventListener('click', () => void removeAll([record], `Chapter ${record.chapter} deleted.`));
+  const remove = deleteButton(
+    'Delete',
+    `Delete chapter ${record.chapter} of ${record.bookTitle}`,
+    () => void removeAll([record], `Chapter ${record.chapter} deleted.`),
+  );
   return element(
     'li',
     {},
@@ -51,7 +69,7 @@ function chapterRow(record: DownloadRecord): HTMLLIElement {
         textContent: `Chapter ${record.chapter}: ${record.title}`,
       }),
       ' ',
-      element('span', { className: 'meta', textContent: `${megabytes(record.bytes)} · ${date}` }),
+      element('span', { className: 'meta', textContent: `${formatSize(record.bytes)} · ${date}` }),
     ),
     remove,
   );
@@ -73,14 +91,7 @@ async function render(): Promise<void> {
   part('books').replaceChildren(
     ...[...books.values()].map((chapters) => {
       const { book, bookTitle } = chapters[0];
-      const total = chapters.reduce((sum, r) => sum + r.bytes, 0);
-      const removeBook = element('button', {
-        type: 'button',
-        className: 'button',
-        textContent: 'Delete the book',
-      });
-      removeBook.setAttribute('aria-label', `Delete every chapter of ${bookTitle}`);
-      removeBook.addEventListener('click', () => {
+      const removeBook = deleteButton('Delete the book', `Delete every chapter of ${bookTitle}`, () => {
         // The book's review cards kept for this member go with it.
         if (member !== null) void forgetReviewCards(member, book);
         void removeAll(chapters, `${bookTitle} deleted.`);
@@ -95,14 +106,14 @@ async function render(): Promise<void> {
         ),
         element('p', {
           className: 'meta',
-          textContent: `${chapters.length} chapter${chapters.length === 1 ? '' : 's'} · ${megabytes(total)}`,
+          textContent: `${chapters.length} chapter${chapters.length === 1 ? '' : 's'} · ${formatSize(sum(chapters))}`,
         }),
         element('ul', {}, ...chapters.map(chapterRow)),
         removeBook,
       );
     }),
   );
-  await showStorage();
+  await showStorage(records);
 }
 
 if (canDownload()) {

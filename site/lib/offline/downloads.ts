@@ -21,6 +21,10 @@ export interface DownloadRecord {
   member: number | null;
   /** The keys of its clips in the cache (their paths), to delete what no other chapter uses. */
   clipKeys: string[];
+  /**
+   * What the download stored, in bytes: its clips, its data (with the translations copy) and its page,
+   * measured as they went into the cache. /downloads adds these up for a book and for the device.
+   */
   bytes: number;
   /** When it was finished (milliseconds since 1970), or null while it is not complete. */
   at: number | null;
@@ -96,7 +100,7 @@ export async function downloadChapter(
     const kept = await cache.match(path);
     if (kept) {
       progress.clipsDone++;
-      progress.bytes += Number(kept.headers.get('content-length')) || 0;
+      progress.bytes += await sizeOf(kept);
     } else pending.push([path, url]);
   }
   report();
@@ -120,8 +124,9 @@ export async function downloadChapter(
       response = await fetchForDevice(current.get(path) ?? path, { signal });
     }
     // Streamed into the cache as it arrives: never held whole in the page's memory.
-    const bytes = Number(response.headers.get('content-length')) || 0;
+    const length = Number(response.headers.get('content-length'));
     await cache.put(path, response);
+    const bytes = length || (await cache.match(path).then((kept) => (kept ? sizeOf(kept) : 0)));
     progress.clipsDone++;
     progress.bytes += bytes;
     report();
@@ -145,13 +150,25 @@ export async function downloadChapter(
   // them) go: they could show out-of-date text.
   for (const kept of await cache.keys(dataUrl, { ignoreSearch: true }))
     if (new URL(kept.url).search && kept.url !== translated?.url) await cache.delete(kept);
-  if (translated) await cache.put(translated.url, jsonResponse(translated.body));
+  let bytes = progress.bytes;
+  if (translated) {
+    await cache.put(translated.url, jsonResponse(translated.body));
+    bytes += new Blob([translated.body]).size;
+  }
   await cache.put(dataUrl, jsonResponse(body));
+  bytes += new Blob([body]).size;
   const page = await fetchForDevice(readerPath(book, chapterNo), { signal });
+  // The page as stored (decoded): its Content-Length, when sent, counts the compressed bytes.
+  bytes += (await page.clone().blob()).size;
   await cache.put(location.origin + readerPath(book, chapterNo), page);
-  const done = { ...record, bytes: progress.bytes, at: Date.now() };
+  const done = { ...record, bytes, at: Date.now() };
   await put('downloads', done, key);
   return done;
+}
+
+/** A stored answer's size: its Content-Length, or its body's when it has none. */
+async function sizeOf(response: Response): Promise<number> {
+  return Number(response.headers.get('content-length')) || (await response.blob()).size;
 }
 
 function jsonResponse(body: string): Response {

@@ -64,9 +64,20 @@ export const reviewKeyPrefix = (member: number) => `review:${member}:`;
  * per member, deleted with their paid downloads (member.ts).
  */
 export const speaksKey = (member: number) => `speaks:${member}`;
-/** The member a `state` key of theirs belongs to (their review cards, their "I speak"), or null. */
+/**
+ * A member's marks and phrase cards of a chapter, and their saved words of it, as the server last gave
+ * them (kept-marks.ts), for the reader offline: one of each per member and chapter.
+ */
+export const marksKey = (member: number, book: string, chapter: number) =>
+  `marks:${member}:${book}:${chapter}`;
+export const wordsKey = (member: number, book: string, chapter: number) =>
+  `words:${member}:${book}:${chapter}`;
+/**
+ * The member a `state` key of theirs belongs to (their review cards, their "I speak", their marks and
+ * saved words), or null.
+ */
 export function stateKeyMember(key: IDBValidKey): number | null {
-  const owner = /^(?:review|speaks):(\d+)(?::|$)/.exec(typeof key === 'string' ? key : '')?.[1];
+  const owner = /^(?:review|speaks|marks|words):(\d+)(?::|$)/.exec(typeof key === 'string' ? key : '')?.[1];
   return owner ? Number(owner) : null;
 }
 /** Where a member's sync state is kept (queue.ts's SyncState): one per member. */

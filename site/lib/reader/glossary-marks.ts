@@ -1,23 +1,26 @@
 /**
  * The reader's "Save" toggles: each glossary entry of the current phrase can be kept as a word to review.
  * Which entries are saved comes from the member's own call (the chapter answer is cached for everyone),
- * and saved entries are marked on every phrase of the page. Visitors are sent to sign in.
+ * kept on the device for the reader offline (site/lib/offline/kept-marks.ts), and saved entries are
+ * marked on every phrase of the page (the star: reader.css, `.glossary .saved dt::before`). Visitors are
+ * sent to sign in.
  */
 import type { WordResponse } from '../../../server/words/words.dto';
 import { api, ApiError } from '../api';
+import { chapterWords, keepCopy, keptCopy, queuedWords, wordsOf } from '../offline/kept-marks';
 import { sendOrQueue } from '../offline/queue';
 import { getToken } from '../session';
 
-/** The largest page the words call gives; a chapter's saved words rarely need a second one. */
 /** The id of a word saved offline, until the server gives it one. */
 const QUEUED = -1;
-const PAGE = 200;
 
 const key = (phraseId: number, term: string) => `${phraseId}\n${term}`;
 
 export class GlossaryMarks {
   /** Saved entries of this chapter: phrase and term to the word's id. */
   private saved = new Map<string, number>();
+  /** The chapter shown, whose copy on the device follows the changes. */
+  private chapter: { book: string; no: number } | null = null;
 
   constructor(
     private readonly list: HTMLElement,
@@ -45,19 +48,31 @@ export class GlossaryMarks {
       (row.querySelector('dd') ?? row).append(' ', button);
     }
     this.saved.clear();
+    this.chapter = { book, no: chapterNo };
     if (getToken()) {
-      try {
-        for (let page = 1; ; page++) {
-          const query = `book_code=${encodeURIComponent(book)}&chapter_no=${chapterNo}&per_page=${PAGE}&page=${page}`;
-          const answer = await api<{ data: WordResponse[]; meta: { total: number } }>(`user/words?${query}`);
-          for (const word of answer.data) this.saved.set(key(word.phrase_id, word.term), word.id);
-          if (page * PAGE >= answer.meta.total) break;
-        }
-      } catch {
-        // Without the marks the toggles still work: saving twice answers the same word.
-      }
+      const online = await chapterWords(book, chapterNo).then(wordsOf, () => null);
+      // Without the server (offline), the device's copy; without either the toggles still work: saving
+      // twice answers the same word.
+      const words = online ?? (await keptCopy('words', book, chapterNo)) ?? [];
+      for (const word of words) this.saved.set(key(word.phrase_id, word.term), word.id);
+      if (online) void this.keep();
+      // Words saved on this device, waiting to be sent.
+      for (const { phraseId, term, phrase } of await queuedWords())
+        if (!phrase && !this.saved.has(key(phraseId, term))) this.saved.set(key(phraseId, term), QUEUED);
     }
     this.paint();
+  }
+
+  /** The device's copy follows every answer of the server (not the words still waiting in the queue). */
+  private keep(): void {
+    if (!this.chapter) return;
+    const words = [...this.saved]
+      .filter(([, id]) => id !== QUEUED)
+      .map(([entry, id]) => {
+        const [phraseId, term] = entry.split('\n');
+        return { id, phrase_id: Number(phraseId), term };
+      });
+    void keepCopy('words', this.chapter.book, this.chapter.no, words);
   }
 
   private paint(): void {
@@ -85,6 +100,7 @@ export class GlossaryMarks {
       } else if (id) {
         await api(`user/words/${id}`, { method: 'DELETE' });
         this.saved.delete(key(phraseId, term));
+        this.keep();
         this.announce(`“${term}” removed from your words.`);
       } else {
         const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', {
@@ -93,6 +109,7 @@ export class GlossaryMarks {
         });
         // Offline: kept on the device and saved once back online (queue.ts); no id to remove it by yet.
         this.saved.set(key(phraseId, term), answer?.data.id ?? QUEUED);
+        if (answer) this.keep();
         this.announce(
           answer
             ? `“${term}” saved to your words.`

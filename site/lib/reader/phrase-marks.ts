@@ -1,18 +1,19 @@
 /**
  * "Did you understand?" after each phrase (docs/practice.md, "The reader"): once the current phrase's
  * clip has ended, three small buttons, Got it / Not sure / Lost (keys 1, 2, 3 until another phrase
- * starts), and "Save phrase". Not sure and Lost make the phrase a card in the member's review, as Save
- * phrase does (PUT user/marks, POST user/words with kind "phrase"); a marked phrase shows its mark. The
- * member's marks and phrase cards come from their own calls: the chapter answer is cached for everyone.
+ * starts), and the "Add to review" toggle. Not sure and Lost make the phrase a card in the member's
+ * review, as the toggle does (PUT user/marks, POST user/words with kind "phrase"), so the toggle says
+ * whether the phrase is in the review ("In review"), whoever put it there; a marked phrase shows its mark.
+ * The member's marks and phrase cards come from their own calls (the chapter answer is cached for
+ * everyone), kept on the device for the reader offline (site/lib/offline/kept-marks.ts).
  * Visitors are asked to sign in, as the glossary's Save does (glossary-marks.ts), when they press a
  * button; their keys only say so (a key must not take them off the page, and the clip with it).
  */
 import { api, ApiError } from '../api';
+import { keepCopy, keptCopy, queuedWords, type KeptMarks, type Mark } from '../offline/kept-marks';
 import { sendOrQueue } from '../offline/queue';
 import { getToken } from '../session';
 import type { KeyOwner, ReaderHost } from './practice';
-
-type Mark = 'got' | 'unsure' | 'lost';
 
 const MARKS: Array<{ mark: Mark; label: string; key: string }> = [
   { mark: 'got', label: 'Got it', key: '1' },
@@ -72,17 +73,31 @@ export class PhraseMarks implements KeyOwner {
     this.cards.clear();
     this.ended = -1;
     if (getToken()) {
-      const query = `book_code=${encodeURIComponent(this.reader.book)}&chapter_no=${this.reader.chapterNo}`;
+      const { book, chapterNo } = this.reader;
+      const query = `book_code=${encodeURIComponent(book)}&chapter_no=${chapterNo}`;
       const [marks, cards] = await Promise.all([
-        api<{ data: Array<{ phrase_id: number; mark: Mark }> }>(`user/marks?${query}`).catch(() => null),
-        api<{ data: Array<{ id: number; phrase_id: number }> }>(
-          `user/words?kind=phrase&per_page=200&${query}`,
-        ).catch(() => null),
+        api<{ data: KeptMarks['marks'] }>(`user/marks?${query}`).catch(() => null),
+        api<{ data: KeptMarks['cards'] }>(`user/words?kind=phrase&per_page=200&${query}`).catch(() => null),
       ]);
-      for (const { phrase_id, mark } of marks?.data ?? []) this.marks.set(phrase_id, mark);
-      for (const { id, phrase_id } of cards?.data ?? []) this.cards.set(phrase_id, id);
+      // Without the server (offline), the device's copy: the answers last read or changed here.
+      const kept = marks && cards ? null : await keptCopy('marks', book, chapterNo);
+      for (const { phrase_id, mark } of marks?.data ?? kept?.marks ?? []) this.marks.set(phrase_id, mark);
+      for (const { id, phrase_id } of cards?.data ?? kept?.cards ?? []) this.cards.set(phrase_id, id);
+      if (marks && cards) void this.keep();
+      // Phrases added to the review on this device, waiting to be sent.
+      const here = new Set(this.reader.phrases.map((item) => item.id));
+      for (const { phraseId, phrase } of await queuedWords())
+        if (phrase && here.has(phraseId) && !this.cards.has(phraseId)) this.cards.set(phraseId, QUEUED);
     }
     for (const item of this.reader.phrases) this.paint(item.id);
+  }
+
+  /** The device's copy follows every answer of the server (not the cards still waiting in the queue). */
+  private keep(): Promise<void> {
+    return keepCopy('marks', this.reader.book, this.reader.chapterNo, {
+      marks: [...this.marks].map(([phrase_id, mark]) => ({ phrase_id, mark })),
+      cards: [...this.cards].filter(([, id]) => id !== QUEUED).map(([phrase_id, id]) => ({ id, phrase_id })),
+    });
   }
 
   private dropEnded(): void {
@@ -127,7 +142,7 @@ export class PhraseMarks implements KeyOwner {
       Object.assign(document.createElement('button'), {
         type: 'button',
         className: 'save-phrase',
-        textContent: 'Save phrase',
+        textContent: 'Add to review',
       }),
     );
     li.append(group);
@@ -154,9 +169,10 @@ export class PhraseMarks implements KeyOwner {
     for (const button of group.querySelectorAll<HTMLButtonElement>('button[data-mark]'))
       button.setAttribute('aria-pressed', String(button.dataset.mark === mark));
     const save = group.querySelector<HTMLButtonElement>('.save-phrase')!;
-    const saved = this.cards.has(phraseId);
-    save.setAttribute('aria-pressed', String(saved));
-    save.textContent = saved ? 'Phrase saved' : 'Save phrase';
+    // About the review, not about who made the card: a Lost or Not sure mark puts the phrase there too.
+    const inReview = this.cards.has(phraseId);
+    save.setAttribute('aria-pressed', String(inReview));
+    save.textContent = inReview ? 'In review' : 'Add to review';
   }
 
   private signIn(): boolean {
@@ -176,6 +192,7 @@ export class PhraseMarks implements KeyOwner {
       this.marks.set(phraseId, data.mark);
       if (data.card_id) this.cards.set(phraseId, data.card_id);
       else this.cards.delete(phraseId);
+      void this.keep();
       const position = this.reader.phrases.find((item) => item.id === phraseId)?.position;
       this.reader.announce(
         `Phrase ${position} marked ${LABEL[data.mark]}.${data.card_id && mark !== 'got' ? ' The phrase joins your review.' : ''}`,
@@ -201,10 +218,13 @@ export class PhraseMarks implements KeyOwner {
     button.disabled = true;
     try {
       if (id === QUEUED) {
-        this.reader.announce('The phrase waits to be saved: it can be removed once you are back online.');
+        this.reader.announce(
+          'The phrase waits to join your review: it can be taken out once you are back online.',
+        );
       } else if (id) {
         await api(`user/words/${id}`, { method: 'DELETE' });
         this.cards.delete(phraseId);
+        void this.keep();
         this.reader.announce('Phrase removed from your review.');
       } else {
         const answer = await sendOrQueue<{ data: { id: number } }>('word', 'user/words', 'POST', {
@@ -212,10 +232,11 @@ export class PhraseMarks implements KeyOwner {
           kind: 'phrase',
         });
         this.cards.set(phraseId, answer?.data.id ?? QUEUED);
+        if (answer) void this.keep();
         this.reader.announce(
           answer
-            ? 'Phrase saved: it joins your review.'
-            : 'The phrase will be saved when you are back online.',
+            ? 'The phrase joins your review.'
+            : 'The phrase will join your review when you are back online.',
         );
       }
     } catch (error) {
