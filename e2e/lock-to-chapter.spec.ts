@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './helpers/fixtures';
-import { newAccount } from './helpers/accounts';
+import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
 import { mainMenu } from './helpers/page';
 import { SCREENS } from './helpers/screens';
@@ -64,10 +64,16 @@ for (const [screen, layout] of SCREENS)
       await page.getByRole('button', { name: 'Try for $0.00' }).click();
       await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
 
-      // Stripe sends the member back before its webhooks arrive: the page waits for them.
-      await page.goto('/checkout?success=true');
+      // Stripe's page (the stand-in's): paying sends the member back, with the chapter in the address,
+      // before Stripe's webhooks arrive: the page waits for them.
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await expect(page).toHaveURL(`/checkout?success=true&next=${encodeURIComponent(CHAPTER_2)}`);
       await expect(page.getByText('Order placed! You will receive an email confirmation.')).toBeVisible();
       await expect(page.getByText(/Stripe is confirming your order/)).toBeVisible();
+      // Not before the plan is there: the chapter would still be locked.
+      await expect(page.getByRole('link', { name: 'Continue reading: chapter 2' })).toHaveCount(0);
+      // The way back is in the address, not only in this tab's storage.
+      await page.evaluate(() => sessionStorage.clear());
       const me = (
         await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { id: number })
       ).id;
@@ -90,6 +96,30 @@ for (const [screen, layout] of SCREENS)
       await expect(page.locator('li[data-audio]').first()).toBeVisible();
     });
   });
+
+test('canceling on Stripe leads back to the chapter too; a next that is not a chapter stays behind', async ({
+  page,
+  request,
+}) => {
+  const account = newAccount('cancels');
+  await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto(`/check?next=${encodeURIComponent(CHAPTER_2)}`);
+  await page.getByRole('button', { name: 'Try for $0.00' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`/checkout?canceled=true&next=${encodeURIComponent(CHAPTER_2)}`);
+  await expect(page.getByRole('link', { name: 'Continue reading: chapter 2' })).toHaveAttribute('href', CHAPTER_2);
+
+  // Only a chapter goes to Stripe; the checkout itself still works.
+  await page.goto(`/check?next=${encodeURIComponent('/dashboard')}`);
+  await page.getByRole('button', { name: 'Try for $0.00' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL('/checkout?canceled=true');
+});
 
 test('a next that leaves the site is not followed after sign-up', async ({ page }) => {
   const account = newAccount('elsewhere');
