@@ -111,7 +111,10 @@ test('canceling on Stripe leads back to the chapter too; a next that is not a ch
   await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(`/checkout?canceled=true&next=${encodeURIComponent(CHAPTER_2)}`);
-  await expect(page.getByRole('link', { name: 'Continue reading: chapter 2' })).toHaveAttribute('href', CHAPTER_2);
+  await expect(page.getByRole('link', { name: 'Continue reading: chapter 2' })).toHaveAttribute(
+    'href',
+    CHAPTER_2,
+  );
 
   // Only a chapter goes to Stripe; the checkout itself still works.
   await page.goto(`/check?next=${encodeURIComponent('/dashboard')}`);
@@ -119,6 +122,41 @@ test('canceling on Stripe leads back to the chapter too; a next that is not a ch
   await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(page).toHaveURL('/checkout?canceled=true');
+});
+
+test('the book page shows the lock only to those it locks', async ({ page, request }) => {
+  const rows = page.locator('[data-contents] > li');
+  const locks = page.locator('[data-contents] .lock svg').filter({ visible: true });
+  const profiles: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/user/profile') profiles.push(r.url());
+  });
+
+  // A visitor: the cached page as it is, a lock beside every chapter but the free one.
+  await page.goto(`/book-detail/${BOOK}`);
+  await expect(rows.first()).toBeVisible();
+  const locked = (await rows.count()) - (await rows.filter({ hasText: 'Free' }).count());
+  expect(locked).toBeGreaterThan(0);
+  await expect(page.locator('[data-contents]')).toHaveAttribute('data-edition', 'visitor');
+  await expect(locks).toHaveCount(locked);
+
+  // A member without a plan: still locked for them.
+  const account = newAccount('lockless');
+  const id = await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/book-detail/${BOOK}`);
+  await expect(page.locator('[data-contents]')).toHaveAttribute('data-edition', 'sample');
+  await expect(locks).toHaveCount(locked);
+
+  // The same member once the plan gives access: no lock at all, from one look at the plan per page.
+  await setPlan(request, id, 'trialing', { trialEnd: Math.floor(Date.now() / 1000) + 30 * 86_400 });
+  profiles.length = 0;
+  await page.reload();
+  await expect(page.locator('[data-contents]')).toHaveAttribute('data-edition', 'whole');
+  await expect(locks).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Download the read-along EPUB' })).toBeVisible();
+  expect(profiles).toHaveLength(1);
 });
 
 test('a next that leaves the site is not followed after sign-up', async ({ page }) => {

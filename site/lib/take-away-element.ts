@@ -123,7 +123,12 @@ class TakeAway extends HTMLElement {
   /** Shows (or keeps) the progress bar; its estimate only grows, so the bar never goes back. */
   private waiting(seconds: number): void {
     if (this.wait) this.wait.estimate = Math.max(this.wait.estimate, seconds);
-    else this.wait = { started: Date.now(), estimate: seconds, timer: window.setInterval(() => this.tick(), 1000) };
+    else
+      this.wait = {
+        started: Date.now(),
+        estimate: seconds,
+        timer: window.setInterval(() => this.tick(), 1000),
+      };
     this.progress.hidden = false;
     this.tick();
   }

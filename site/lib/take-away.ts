@@ -14,8 +14,13 @@ import { getToken } from './session';
 
 export type TakeAwayFormat = 'epub' | 'audiobook';
 
-/** How many times the audiobook is asked for before the button gives up (about 10 × Retry-After). */
-export const MAX_TRIES = 10;
+/**
+ * How long a wait lasts before the button gives up: the reader waits on the page for the file to come by
+ * itself, and the server's estimate is rough (a busy machine builds several times slower), so a wait is
+ * bounded by time rather than by a number of turns: at least 10 turns, and at least 5 minutes.
+ */
+export const MIN_TRIES = 10;
+export const GIVE_UP_AFTER_S = 300;
 /** A Retry-After longer than this is waited in several turns, so the message stays current. */
 const LONGEST_WAIT_S = 30;
 
@@ -147,7 +152,7 @@ export interface TakeAwayOptions {
 
 /**
  * Downloads a book in a format: resolves once the browser has been told to save the file. Throws an
- * ApiError (or, after MAX_TRIES turns of 202, one saying to come back later), or the signal's reason
+ * ApiError (or, after GIVE_UP_AFTER_S of 202s, one saying to come back later), or the signal's reason
  * once aborted (the page left: nothing is saved then).
  */
 export async function takeAway(
@@ -158,11 +163,13 @@ export async function takeAway(
   if (format === 'audiobook') {
     // Asked with the token on the plain address right before the link is made, so a signed link (5
     // minutes) is only followed to a file that is there, never to a 202 saved as the audiobook.
+    const since = Date.now();
     for (let attempt = 1; ; attempt++) {
       await whileHidden(signal);
       const answer = await downloadReadiness(downloadPath(code, format), { withToken: !asVisitor, signal });
       if (answer.ready) break;
-      if (attempt >= MAX_TRIES) throw new ApiError(503, GAVE_UP);
+      if (attempt >= MIN_TRIES && Date.now() - since >= GIVE_UP_AFTER_S * 1000)
+        throw new ApiError(503, GAVE_UP);
       onWait?.(answer.message ?? waitingMessage(answer.retryAfter), answer.retryAfter);
       await pause(Math.min(answer.retryAfter, LONGEST_WAIT_S) * 1000, signal);
     }
