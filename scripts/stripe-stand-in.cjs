@@ -74,9 +74,9 @@ class StripeStandIn {
     this.html(
       res,
       200,
-      `<h1>Stripe stand-in</h1><p>Checkout Session ${escape(id)}</p>` +
-        `<form method="post" action="/pay/${escape(id)}"><button type="submit">Pay</button></form>` +
-        `<p><a href="${escape(session.cancel_url)}">Cancel</a></p>`,
+      `<h1>Stripe stand-in</h1><p>Checkout Session ${escapeHtml(id)}</p>` +
+        `<form method="post" action="/pay/${escapeHtml(id)}"><button type="submit">Pay</button></form>` +
+        `<p><a href="${escapeHtml(session.cancel_url)}">Cancel</a></p>`,
     );
   }
 
@@ -110,7 +110,7 @@ class StripeStandIn {
   }
 }
 
-const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 module.exports = { StripeStandIn };
 

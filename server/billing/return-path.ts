@@ -20,5 +20,5 @@ export function checkoutReturnUrl(
 ): string {
   const query = new URLSearchParams({ [outcome]: 'true' });
   if (next) query.set('next', next);
-  return `${publicUrl}/checkout?${query}`;
+  return `${publicUrl}/checkout?${query.toString()}`;
 }
