@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './helpers/fixtures';
-import { newAccount } from './helpers/accounts';
+import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
 import { mainMenu } from './helpers/page';
 import { SCREENS } from './helpers/screens';
@@ -64,10 +64,16 @@ for (const [screen, layout] of SCREENS)
       await page.getByRole('button', { name: 'Try for $0.00' }).click();
       await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
 
-      // Stripe sends the member back before its webhooks arrive: the page waits for them.
-      await page.goto('/checkout?success=true');
+      // Stripe's page (the stand-in's): paying sends the member back, with the chapter in the address,
+      // before Stripe's webhooks arrive: the page waits for them.
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await expect(page).toHaveURL(`/checkout?success=true&next=${encodeURIComponent(CHAPTER_2)}`);
       await expect(page.getByText('Order placed! You will receive an email confirmation.')).toBeVisible();
       await expect(page.getByText(/Stripe is confirming your order/)).toBeVisible();
+      // Not before the plan is there: the chapter would still be locked.
+      await expect(page.getByRole('link', { name: 'Continue reading: chapter 2' })).toHaveCount(0);
+      // The way back is in the address, not only in this tab's storage.
+      await page.evaluate(() => sessionStorage.clear());
       const me = (
         await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { id: number })
       ).id;
@@ -90,6 +96,75 @@ for (const [screen, layout] of SCREENS)
       await expect(page.locator('li[data-audio]').first()).toBeVisible();
     });
   });
+
+test('canceling on Stripe leads back to the chapter too; a next that is not a chapter stays behind', async ({
+  page,
+  request,
+}) => {
+  const account = newAccount('cancels');
+  await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto(`/check?next=${encodeURIComponent(CHAPTER_2)}`);
+  await page.getByRole('button', { name: 'Try for $0.00' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`/checkout?canceled=true&next=${encodeURIComponent(CHAPTER_2)}`);
+  await expect(page.getByRole('link', { name: 'Continue reading: chapter 2' })).toHaveAttribute(
+    'href',
+    CHAPTER_2,
+  );
+
+  // Only a chapter goes to Stripe; the checkout itself still works.
+  await page.goto(`/check?next=${encodeURIComponent('/dashboard')}`);
+  await page.getByRole('button', { name: 'Try for $0.00' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${stripeUrl()}/pay/cs_test_\\d+$`));
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL('/checkout?canceled=true');
+});
+
+test('the book page shows the lock only to those it locks', async ({ page, request }) => {
+  const contents = page.locator('ol.contents');
+  const rows = contents.locator('> li');
+  const locks = contents.locator('.lock svg').filter({ visible: true });
+  const profiles: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/user/profile') profiles.push(r.url());
+  });
+
+  // A member whose plan gives access: no lock at all, from one look at the plan for the whole page.
+  const subscriber = newAccount('unlocked');
+  await setPlan(request, await signUpByApi(request, subscriber), 'trialing', {
+    trialEnd: Math.floor(Date.now() / 1000) + 30 * 86_400,
+  });
+  await signIn(page, subscriber.email, subscriber.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  profiles.length = 0;
+  await page.goto(`/book-detail/${BOOK}`);
+  await expect(rows.first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download the read-along EPUB' })).toBeVisible();
+  await expect(locks).toHaveCount(0);
+  await expect(contents).toHaveAttribute('data-edition', 'whole');
+  expect(profiles).toHaveLength(1);
+
+  // A visitor: the cached page as it is, a lock beside every chapter but the free one.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  const locked = (await rows.count()) - (await rows.filter({ hasText: 'Free' }).count());
+  expect(locked).toBeGreaterThan(0);
+  await expect(contents).toHaveAttribute('data-edition', 'visitor');
+  await expect(locks).toHaveCount(locked);
+
+  // A member without a plan: still locked for them.
+  const member = newAccount('locked-out');
+  await signUpByApi(request, member);
+  await signIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/book-detail/${BOOK}`);
+  await expect(contents).toHaveAttribute('data-edition', 'sample');
+  await expect(locks).toHaveCount(locked);
+});
 
 test('a next that leaves the site is not followed after sign-up', async ({ page }) => {
   const account = newAccount('elsewhere');

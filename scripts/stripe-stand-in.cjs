@@ -1,7 +1,9 @@
 // A small stand-in for the parts of Stripe's API that Lingonovel calls, on loopback. The real stripe
 // library talks to it through STRIPE_API_BASE. It records every call (GET /__calls lists them) and serves
-// the "hosted" Checkout and Billing Portal pages a browser is sent to. Used by the tests; handy for trying
-// payments locally: node scripts/stripe-stand-in.cjs --port 12111
+// the "hosted" Checkout and Billing Portal pages a browser is sent to. Its Checkout page has "Pay", which
+// sends the browser to the session's success_url as Stripe does (303, {CHECKOUT_SESSION_ID} filled in),
+// and "Cancel", its cancel_url. It sends no webhook: the tests do (e2e/helpers/plans.ts). Used by the
+// tests; handy for trying payments locally: node scripts/stripe-stand-in.cjs --port 12111
 'use strict';
 const http = require('node:http');
 
@@ -10,6 +12,8 @@ class StripeStandIn {
     this.calls = [];
     this.url = '';
     this.sessions = 0;
+    /** Each Checkout Session's way back, by id: { success_url, cancel_url }. */
+    this.returns = new Map();
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -19,11 +23,15 @@ class StripeStandIn {
     req.on('end', () => {
       const path = (req.url || '').split('?')[0];
       if (req.method === 'GET' && path === '/__calls') return this.json(res, 200, this.calls);
-      if (req.method === 'GET' && /^\/(pay|portal)\//.test(path)) return this.page(res, path);
+      const paying = /^\/pay\/([^/]+)$/.exec(path);
+      if (paying && req.method === 'GET') return this.checkoutPage(res, paying[1]);
+      if (paying && req.method === 'POST') return this.pay(res, paying[1]);
+      if (req.method === 'GET' && /^\/portal\//.test(path)) return this.page(res, path);
       const params = Object.fromEntries(new URLSearchParams(body));
       this.calls.push({ method: req.method, path, params, authorization: req.headers.authorization });
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
         const id = `cs_test_${++this.sessions}`;
+        this.returns.set(id, { success_url: params.success_url, cancel_url: params.cancel_url });
         return this.json(res, 200, {
           id,
           object: 'checkout.session',
@@ -59,6 +67,31 @@ class StripeStandIn {
     );
   }
 
+  /** The hosted Checkout page: the card is never asked for, Pay goes straight back as a payment would. */
+  checkoutPage(res, id) {
+    const session = this.returns.get(id);
+    if (!session) return this.html(res, 404, '<h1>Stripe stand-in</h1><p>No such Checkout Session.</p>');
+    this.html(
+      res,
+      200,
+      `<h1>Stripe stand-in</h1><p>Checkout Session ${escapeHtml(id)}</p>` +
+        `<form method="post" action="/pay/${escapeHtml(id)}"><button type="submit">Pay</button></form>` +
+        `<p><a href="${escapeHtml(session.cancel_url)}">Cancel</a></p>`,
+    );
+  }
+
+  pay(res, id) {
+    const session = this.returns.get(id);
+    if (!session) return this.html(res, 404, '<h1>Stripe stand-in</h1><p>No such Checkout Session.</p>');
+    res.writeHead(303, { Location: session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', id) });
+    res.end();
+  }
+
+  html(res, status, body) {
+    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><title>Stripe stand-in</title><main>${body}</main></html>`);
+  }
+
   start(port = 0) {
     return new Promise((resolve) =>
       this.server.listen(port, '127.0.0.1', () => {
@@ -76,6 +109,8 @@ class StripeStandIn {
     return this.calls.filter((call) => call.path === '/v1/checkout/sessions');
   }
 }
+
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 module.exports = { StripeStandIn };
 

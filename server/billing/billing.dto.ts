@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Field } from '../common/field';
+import { NOT_A_READER_PATH, READER_PATH } from './return-path';
 import type { Subscription } from './subscription.entity';
 
 /** The checkout form (docs/product.md section 7) posts a hidden price identifier; `priceId` is accepted too. */
@@ -18,6 +19,15 @@ export class CheckoutDto {
     MaxLength(255, { message: 'This price is not offered here.' }),
   )
   priceId?: string;
+
+  /** The chapter the checkout started from: Stripe sends the member back to /checkout with it. */
+  @Field(
+    IsOptional(),
+    IsString({ message: NOT_A_READER_PATH }),
+    MaxLength(300, { message: NOT_A_READER_PATH }),
+    Matches(READER_PATH, { message: NOT_A_READER_PATH }),
+  )
+  next?: string;
 }
 
 export class TrialDto extends CheckoutDto {}

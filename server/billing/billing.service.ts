@@ -17,6 +17,7 @@ import { MailService } from '../mail/mail.service';
 import { planStartedMail, type PlanStarted } from '../mail/plan-started.mail';
 import { planGivesAccess } from '../reading/access';
 import type { User } from '../users/user.entity';
+import { checkoutReturnUrl } from './return-path';
 import { StripeGateway } from './stripe.gateway';
 import { Subscription } from './subscription.entity';
 import {
@@ -91,7 +92,7 @@ export class BillingService {
     const priceId = this.ourPrice(dto);
     const current = await this.subscriptions.findOneBy({ userId: user.id });
     await this.refuseWhilePlanGivesAccess(current);
-    return { url: await this.createSession(user, current, priceId, null) };
+    return { url: await this.createSession(user, current, priceId, null, dto.next) };
   }
 
   async startTrial(user: User, dto: CheckoutDto): Promise<RedirectAnswer> {
@@ -99,7 +100,7 @@ export class BillingService {
     const current = await this.subscriptions.findOneBy({ userId: user.id });
     await this.refuseWhilePlanGivesAccess(current);
     if (current?.hadTrial) throw new RuleFailed('You have already had your free trial.');
-    return { url: await this.createSession(user, current, priceId, TRIAL_DAYS) };
+    return { url: await this.createSession(user, current, priceId, TRIAL_DAYS, dto.next) };
   }
 
   async portal(user: User): Promise<RedirectAnswer> {
@@ -184,6 +185,7 @@ export class BillingService {
     current: Subscription | null,
     priceId: string,
     trialDays: number | null,
+    next: string | undefined,
   ): Promise<string> {
     return this.stripe.createCheckoutSession({
       priceId,
@@ -191,8 +193,9 @@ export class BillingService {
       userId: user.id,
       email: user.email,
       customerId: current?.stripeCustomerId ?? null,
-      successUrl: `${this.config.publicUrl}/checkout?success=true`,
-      cancelUrl: `${this.config.publicUrl}/checkout?canceled=true`,
+      // The chapter rides along both ways (validated in CheckoutDto): paid or not, the way back is there.
+      successUrl: checkoutReturnUrl(this.config.publicUrl, 'success', next),
+      cancelUrl: checkoutReturnUrl(this.config.publicUrl, 'canceled', next),
     });
   }
 

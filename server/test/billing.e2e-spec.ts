@@ -112,6 +112,43 @@ describe('Payments through Stripe', () => {
     expect(standIn.calls.length).toBe(before);
   });
 
+  it('carries the chapter the checkout started from to Stripe, both ways back, and nothing else', async () => {
+    const { client } = await newMember(server);
+    const next = '/read/der-leuchtturmwarter/2';
+    const res = await client.post<{ url: string }>('user/start-trial', { price_id: PRICE, next });
+    expect(res.status).toBe(200);
+    const sent = standIn.sessionCalls().at(-1)!;
+    const encoded = encodeURIComponent(next);
+    expect(sent.params.success_url).toBe(`https://books.example.org/checkout?success=true&next=${encoded}`);
+    expect(sent.params.cancel_url).toBe(`https://books.example.org/checkout?canceled=true&next=${encoded}`);
+    // The stand-in's Pay sends the browser back there, as Stripe does after a payment.
+    const paid = await fetch(res.body.url, { method: 'POST', redirect: 'manual' });
+    expect([paid.status, paid.headers.get('location')]).toEqual([303, sent.params.success_url]);
+
+    const before = standIn.calls.length;
+    const message = 'The page to come back to must be a chapter of this site, such as /read/{book}/1.';
+    for (const elsewhere of [
+      'https://evil.example/read/a/1',
+      '//evil.example/read/a/1',
+      '/\\evil.example',
+      '/read/a/1?x=https://evil.example',
+      '/read/../../admin/1',
+      '/read/../5',
+      '/dashboard',
+      42,
+    ])
+      for (const path of ['user/start-trial', 'user/create-subscription']) {
+        const refused = await client.post(path, { price_id: PRICE, next: elsewhere });
+        expect([path, elsewhere, refused.status, refused.body]).toEqual([
+          path,
+          elsewhere,
+          422,
+          { message, errors: { next: [message] } },
+        ]);
+      }
+    expect(standIn.calls.length).toBe(before);
+  });
+
   it('redirects a plain form post to Checkout with a 303', async () => {
     const { client } = await newMember(server);
     const res = await fetch(`${server.baseUrl}/api/v1/user/create-subscription`, {

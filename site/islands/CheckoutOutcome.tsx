@@ -1,10 +1,11 @@
 /**
  * What happened, on the page Stripe sends the member back to (/checkout?success or ?canceled), and the
- * way back to the chapter that led there (kept before going to Stripe: lib/checkout-return.ts).
+ * way back to the chapter that led there (carried through Stripe: lib/checkout-return.ts).
  *
  * After a payment, the plan is what Stripe's webhooks have told the server; they usually arrive within
  * seconds of the redirect, sometimes after it. So the island asks for the member's plan until it shows
- * the new subscription, for a while, and says so meanwhile.
+ * the new subscription, for a while, and says so meanwhile. The way back to the chapter is the page's
+ * main action once the plan is there (or the wait is over): followed earlier, it would show the lock.
  */
 import { useEffect, useState } from 'react';
 import { api } from '../lib/api';
@@ -59,7 +60,7 @@ export default function CheckoutOutcome({ outcome }: { outcome: 'success' | 'can
           <PlanStarted plan={plan} />
         </div>
       )}
-      {back && (
+      {back && (outcome === 'canceled' || settled(plan)) && (
         <p>
           <a className="button" href={back}>
             {returnLabel(back)}
@@ -69,6 +70,9 @@ export default function CheckoutOutcome({ outcome }: { outcome: 'success' | 'can
     </div>
   );
 }
+
+/** The wait for the plan is over: it started, or is late, or is not asked for (no session here). */
+const settled = (plan: Plan) => (plan === null ? !getToken() : plan !== 'waiting');
 
 function PlanStarted({ plan }: { plan: Plan }) {
   if (plan === null) return null;

@@ -1,11 +1,11 @@
 /**
  * Checkout and Try for $0.00: sends a signed-in member to Stripe Checkout. A visitor who is not signed in
  * signs in first and comes back to this page (its `next` kept). The page's `next` (the chapter that led
- * here) is kept for the way back from Stripe. Card details are only ever typed on Stripe's page.
+ * here) goes with the request, for Stripe to send the member back to it (lib/checkout-return.ts). Card details are only ever typed on Stripe's page.
  */
 import { useState, type SubmitEvent } from 'react';
 import { api, ApiError, errorMessage } from '../lib/api';
-import { rememberCheckoutReturn } from '../lib/checkout-return';
+import { checkoutNext, rememberCheckoutReturn } from '../lib/checkout-return';
 import { getToken } from '../lib/session';
 import { ErrorSummary, SubmitButton } from './shared/Form';
 
@@ -30,7 +30,11 @@ export default function PlanButton({ endpoint, priceId, label }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const { url } = await api<{ url: string }>(endpoint, { method: 'POST', body: { price_id: priceId } });
+      const next = checkoutNext();
+      const { url } = await api<{ url: string }>(endpoint, {
+        method: 'POST',
+        body: next ? { price_id: priceId, next } : { price_id: priceId },
+      });
       rememberCheckoutReturn();
       window.location.assign(url);
     } catch (failure) {

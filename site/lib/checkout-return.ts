@@ -1,12 +1,23 @@
 /**
- * The page a checkout started from (a locked chapter), carried through Stripe Checkout: `/check?next=…`
- * keeps it in this tab's sessionStorage before going to Stripe, and the page Stripe sends the member back
- * to reads it. It is followed only when it is one of this site's paths (safeNextPath, as at sign-in),
- * both when kept and when read back.
+ * The chapter a checkout started from (a locked chapter), carried through Stripe Checkout (docs/billing.md,
+ * "Back to the chapter"): the checkout's request sends it (`next`), the server puts it into the addresses
+ * Stripe sends the member back to (`/checkout?success=true&next=…`), and the page there offers it. This tab's
+ * sessionStorage keeps it too, for a return address without it. It is followed only when it is one of this
+ * site's paths (safeNextPath, as at sign-in) and a chapter (the server's rule: isReaderPath), both when sent
+ * and when read back.
  */
+import { isReaderPath } from '../../server/billing/return-path';
 import { currentNextPath, safeNextPath } from './session';
 
 const KEY = 'checkout-next';
+
+const chapterPath = (path: string | null): string | null => {
+  const safe = safeNextPath(path);
+  return isReaderPath(safe) ? safe : null;
+};
+
+/** The chapter this page's `next` names, for the checkout's request; null for anything else. */
+export const checkoutNext = (): string | null => chapterPath(currentNextPath());
 
 /** Keeps the current page's `next` for the way back from Stripe, or forgets an older one. */
 export function rememberCheckoutReturn(): void {
@@ -15,12 +26,14 @@ export function rememberCheckoutReturn(): void {
     if (next) window.sessionStorage.setItem(KEY, next);
     else window.sessionStorage.removeItem(KEY);
   } catch {
-    // Storage blocked: the checkout works, only the link back is lost.
+    // Storage blocked: the checkout works, and the return address still carries the chapter.
   }
 }
 
-/** The page to go back to after a checkout, when one was kept. */
+/** The page to go back to after a checkout: the return address's `next`, else the one kept here. */
 export function checkoutReturn(): string | null {
+  const carried = chapterPath(new URLSearchParams(window.location.search).get('next'));
+  if (carried) return carried;
   try {
     return safeNextPath(window.sessionStorage.getItem(KEY));
   } catch {

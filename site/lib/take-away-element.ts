@@ -6,13 +6,14 @@
  * being made, and lets the browser save the file.
  *
  * One download at a time: while one is prepared, every link says so (aria-disabled) and a click on one
- * is answered in the live region. A wait ends with a "Download the audiobook" link that takes the focus,
- * never with a download the reader did not click; it stops when the page is left, and asks nothing while
- * the tab is in the background.
+ * is answered in the live region. The click that starts an audiobook's build also downloads it once it
+ * is ready (docs/formats.md): meanwhile the live region says the server's word and a progress bar shows
+ * the time against the server's estimate (not announced each second). The wait stops when the page is
+ * left, and asks nothing while the tab is in the background.
  */
 import { readerEdition } from './plan-access';
 import { getToken } from './session';
-import { cancelled, STARTED, takeAway, takeAwayError, type TakeAwayFormat } from './take-away';
+import { cancelled, STARTED, takeAway, takeAwayError, waitProgress, type TakeAwayFormat } from './take-away';
 
 const WHOLE_LABEL: Record<TakeAwayFormat, string> = {
   epub: 'Download the read-along EPUB',
@@ -31,6 +32,8 @@ class TakeAway extends HTMLElement {
   /** Until the plan is known, a token here counts as signed in. */
   private visitor = !getToken();
   private abort: AbortController | null = null;
+  /** The wait being shown: when it began, the longest estimate heard, and the bar's clock. */
+  private wait: { started: number; estimate: number; timer: number } | null = null;
 
   private get book(): string {
     return this.dataset.book ?? '';
@@ -40,8 +43,8 @@ class TakeAway extends HTMLElement {
     return this.querySelector<HTMLElement>('[data-message]')!;
   }
 
-  private get ready(): HTMLElement {
-    return this.querySelector<HTMLElement>('[data-ready]')!;
+  private get progress(): HTMLElement {
+    return this.querySelector<HTMLElement>('[data-progress]')!;
   }
 
   private get links(): HTMLAnchorElement[] {
@@ -65,7 +68,7 @@ class TakeAway extends HTMLElement {
     // A visitor's EPUB is the plain link: the browser saves it as it is.
     if (format === 'epub' && this.visitor) return;
     event.preventDefault();
-    void this.download(format, link.closest('[data-ready]') !== null);
+    void this.download(format);
   }
 
   private async showEdition(): Promise<void> {
@@ -77,9 +80,7 @@ class TakeAway extends HTMLElement {
       note.textContent = "The sample is the book's free chapter; the whole book comes with Premium Plus.";
       return;
     }
-    for (const link of this.links)
-      if (!link.closest('[data-ready]'))
-        link.textContent = WHOLE_LABEL[link.dataset.format as TakeAwayFormat];
+    for (const link of this.links) link.textContent = WHOLE_LABEL[link.dataset.format as TakeAwayFormat];
     note.hidden = true;
   }
 
@@ -95,34 +96,56 @@ class TakeAway extends HTMLElement {
       else link.removeAttribute('aria-disabled');
   }
 
-  private async download(format: TakeAwayFormat, fromReadyLink: boolean): Promise<void> {
+  private async download(format: TakeAwayFormat): Promise<void> {
     const abort = (this.abort = new AbortController());
     this.hold(true);
-    // The ready link stays while it has the focus; any other click starts again from the buttons.
-    if (!fromReadyLink) this.ready.hidden = true;
     this.say(PREPARING[format]);
     try {
-      const result = await takeAway(this.book, format, {
+      await takeAway(this.book, format, {
         signal: abort.signal,
         asVisitor: this.visitor,
-        onWait: (message) => this.say(message),
+        onWait: (message, seconds) => {
+          this.say(message);
+          this.waiting(seconds);
+        },
       });
-      if (result === 'saving') this.say(STARTED);
-      else this.offer();
+      this.say(STARTED);
     } catch (error) {
       if (cancelled(abort.signal)) this.say('');
       else this.say(takeAwayError(error), true);
     } finally {
       if (this.abort === abort) this.abort = null;
+      this.stopWaiting();
       this.hold(false);
     }
   }
 
-  /** The audiobook is ready after a wait: a link the reader follows when they choose, with the focus. */
-  private offer(): void {
-    this.say('');
-    this.ready.hidden = false;
-    this.ready.querySelector<HTMLAnchorElement>('a')?.focus();
+  /** Shows (or keeps) the progress bar; its estimate only grows, so the bar never goes back. */
+  private waiting(seconds: number): void {
+    if (this.wait) this.wait.estimate = Math.max(this.wait.estimate, seconds);
+    else
+      this.wait = {
+        started: Date.now(),
+        estimate: seconds,
+        timer: window.setInterval(() => this.tick(), 1000),
+      };
+    this.progress.hidden = false;
+    this.tick();
+  }
+
+  private tick(): void {
+    if (!this.wait) return;
+    const now = waitProgress(this.wait.started, this.wait.estimate, Date.now());
+    const bar = this.progress.querySelector('progress')!;
+    if (now.fraction === null) bar.removeAttribute('value');
+    else bar.value = now.fraction;
+    this.progress.querySelector('[data-elapsed]')!.textContent = now.text;
+  }
+
+  private stopWaiting(): void {
+    if (this.wait) window.clearInterval(this.wait.timer);
+    this.wait = null;
+    this.progress.hidden = true;
   }
 }
 

@@ -6,16 +6,21 @@
  * signed link first (`POST downloads/{code}/link`, which also refuses what cannot be made: a 422 or a
  * 503, shown to the reader), a visitor's uses the plain address, which gives the sample. The audiobook is
  * made on its first request: the server answers 202 with Retry-After and a message meanwhile, so one byte
- * of it is asked for until it is ready. A file that was ready at once is saved at once; one that had to
- * be waited for is not saved behind the reader's back minutes later: the caller offers a link instead.
+ * of it is asked for until it is ready, and then it is saved: one click, the reader's, starts both the
+ * build and the download (the page shows the wait's progress meanwhile, and leaving it ends the wait).
  */
 import { api, ApiError, downloadReadiness, errorMessage } from './api';
 import { getToken } from './session';
 
 export type TakeAwayFormat = 'epub' | 'audiobook';
 
-/** How many times the audiobook is asked for before the button gives up (about 10 × Retry-After). */
-export const MAX_TRIES = 10;
+/**
+ * How long a wait lasts before the button gives up: the reader waits on the page for the file to come by
+ * itself, and the server's estimate is rough (a busy machine builds several times slower), so a wait is
+ * bounded by time rather than by a number of turns: at least 10 turns, and at least 5 minutes.
+ */
+export const MIN_TRIES = 10;
+export const GIVE_UP_AFTER_S = 300;
 /** A Retry-After longer than this is waited in several turns, so the message stays current. */
 const LONGEST_WAIT_S = 30;
 
@@ -30,7 +35,33 @@ export const waitingMessage = (seconds: number) =>
   `Your audiobook is being made… (about ${Math.round(seconds)} s)`;
 
 export const STARTED = 'Your download should start now.';
-export const READY = 'Your audiobook is ready:';
+
+/**
+ * How far a wait has come, for a progress bar: the seconds since the first 202 against the longest
+ * Retry-After heard (the server's estimate of the whole build). Past the estimate the bar has no value
+ * (indeterminate) rather than sitting full while the file is not there.
+ */
+export interface WaitProgress {
+  elapsed: number;
+  estimate: number;
+  /** Between 0 and 1, or null once the estimate has passed. */
+  fraction: number | null;
+  text: string;
+}
+
+export function waitProgress(startedMs: number, estimateS: number, nowMs: number): WaitProgress {
+  const elapsed = Math.max(0, Math.floor((nowMs - startedMs) / 1000));
+  const estimate = Math.max(1, Math.round(estimateS));
+  const over = elapsed >= estimate;
+  return {
+    elapsed,
+    estimate,
+    fraction: over ? null : elapsed / estimate,
+    text: over
+      ? `${elapsed} s: longer than the estimate of ${estimate} s, still being made…`
+      : `${elapsed} s of about ${estimate} s`,
+  };
+}
 
 export const GAVE_UP =
   'Your audiobook is still being made. Please try again in a few minutes: it will be ready then.';
@@ -120,31 +151,25 @@ export interface TakeAwayOptions {
 }
 
 /**
- * `saving`: the browser has been told to save the file. `ready`: the audiobook had to be waited for and
- * is ready now; the caller offers a link (a download starting by itself minutes after a click surprises).
- */
-export type TakeAwayResult = 'saving' | 'ready';
-
-/**
- * Downloads a book in a format. Throws an ApiError (or, after MAX_TRIES turns of 202, one saying to come
- * back later), or the signal's reason once aborted.
+ * Downloads a book in a format: resolves once the browser has been told to save the file. Throws an
+ * ApiError (or, after GIVE_UP_AFTER_S of 202s, one saying to come back later), or the signal's reason
+ * once aborted (the page left: nothing is saved then).
  */
 export async function takeAway(
   code: string,
   format: TakeAwayFormat,
   { onWait, signal, asVisitor = false }: TakeAwayOptions = {},
-): Promise<TakeAwayResult> {
+): Promise<void> {
   if (format === 'audiobook') {
     // Asked with the token on the plain address right before the link is made, so a signed link (5
     // minutes) is only followed to a file that is there, never to a 202 saved as the audiobook.
+    const since = Date.now();
     for (let attempt = 1; ; attempt++) {
       await whileHidden(signal);
       const answer = await downloadReadiness(downloadPath(code, format), { withToken: !asVisitor, signal });
-      if (answer.ready) {
-        if (attempt > 1) return 'ready';
-        break;
-      }
-      if (attempt >= MAX_TRIES) throw new ApiError(503, GAVE_UP);
+      if (answer.ready) break;
+      if (attempt >= MIN_TRIES && Date.now() - since >= GIVE_UP_AFTER_S * 1000)
+        throw new ApiError(503, GAVE_UP);
       onWait?.(answer.message ?? waitingMessage(answer.retryAfter), answer.retryAfter);
       await pause(Math.min(answer.retryAfter, LONGEST_WAIT_S) * 1000, signal);
     }
@@ -152,5 +177,4 @@ export async function takeAway(
   const url = await addressFor(code, format, asVisitor, signal);
   if (signal?.aborted) throw abortError(signal);
   saveFrom(url);
-  return 'saving';
 }

@@ -4,12 +4,21 @@
  * (lib/take-away.ts), and each chapter's subtitles from the chapter table.
  *
  * While one download is prepared, the buttons keep their place in the tab order (aria-disabled, not
- * disabled, which would drop the keyboard's focus) and a click does nothing. A wait for the audiobook
- * stops when the page is left, and ends with a "Download the audiobook" button that takes the focus.
+ * disabled, which would drop the keyboard's focus) and a click does nothing. The click that starts the
+ * audiobook's build also saves it once it is ready, with a progress bar meanwhile (as the book page:
+ * lib/take-away-element.ts); the wait stops when the page is left.
  */
 import { useEffect, useRef, useState } from 'react';
 import { apiDownload } from '../../lib/api';
-import { cancelled, READY, STARTED, takeAway, takeAwayError, type TakeAwayFormat } from '../../lib/take-away';
+import {
+  cancelled,
+  STARTED,
+  takeAway,
+  takeAwayError,
+  waitProgress,
+  type TakeAwayFormat,
+  type WaitProgress,
+} from '../../lib/take-away';
 
 const LABEL: Record<TakeAwayFormat, string> = {
   epub: 'Download the read-along EPUB',
@@ -24,11 +33,12 @@ const PREPARING: Record<TakeAwayFormat, string> = {
 export function BookDownloads({ bookCode }: { bookCode: string }) {
   const [busy, setBusy] = useState<TakeAwayFormat | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const [ready, setReady] = useState(false);
+  const [progress, setProgress] = useState<WaitProgress | null>(null);
   // The state of this render may be stale for a second click in the same frame; the ref is not.
   const working = useRef(false);
   const abort = useRef<AbortController | null>(null);
-  const readyButton = useRef<HTMLButtonElement>(null);
+  /** The wait being shown: when it began, the longest estimate heard. */
+  const wait = useRef<{ started: number; estimate: number } | null>(null);
 
   useEffect(() => {
     const stop = () => abort.current?.abort();
@@ -38,29 +48,40 @@ export function BookDownloads({ bookCode }: { bookCode: string }) {
       stop();
     };
   }, []);
+  // The bar's clock, while there is a wait.
+  const waiting = progress !== null;
   useEffect(() => {
-    if (ready) readyButton.current?.focus();
-  }, [ready]);
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      if (wait.current) setProgress(waitProgress(wait.current.started, wait.current.estimate, Date.now()));
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
 
-  const download = async (format: TakeAwayFormat, fromReady = false) => {
+  const download = async (format: TakeAwayFormat) => {
     if (working.current) return;
     working.current = true;
     const controller = (abort.current = new AbortController());
     setBusy(format);
-    // The ready button stays while it has the focus; the other buttons start again.
-    if (!fromReady) setReady(false);
     setMessage({ text: PREPARING[format], error: false });
     try {
-      const result = await takeAway(bookCode, format, {
+      await takeAway(bookCode, format, {
         signal: controller.signal,
-        onWait: (text) => setMessage({ text, error: false }),
+        onWait: (text, seconds) => {
+          setMessage({ text, error: false });
+          // The estimate only grows, so the bar never goes back.
+          const now = (wait.current ??= { started: Date.now(), estimate: seconds });
+          now.estimate = Math.max(now.estimate, seconds);
+          setProgress(waitProgress(now.started, now.estimate, Date.now()));
+        },
       });
-      setMessage(result === 'saving' ? { text: STARTED, error: false } : null);
-      if (result === 'ready') setReady(true);
+      setMessage({ text: STARTED, error: false });
     } catch (failure) {
       setMessage(cancelled(controller.signal) ? null : { text: takeAwayError(failure), error: true });
     } finally {
       working.current = false;
+      wait.current = null;
+      setProgress(null);
       setBusy(null);
     }
   };
@@ -91,19 +112,11 @@ export function BookDownloads({ bookCode }: { bookCode: string }) {
       <p role="status" className={message?.error ? 'field-error' : undefined}>
         {message?.text}
       </p>
-      {ready && (
+      {progress && (
         <p>
-          <span id="take-away-ready">{READY}</span>{' '}
-          <button
-            type="button"
-            className="link-button"
-            ref={readyButton}
-            onClick={() => void download('audiobook', true)}
-            aria-disabled={busy !== null || undefined}
-            aria-describedby="take-away-ready"
-          >
-            Download the audiobook
-          </button>
+          <label htmlFor="take-away-progress">Making the audiobook</label>{' '}
+          <progress id="take-away-progress" max={1} value={progress.fraction ?? undefined} />{' '}
+          <span>{progress.text}</span>
         </p>
       )}
     </section>
