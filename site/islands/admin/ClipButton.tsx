@@ -2,7 +2,7 @@
  * A clip's Play/Stop button for the admin lists (the Phrase List, the Book List), with its length when
  * known. Every button of the page shares one audio element, made on the first click: a 300-phrase
  * chapter loads no clip until one is played, and starting one stops the other. A native player per row
- * would either load every clip (preload) or show 0:00 / 0:00 until played (docs/admin.md, "Clips").
+ * would either load every clip (preload) or show 0:00 / 0:00 until played (docs/product.md, the Phrase List).
  */
 import { useEffect, useState } from 'react';
 import { formatDuration } from '../../lib/admin';
