@@ -100,7 +100,9 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
   await expect(row.getByRole('cell', { name: 'Ada Journey' })).toBeVisible();
   await expect(row.getByRole('cell', { name: 'French', exact: true })).toBeVisible();
   await expect(row.getByRole('cell', { name: 'Easy CEFR A2' })).toBeVisible();
-  await expect(row.getByLabel(`Sample of ${book.title}`)).toHaveAttribute('preload', 'none');
+  // A Play button, not a native player per row (which showed 0:00 / 0:00): nothing loads until played.
+  await expect(row.getByRole('button', { name: `Play the sample of ${book.title}` })).toBeVisible();
+  await expect(row.locator('audio')).toHaveCount(0);
 
   await row.getByRole('link', { name: `Edit ${book.title}` }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/books/edit/${book.code}$`));
@@ -138,6 +140,17 @@ test('an administrator adds a book with a cover and audio, finds it in the list 
   const facts = page.getByRole('definition');
   await expect(facts.filter({ hasText: 'B1 · Intermediate' })).toHaveCount(1);
   await expect(facts.filter({ hasText: 'French (fr)' })).toHaveCount(1);
+  // No leftover caption; the sample's player knows its length before it plays.
+  await expect(page.getByText('Book Detail Admin Side')).toHaveCount(0);
+  const sample = page.locator('audio[aria-labelledby="sample-heading"]');
+  await expect(sample).toHaveAttribute('preload', 'metadata');
+  await expect.poll(() => sample.evaluate((audio: HTMLAudioElement) => audio.duration)).toBeGreaterThan(2.9);
+  // "Preview as learner" leads to the book's public page.
+  const preview = page.getByRole('link', { name: 'Preview as learner' });
+  await expect(preview).toHaveAccessibleDescription(/private window/);
+  await preview.click();
+  await expect(page).toHaveURL(new RegExp(`/book-detail/${book.code}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(renamed);
 });
 
 test('they add two chapters and three phrases with audio, and reorder the phrases', async ({ page }) => {
@@ -190,7 +203,20 @@ test('they add two chapters and three phrases with audio, and reorder the phrase
   expect(await dictionary.evaluate((cell: HTMLElement) => cell.innerText)).toBe(
     'mot 0 — word 0\nautre — other',
   );
-  await expect(table.getByLabel('Audio of phrase 1')).toHaveAttribute('preload', 'none');
+  // Each row shows its clip's length (the fixture lasts 3 s) and a Play button; no row loads a clip.
+  await expect(table.getByRole('row').filter({ hasText: phrases[0] })).toContainText('0:03');
+  await expect(table.locator('audio')).toHaveCount(0);
+  const play = table.getByRole('button', { name: 'Play phrase 1' });
+  await play.click();
+  // The button says Stop once the clip's `playing` event fired: it really sounds.
+  const stop = table.getByRole('button', { name: 'Stop phrase 1' });
+  await expect(stop).toBeVisible();
+  // Another row's clip takes over; Stop stops it.
+  await table.getByRole('button', { name: 'Play phrase 2' }).click();
+  await expect(table.getByRole('button', { name: 'Stop phrase 2' })).toBeVisible();
+  await expect(play).toBeVisible();
+  await table.getByRole('button', { name: 'Stop phrase 2' }).click();
+  await expect(table.getByRole('button', { name: 'Play phrase 2' })).toBeVisible();
 
   // With the keyboard: pick up the third phrase, move it up twice, drop it.
   const saved = () => page.waitForResponse(`**/api/v1/admin/chapter/${chapterId}/phrase-order`);

@@ -205,7 +205,7 @@ test.describe('as an administrator', () => {
       route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ message: tooBig }) }),
     );
     await page.goto(`/admin/chapter/phrase/edit/${phraseId}`);
-    await expect(page.getByLabel('Current audio')).toHaveAttribute('preload', 'none');
+    await expect(page.getByLabel('Current audio')).toHaveAttribute('preload', 'metadata');
     await page.getByLabel('New MP3 for phrase (optional)').setInputFiles(media.clip);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('alert')).toHaveText(tooBig);

@@ -386,3 +386,36 @@ for (const [screen, layout] of SCREENS)
       await axe(page);
     });
   });
+
+test.describe('one translation rule', () => {
+  test.use({ locale: 'en-US' });
+
+  test('a member with no "I speak" reads the same English translation in the reader and in review', async ({
+    page,
+    request,
+  }) => {
+    // No "I speak": the browser's en-US, then en, as the reader and review both choose.
+    const { call } = await member(page, request, 'no-speaks');
+    await call('PUT', 'user/marks', { phrase_id: book.phraseIds[0], mark: 'lost' });
+
+    await page.goto(`/read/${book.code}/1`);
+    await expect(page.locator('[data-phrases]')).toHaveAttribute('data-translations-asked', 'en');
+    const inReader = page.locator('li').filter({ hasText: FIRST.phrase }).locator('.translation');
+    await expect(inReader).toHaveText(FIRST.translations.en!);
+    await expect(inReader).toHaveAttribute('lang', 'en');
+
+    await page.goto('/review');
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText('Phrase card');
+    await page.getByRole('button', { name: /^Show answer/ }).click();
+    await expect(page.getByText(FIRST.phrase, { exact: true })).toBeVisible();
+    await expect(page.getByText('Translation (English)')).toBeVisible();
+    await expect(page.locator('.review-translation [lang="en"]')).toHaveText(FIRST.translations.en!);
+    await expect(page.getByText(/No translation in the languages you speak/)).toHaveCount(0);
+
+    // /words shows it too.
+    await page.goto('/words');
+    await expect(page.getByRole('listitem').filter({ hasText: FIRST.phrase })).toContainText(
+      FIRST.translations.en!,
+    );
+  });
+});

@@ -2,11 +2,13 @@
 """Rebuild the demo catalogue's media from server/seed/demo/catalogue.json.
 
   covers: scripts/demo-assets/covers/<slug>.svg  -> server/seed/demo/covers/<slug>.jpg
-          (rsvg-convert to a 600x900 PNG, then ImageMagick to JPEG quality 80)
+          (rsvg-convert to a 600x900 PNG, then ImageMagick to JPEG quality 80; without ImageMagick,
+          ffmpeg at -q:v 4, about the same size). Each cover's level must be its book's `cefr`
+          (scripts/demo-assets/covers.spec.ts).
   audio:  every book's sample_text and every phrase -> espeak-ng WAV -> lame MP3
           (mono, 22.05 kHz, CBR, small ID3v2 tag)
 
-Authoring-time tools only (Debian): espeak-ng lame librsvg2-bin imagemagick
+Authoring-time tools only (Debian): espeak-ng lame librsvg2-bin imagemagick (or ffmpeg)
 fonts-noto-core fonts-dejavu. The app itself never runs any of this.
 
 Usage:  python3 scripts/demo-assets/generate.py [--covers] [--audio] [--only SLUG ...]
@@ -86,6 +88,17 @@ def build_audio(book, tmpdir):
     print(f"audio  {slug}: sample + {n} phrases")
 
 
+def imagemagick_convert():
+    """ImageMagick's convert on the PATH, or None: a stand-in script (one that says it "Stands in for
+    ImageMagick") cannot write these JPEGs."""
+    path = shutil.which("convert")
+    if not path:
+        return None
+    with open(path, "rb") as f:
+        head = f.read(2048)
+    return None if b"Stands in for ImageMagick" in head else path
+
+
 def build_cover(book, tmpdir):
     slug = slugify(book["title"])
     svg = os.path.join(SVG_DIR, f"{slug}.svg")
@@ -94,9 +107,13 @@ def build_cover(book, tmpdir):
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     subprocess.run([need("rsvg-convert"), "-w", str(COVER_W), "-h", str(COVER_H), "-b", "white",
                     "-o", png, svg], check=True)
-    convert = os.environ.get("CONVERT") or shutil.which("magick") or need("convert")
-    subprocess.run([convert, png, "-strip", "-sampling-factor", "4:2:0", "-interlace", "JPEG",
-                    "-quality", str(JPEG_QUALITY), dest], check=True)
+    convert = os.environ.get("CONVERT") or shutil.which("magick") or imagemagick_convert()
+    if convert:
+        subprocess.run([convert, png, "-strip", "-sampling-factor", "4:2:0", "-interlace", "JPEG",
+                        "-quality", str(JPEG_QUALITY), dest], check=True)
+    else:
+        subprocess.run([need("ffmpeg"), "-y", "-loglevel", "error", "-i", png, "-q:v", "4",
+                        "-pix_fmt", "yuvj420p", dest], check=True)
     print(f"cover  {slug}: {os.path.getsize(dest) // 1024} KB")
 
 

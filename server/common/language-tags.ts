@@ -70,7 +70,7 @@ export const primaryTag = (tag: string): string => tag.split('-')[0].toLowerCase
 
 /**
  * The tags to look a learner's translation up by, best first, as the reader asks for them
- * (site/lib/reader/learner-languages.ts): each tag, then its bare language ("en-GB", then "en": a phrase
+ * (site/lib/translation-language.ts): each tag, then its bare language ("en-GB", then "en": a phrase
  * translated to "en" serves an "en-GB" reader), first place kept. Tags of `bookLanguage`'s language are
  * left out: nobody needs a French phrase translated into French.
  */

@@ -11,6 +11,7 @@ import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { parseCsv } from './csv';
 import { controlClock, MINUTE } from './clock';
+import { chooseTranslation } from '../common/translation-choice';
 import { startServer, type TestServer } from './harness';
 
 interface Card {
@@ -22,6 +23,7 @@ interface Card {
   phrase: string;
   glossary: Array<{ term: string; meaning: string }>;
   translation: { language: string; text: string } | null;
+  translations: Record<string, string>;
   audio: string | null;
   state: number;
   reps: number;
@@ -422,6 +424,41 @@ describe('Marks and phrase cards', () => {
     ]);
     expect(phraseRow[6]).toBe('phrase');
     expect([wordRow[0], wordRow[1], wordRow[6]]).toEqual(['au revoir', 'goodbye', 'word']);
+  });
+
+  it('gives a card all its phrase\'s translations, so review picks as the reader does for a member with no "I speak"', async () => {
+    // No "I speak": the reader falls back to the browser's languages (en-US, then en).
+    const { client } = await newMember(server);
+    await client.put('user/marks', { phrase_id: phrases[0][0], mark: 'lost' });
+    const browser = ['en-US'];
+    // What the reader shows (site/lib/reader/translations.ts picks with the same function).
+    const readerShows = { language: 'en', text: 'Hello. (1)' };
+    const review = (await client.get<Queue>('user/review')).body.data.cards;
+    const words = (await client.get<CardList>('user/words?kind=phrase')).body.data;
+    for (const card of [review[0], words[0]]) {
+      expect(card.translations).toEqual({ de: 'Guten Tag. (1)', en: 'Hello. (1)', pt: 'Olá. (1)' });
+      expect(chooseTranslation(card.translations, browser, 'fr')).toEqual(readerShows);
+      // Kept for older clients: the member's "I speak" alone, none here.
+      expect(card.translation).toBeNull();
+    }
+
+    // The exports take the learner's languages as /words sends them, and refuse a malformed one.
+    const csv = async (query: string) =>
+      parseCsv((await (await client.raw(`user/words/export${query}`)).text()).replace(/^\uFEFF/, ''))[1][8];
+    expect(await csv('?languages=en-US,en')).toBe('Hello. (1)');
+    expect(await csv('')).toBe('');
+    const zip = Buffer.from(
+      await (await client.raw('user/words/export?format=anki&languages=en-US,en')).arrayBuffer(),
+    );
+    expect(parseCsv(await ankiCsv(zip))[4][1]).toBe(
+      'Bonjour. (1)\nHello. (1)\nbonjour — hello\nau revoir — goodbye',
+    );
+    const bad = await client.get('user/words/export?languages=en_US');
+    expect(bad.status).toBe(422);
+    expect(bad.body).toEqual({
+      message: expect.any(String),
+      errors: { languages: ['"en_US" is not a language tag (BCP 47, such as en or pt-BR).'] },
+    });
   });
 
   it("loses a deleted phrase's marks and card with it", async () => {

@@ -63,8 +63,9 @@ describe('Saved words', () => {
         { term: 'bonjour', meaning: 'hello' },
         { term: 'au revoir', meaning: 'goodbye' },
       ],
-      // The member chose no language.
+      // The member chose no language; the phrase has no translations.
       translation: null,
+      translations: {},
       audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
       book_code: code,
       book_title: 'Le Petit Voyage',

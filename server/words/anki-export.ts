@@ -149,8 +149,9 @@ export class AnkiExport {
     private readonly media: MediaService,
   ) {}
 
-  async zip(user: User): Promise<StreamableFile> {
-    const words = await this.load(user);
+  /** `languages`: the learner's, best first, for phrase cards' translations ([]: the member's "I speak"). */
+  async zip(user: User, languages: string[] = []): Promise<StreamableFile> {
+    const words = await this.load(user, languages);
     const clips = new Map<string, string>();
     const names: Array<string | null> = [];
     for (const [i, word] of words.entries()) {
@@ -192,7 +193,7 @@ export class AnkiExport {
   }
 
   /** The words in the CSV export's order, with the clips the reader's rules let the member hear. */
-  private async load(user: User): Promise<AnkiWord[]> {
+  private async load(user: User, languages: string[]): Promise<AnkiWord[]> {
     const rows = await this.words
       .query(user)
       .orderBy('b.title', 'ASC')
@@ -200,7 +201,7 @@ export class AnkiExport {
       .addOrderBy('p.position', 'ASC')
       .addOrderBy('w.id', 'ASC')
       .getRawMany<WordRow>();
-    const shown = await this.words.respond(user, rows);
+    const shown = await this.words.respond(user, rows, languages);
     return shown.map((word, i) => ({
       phraseId: word.phrase_id,
       kind: word.kind,

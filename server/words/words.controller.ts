@@ -23,6 +23,7 @@ import {
   WordDeletedAnswer,
   WordListAnswer,
   WordsExportQuery,
+  exportLanguages,
   WordRestoredAnswer,
   WordsQuery,
 } from './words.dto';
@@ -78,8 +79,11 @@ export class WordsController {
       'application/zip': { schema: { type: 'string', format: 'binary' } },
     },
   })
-  export(@CurrentUser() user: User, @Query() { format }: WordsExportQuery) {
-    return format === 'anki' ? this.anki.zip(user) : this.words.exportCsv(user).then(csvFile);
+  export(@CurrentUser() user: User, @Query() query: WordsExportQuery) {
+    const languages = exportLanguages(query);
+    return query.format === 'anki'
+      ? this.anki.zip(user, languages)
+      : this.words.exportCsv(user, languages).then(csvFile);
   }
 
   @Delete(':id')

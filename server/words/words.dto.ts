@@ -9,12 +9,14 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger, Trim } from '../common/form-values';
 import { AnyText } from '../common/stored-text';
 import { GlossaryTerm } from '../reading/reading.dto';
+import { parseAskedLanguages } from '../reading/translations-query';
 import type { GlossaryEntry } from '../reading/glossary';
 import type { CardKind } from './saved-word.entity';
 
@@ -121,9 +123,16 @@ export class WordResponse {
     type: CardTranslation,
     nullable: true,
     description:
-      "The phrase's translation in the first of the member's languages (profile `speaks`) it has; null when it has none of them or the member chose none.",
+      "The phrase's translation in the first of the member's languages (profile `speaks`; the export's `languages` when given) it has, by the one rule the reader uses (server/common/translation-choice.ts); null when it has none of them or none were chosen. Clients pick from `translations` with the learner's languages instead.",
   })
   translation: CardTranslation | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description:
+      "All the phrase's translations, BCP 47 tag to text (`{}` when none): the reader's pages choose from them with the learner's languages (\"I speak\", else the browser's).",
+  })
+  translations: Record<string, string>;
   @ApiProperty({
     type: 'string',
     nullable: true,
@@ -192,4 +201,30 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export class WordsExportQuery {
   @Field(IsOptional(), IsIn(EXPORT_FORMATS, { message: 'The format must be csv or anki.' }))
   format?: ExportFormat;
+
+  /**
+   * The learner's languages, best first, comma-separated ("en-US,en"): what /words picks a phrase card's
+   * translation with (the browser's languages when the member chose no "I speak"), so the file says what
+   * the page showed. Left out: the member's "I speak".
+   */
+  @Field(
+    IsOptional(),
+    ValidateBy({
+      name: 'isLanguageList',
+      validator: {
+        validate: (value: unknown) => parseAskedLanguages(value).ok,
+        defaultMessage: (args) => {
+          const asked = parseAskedLanguages(args?.value);
+          return asked.ok ? '' : asked.message.replace(/^The translations/, 'The languages');
+        },
+      },
+    }),
+  )
+  languages?: string;
 }
+
+/** The export's `languages`, parsed (valid by then): [] when left out. */
+export const exportLanguages = (query: WordsExportQuery): string[] => {
+  const asked = parseAskedLanguages(query.languages);
+  return asked.ok ? asked.tags : [];
+};

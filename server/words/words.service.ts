@@ -9,7 +9,7 @@ import type { Repository } from 'typeorm';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { ValidationFailed } from '../common/api-error';
-import { withFallbacks } from '../common/language-tags';
+import { chooseTranslation } from '../common/translation-choice';
 import { Clock } from '../common/clock';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
@@ -148,13 +148,13 @@ export class WordsService {
    * its expiry written out in UTC. A clip the member may no longer hear is left empty. Phrase cards are
    * rows too (kind "phrase", empty term and meaning), with the phrase's translation in the member's language.
    */
-  async exportCsv(user: User): Promise<string> {
+  async exportCsv(user: User, languages?: string[]): Promise<string> {
     const rows = await this.query(user)
       .orderBy('b.title', 'ASC')
       .addOrderBy('c.chapterNo', 'ASC')
       .addOrderBy('p.position', 'ASC')
       .getRawMany<WordRow>();
-    const words = await this.respond(user, rows);
+    const words = await this.respond(user, rows, languages);
     return toCsv([
       [
         'term',
@@ -240,25 +240,18 @@ export class WordsService {
   /**
    * Clips follow the reader's rules: signed when their chapter is locked (or when the media gate cannot
    * vouch for a free one right now), and absent (null) when the member may no longer read that chapter: a
-   * lapsed plan keeps the words and their text. Each card carries its phrase's glossary and best translation
-   * for the member's languages: one query for all the rows, none when the member chose no language.
+   * lapsed plan keeps the words and their text. Each card carries its phrase's glossary and all its
+   * translations (the browser picks with the learner's languages, server/common/translation-choice.ts),
+   * plus the one the same rule picks for `languages` (the member's "I speak" unless the client names the
+   * learner's languages, as the exports do): one query for all the rows.
    */
-  async respond(user: User, rows: WordRow[]): Promise<WordResponse[]> {
+  async respond(user: User, rows: WordRow[], languages?: string[]): Promise<WordResponse[]> {
     const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
-    const speaks = speaksOf(user);
+    const preferred = languages?.length ? languages : speaksOf(user);
     const [mayReadLocked, translations] = await Promise.all([
       !rows.every(isFree) && this.reading.access(false, user).then((access) => access === 'granted'),
-      this.translations.ofPhrases(
-        rows.map((row) => Number(row.phrase_id)),
-        withFallbacks(speaks),
-      ),
+      this.translations.ofPhrases(rows.map((row) => Number(row.phrase_id))),
     ]);
-    /** The first of the reader's tags (fallbacks included, the book's own language left out) it has. */
-    const translationOf = (row: WordRow) => {
-      const set = translations.get(Number(row.phrase_id));
-      const language = set && withFallbacks(speaks, row.book_language).find((tag) => Object.hasOwn(set, tag));
-      return set && language ? { language, text: set[language] } : null;
-    };
     return rows.map((row) => {
       const free = isFree(row);
       return {
@@ -269,7 +262,8 @@ export class WordsService {
         meaning: row.meaning,
         phrase: row.phrase,
         glossary: splitGlossary(row.dictionary),
-        translation: translationOf(row),
+        translations: translations.get(Number(row.phrase_id)) ?? {},
+        translation: chooseTranslation(translations.get(Number(row.phrase_id)), preferred, row.book_language),
         audio:
           free || mayReadLocked
             ? clipUrl(this.links, row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))

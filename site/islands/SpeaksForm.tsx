@@ -11,7 +11,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type SubmitEven
 import { api, errorMessage, type ApiError } from '../lib/api';
 import { COMMON_LANGUAGES, canonicalTag, languageLabel, languageName } from '../lib/languages';
 import type { ProfileResponse } from '../../server/users/users.dto';
-import { forgetLearnerLanguages } from '../lib/reader/learner-languages';
+import { forgetLearnerLanguages } from '../lib/translation-language';
 import { useSubmit } from './shared/useSubmit';
 import { ErrorSummary, FieldShell, SubmitButton, SuccessMessage, useHydrated } from './shared/Form';
 

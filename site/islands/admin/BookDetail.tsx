@@ -58,7 +58,6 @@ function Detail({ bookCode }: { bookCode: string }) {
     <>
       {crumbs(book.title)}
       <h1>{book.title}</h1>
-      <p className="form-subtitle">Book Detail Admin Side</p>
       <div className="book-detail">
         <img src={book.image_path} alt={`Cover of ${book.title}`} width={200} height={300} />
         <div>
@@ -97,18 +96,24 @@ function Detail({ bookCode }: { bookCode: string }) {
               <a href={adminRoutes.createChapter(book.id)}>Add Chapter</a>
             </li>
             <li>
-              <a href={adminRoutes.publicBook(book.book_code)}>Public page</a>
+              <a href={adminRoutes.publicBook(book.book_code)} aria-describedby="preview-note">
+                Preview as learner
+              </a>
             </li>
             <li>
               <ExportBookButton bookCode={book.book_code} title={book.title} />
             </li>
           </ul>
+          <p id="preview-note" className="field-hint">
+            Opens the public book page, the one learners share. Signed in as an administrator, every chapter
+            opens for you: to see the locks a visitor sees, open it in a private window.
+          </p>
         </div>
       </div>
       <h2>Description</h2>
       <p className="multiline">{book.description}</p>
       <h2 id="sample-heading">Sample</h2>
-      <audio controls preload="none" src={book.sample_audio} aria-labelledby="sample-heading" />
+      <audio controls preload="metadata" src={book.sample_audio} aria-labelledby="sample-heading" />
       <p className="multiline">{book.sample_text}</p>
       <BookDownloads bookCode={book.book_code} />
       <Chapters book={book} />

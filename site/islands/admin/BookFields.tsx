@@ -137,7 +137,7 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
       {book && (
         <div className="current-media">
           <p id="current-sample-label">Current sample audio</p>
-          <audio controls preload="none" src={book.sample_audio} aria-labelledby="current-sample-label" />
+          <audio controls preload="metadata" src={book.sample_audio} aria-labelledby="current-sample-label" />
         </div>
       )}
       <FileField

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { ExportBookButton } from './BookTransfer';
 import { adminRoutes, formatBookTime, languageName, type Book } from '../../lib/admin';
 import { BookListFilters } from './BookListFilters';
+import { ClipButton } from './ClipButton';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';
 import { useConfirm } from './ui/ConfirmDialog';
@@ -179,12 +180,7 @@ function Books() {
                   {formatBookTime(book.hours, book.minutes)}
                 </td>
                 <td data-label="Sample audio">
-                  <audio
-                    controls
-                    preload="none"
-                    src={book.sample_audio}
-                    aria-label={`Sample of ${book.title}`}
-                  />
+                  <ClipButton src={book.sample_audio} name={`the sample of ${book.title}`} />
                 </td>
                 <td data-label="Sample text">
                   <p className="clamp multiline">{book.sample_text}</p>

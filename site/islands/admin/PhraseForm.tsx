@@ -132,7 +132,12 @@ function PhraseForm({ chapterId, subtitle, phrase, onSaved }: PhraseFormProps) {
           {phrase && (
             <div className="current-media">
               <p id="current-line-audio">Current audio</p>
-              <audio controls preload="none" src={phrase.line_audio} aria-labelledby="current-line-audio" />
+              <audio
+                controls
+                preload="metadata"
+                src={phrase.line_audio}
+                aria-labelledby="current-line-audio"
+              />
             </div>
           )}
           <FileField

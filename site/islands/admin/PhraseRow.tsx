@@ -1,9 +1,12 @@
 /**
  * One row of the Phrase List. Rows are memoised: a move re-renders only the rows whose place changed,
- * which keeps a chapter of hundreds of phrases quick. Audio players load nothing until played.
+ * which keeps a chapter of hundreds of phrases quick. Each row shows its clip's length and a Play button;
+ * the buttons share one audio element (ClipButton.tsx), so nothing loads until a clip is played.
  */
 import { memo, type KeyboardEvent } from 'react';
 import { adminRoutes, languageName, type Phrase } from '../../lib/admin';
+import { Icon } from '../shared/Icon';
+import { ClipButton } from './ClipButton';
 import type { DragHandlers } from './useRowDrag';
 
 export interface RowActions {
@@ -79,7 +82,7 @@ export const PhraseRow = memo(function PhraseRow({
           onKeyDown={(event) => actions.grabKey(event, phrase, index)}
           onBlur={() => actions.releaseGrab(phrase)}
         >
-          <span aria-hidden="true">⠿</span>
+          <Icon name="grip" />
           <span className="visually-hidden">Reorder phrase {position}</span>
         </button>
         <button
@@ -89,7 +92,7 @@ export const PhraseRow = memo(function PhraseRow({
           aria-disabled={first || undefined}
           onClick={() => !first && actions.moveBy(phrase, index, -1, `up-${phrase.id}`)}
         >
-          <span aria-hidden="true">↑</span>
+          <Icon name="up" />
           <span className="visually-hidden">Move phrase {position} up</span>
         </button>
         <button
@@ -99,7 +102,7 @@ export const PhraseRow = memo(function PhraseRow({
           aria-disabled={last || undefined}
           onClick={() => !last && actions.moveBy(phrase, index, 1, `down-${phrase.id}`)}
         >
-          <span aria-hidden="true">↓</span>
+          <Icon name="down" />
           <span className="visually-hidden">Move phrase {position} down</span>
         </button>
       </td>
@@ -112,7 +115,7 @@ export const PhraseRow = memo(function PhraseRow({
         {phrase.dictionary}
       </td>
       <td data-label="Audio">
-        <audio controls preload="none" src={phrase.line_audio} aria-label={`Audio of phrase ${position}`} />
+        <ClipButton src={phrase.line_audio} name={`phrase ${position}`} durationMs={phrase.duration_ms} />
       </td>
       <td className="actions-cell">
         <ul className="row-actions">

@@ -1,6 +1,6 @@
 /**
  * One card of /words: a saved word (its term, meaning and the phrase with the term marked) or a phrase
- * card (the phrase, and its translation in the member's language when the book has one), each with its
+ * card (the phrase, and its translation in the learner's language when the book has one), each with its
  * place in the book, when it is next due, Play and Delete.
  */
 import type { WordResponse } from '../../../server/words/words.dto';
@@ -8,6 +8,7 @@ import { cardName, isPhraseCard } from '../../lib/cards';
 import { dueIn } from '../../lib/due-time';
 import { bookLanguage } from './book-language';
 import { HighlightedPhrase } from './HighlightedPhrase';
+import { useTranslation } from './use-translation';
 
 interface Props {
   word: WordResponse;
@@ -18,8 +19,8 @@ interface Props {
 export function CardItem({ word, onPlay, onDelete }: Props) {
   const phrase = isPhraseCard(word);
   const name = cardName(word);
-  // Cards kept from before translations existed have none.
-  const translation = word.translation ?? null;
+  // The reader's rule (use-translation.ts); cards kept from before translations existed have none.
+  const translation = useTranslation(word);
   const lang = bookLanguage(word);
   return (
     <li className={phrase ? 'phrase-card' : undefined}>

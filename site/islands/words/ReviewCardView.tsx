@@ -1,8 +1,8 @@
 /**
  * The card on /review (docs/practice.md, "Review"). A word shows its term on the front; the back adds the
  * meaning and the phrase with the term marked. A phrase card is listening first: the front has no text,
- * only the clip (Play, then Replay, key P); the back shows the phrase, its translation in the member's
- * language and its glossary. Both kinds take the same four answers.
+ * only the clip (Play, then Replay, key P); the back shows the phrase, its translation in the learner's
+ * language (the reader's rule, use-translation.ts) and its glossary. Both kinds take the same four answers.
  */
 import type { RefObject } from 'react';
 import type { ReviewCard } from '../../../server/words/review.dto';
@@ -10,6 +10,7 @@ import { isPhraseCard } from '../../lib/cards';
 import { languageName } from '../../lib/languages';
 import { bookLanguage } from './book-language';
 import { HighlightedPhrase } from './HighlightedPhrase';
+import { useTranslation } from './use-translation';
 
 export const RATINGS = [
   { rating: 1, key: 'again', label: 'Again' },
@@ -84,7 +85,7 @@ function WordBack({ card }: { card: ReviewCard }) {
 
 function PhraseBack({ card }: { card: ReviewCard }) {
   // Cards kept on a device before phrase cards existed carry neither.
-  const translation = card.translation ?? null;
+  const translation = useTranslation(card);
   const glossary = card.glossary ?? [];
   return (
     <>
@@ -97,9 +98,11 @@ function PhraseBack({ card }: { card: ReviewCard }) {
           <span lang={translation.language}>{translation.text}</span>
         </p>
       ) : (
-        <p className="muted">
-          No translation in the languages you speak (<a href="/profile">“I speak” on your profile</a>).
-        </p>
+        translation === null && (
+          <p className="muted">
+            No translation in the languages you speak (<a href="/profile">“I speak” on your profile</a>).
+          </p>
+        )
       )}
       {glossary.length > 0 && (
         <>

@@ -1,7 +1,7 @@
 /**
  * A member's "I speak", kept on the device by each download (translations.ts), so the reader asks offline
  * for the translations that download kept (docs/offline.md, "Practice offline"). Its own small file: the
- * reader reads it (site/lib/reader/learner-languages.ts) without loading the download code.
+ * reader reads it (site/lib/translation-language.ts) without loading the download code.
  */
 import { speaksKey } from './names';
 import { get, offlineSupported } from './store';

@@ -6,7 +6,7 @@
  */
 import type { ReaderChapter } from '../../../server/reading/reading.dto';
 import { fetchForDevice } from '../api';
-import { forgetLearnerLanguages, learnerLanguages } from '../reader/learner-languages';
+import { forgetLearnerLanguages, learnerLanguages } from '../translation-language';
 import { getToken, getUser } from '../session';
 import { chapterDataPath, speaksKey } from './names';
 import { put } from './store';

@@ -1,15 +1,15 @@
 /**
  * Translations under the phrases (docs/practice.md, "The reader"). The page is one shared cached page
- * without them: the browser asks the chapter API for the learner's languages (learner-languages.ts) and
- * shows, under each phrase, the first of them the phrase has. Hidden by default; the "Translation"
- * switch in the settings sheet (key T) shows them all and is remembered per member on this browser; the
- * current phrase's "Show translation" reveals that one alone. No translation in the learner's languages:
- * no switch, no key.
+ * without them: the browser asks the chapter API for the learner's languages (translation-language.ts)
+ * and shows, under each phrase, the one the shared rule picks (`chooseTranslation`, as review, /words and
+ * dictation show it). Hidden by default; the "Translation" switch in the settings sheet (key T) shows them
+ * all and is remembered per member on this browser; the current phrase's "Show translation" reveals that
+ * one alone. No translation in the learner's languages: no switch, no key.
  */
 import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
 import { api } from '../api';
 import { getUser } from '../session';
-import { learnerLanguages } from './learner-languages';
+import { chooseTranslation, learnerLanguages } from '../translation-language';
 import type { KeyOwner, ReaderHost } from './practice';
 
 /** The chapter answer with `?translations=` (docs/practice.md, "Translations"). */
@@ -68,11 +68,10 @@ export class Translations implements KeyOwner {
     let any = false;
     for (const item of this.reader.phrases) {
       item.li.querySelector('.translation-row')?.remove();
-      const translations = byId.get(item.id) ?? {};
-      const tag = tags.find((t) => translations[t]);
-      if (!tag) continue;
+      const chosen = chooseTranslation(byId.get(item.id), tags, language);
+      if (!chosen) continue;
       any = true;
-      item.li.querySelector('.phrase')?.after(this.row(item.position, tag, translations[tag]));
+      item.li.querySelector('.phrase')?.after(this.row(item.position, chosen.language, chosen.text));
     }
     this.available = any;
     this.toggle.hidden = !any;

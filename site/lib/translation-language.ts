@@ -1,12 +1,16 @@
 /**
- * The languages a learner reads, best first, for the translations the reader asks for (docs/practice.md,
- * "The reader"): a member's "I speak" (`speaks` in user/profile), kept in sessionStorage for the visit so
- * each chapter does not ask again; otherwise, or when they chose none, the browser's own languages.
+ * The languages a learner reads, best first (docs/practice.md, "Translations"): a member's "I speak"
+ * (`speaks` in user/profile), kept in sessionStorage for the visit so each page does not ask again;
+ * otherwise, or when they chose none, the browser's own languages. The reader, dictation, review and
+ * /words all pick a phrase's translation with these and the one rule, `chooseTranslation`
+ * (server/common/translation-choice.ts), so a phrase reads the same on each page.
  */
-import { api } from '../api';
-import { canonicalTag, withFallbacks } from '../../../server/common/language-tags';
-import { keptSpeaks } from '../offline/kept-speaks';
-import { getToken, getUser } from '../session';
+import { api } from './api';
+import { canonicalTag, withFallbacks } from '../../server/common/language-tags';
+import { keptSpeaks } from './offline/kept-speaks';
+import { getToken, getUser } from './session';
+
+export { chooseTranslation, type ChosenTranslation } from '../../server/common/translation-choice';
 
 /** What the chapter API takes at most (`?translations=`). */
 const MAX_TAGS = 10;
@@ -47,12 +51,13 @@ export function forgetLearnerLanguages(member: number): void {
 }
 
 /**
- * The tags to ask for, best first, as the server looks cards' translations up (`withFallbacks`): each tag
- * the server accepts (the same `canonicalTag`, so one odd browser tag cannot turn the answer into a 422),
- * then its bare language when it has a region or script ("en-GB", then "en"). The book's own language is
- * left out (nobody needs a French phrase translated into French), even when it is the learner's first.
+ * The tags to ask for, best first (`withFallbacks`): each tag the server accepts (the same
+ * `canonicalTag`, so one odd browser tag cannot turn the answer into a 422), then its bare language when
+ * it has a region or script ("en-GB", then "en"). The book's own language is left out (nobody needs a
+ * French phrase translated into French), even when it is the learner's first; pages of many books (review,
+ * /words) leave `bookLanguage` out and let `chooseTranslation` drop each card's.
  */
-export async function learnerLanguages(bookLanguage: string): Promise<string[]> {
+export async function learnerLanguages(bookLanguage?: string | null): Promise<string[]> {
   const chosen = await memberSpeaks();
   const raw = chosen.length > 0 ? chosen : [...(navigator.languages ?? [navigator.language])];
   const tags = raw.map(canonicalTag).filter((tag): tag is string => tag !== null);
