@@ -52,6 +52,8 @@ for (const [screen, layout] of SCREENS)
 
       // Signed in, back on chapter 2, which now offers the trial (no sign-in by hand).
       await expect(page).toHaveURL(CHAPTER_2);
+      // On a phone, Logout is behind the header's menu button (docs/reader.md, "Header").
+      if (screen === 'phone') await mainMenu(page).getByRole('button', { name: 'Menu' }).click();
       await expect(mainMenu(page).getByRole('button', { name: 'Logout' })).toBeVisible();
       expect(
         await page.evaluate(() => !!localStorage.getItem('token') && !!localStorage.getItem('device_token')),

@@ -233,7 +233,7 @@ test('play all goes on to the next chapter inside the page for a member who may 
   await playing(page).toBe(true);
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Chapter 2');
   await expect(
-    page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: 'Chapter 3 ›' }),
+    page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: 'Chapter 3', exact: true }),
   ).toBeVisible();
 });
 

@@ -4,6 +4,7 @@
  * around them when play all moves on to the next chapter inside the page.
  */
 import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
+import { iconSvg } from '../icons';
 
 export interface Item {
   id: number;
@@ -72,16 +73,19 @@ export function showChapter(reader: HTMLElement, chapter: ReaderChapter): void {
   reader.querySelector('offline-download')?.setAttribute('data-chapter', String(chapter.chapter_no));
   const crumb = document.querySelector('.breadcrumb [aria-current="page"]');
   if (crumb) crumb.textContent = `Chapter ${chapter.chapter_no}`;
-  const link = (no: number, rel: string, text: string) =>
-    Object.assign(document.createElement('a'), {
-      href: `/read/${book}/${no}`,
-      rel,
-      textContent: text,
-    });
+  // As ReaderPlayer.astro draws them: the link is named "Chapter N", its chevron is decoration.
+  const link = (no: number, rel: 'prev' | 'next') => {
+    const a = Object.assign(document.createElement('a'), { href: `/read/${book}/${no}`, rel });
+    const icon = iconSvg(rel === 'prev' ? 'chevronLeft' : 'chevronRight');
+    a.innerHTML = rel === 'prev' ? icon : '';
+    a.append(`Chapter ${no}`);
+    if (rel === 'next') a.insertAdjacentHTML('beforeend', icon);
+    return a;
+  };
   reader
     .querySelector<HTMLElement>('nav.chapters')!
     .replaceChildren(
-      ...(chapter.prev ? [link(chapter.prev, 'prev', `‹ Chapter ${chapter.prev}`)] : []),
-      ...(chapter.next ? [link(chapter.next, 'next', `Chapter ${chapter.next} ›`)] : []),
+      ...(chapter.prev ? [link(chapter.prev, 'prev')] : []),
+      ...(chapter.next ? [link(chapter.next, 'next')] : []),
     );
 }
