@@ -6,10 +6,10 @@
  * or null when it cannot be known (offline, a server error). The server decides again at every chapter
  * and download (server/reading/access.ts): a wrong guess here only changes what a page shows.
  *
- * One question per page: every caller shares the same answer.
+ * One question per page: every caller shares the same answer. The API client is loaded only for one
+ * signed in: a visitor's book page stays within its JS budget (docs/benchmarks.md).
  */
 import { planGivesAccess } from '../../server/reading/access';
-import { api, ApiError } from './api';
 import type { SubscriptionSummary } from './plan';
 import { getToken, getUser, UserType } from './session';
 
@@ -25,6 +25,13 @@ export function readerEdition(): Promise<Edition | null> {
 async function ask(): Promise<Edition | null> {
   if (!getToken()) return 'visitor';
   if (getUser()?.user_type === UserType.Admin) return 'whole';
+  let client: typeof import('./api');
+  try {
+    client = await import('./api');
+  } catch {
+    return null; // offline, and the client not kept on this device
+  }
+  const { api, ApiError } = client;
   try {
     const { data } = await api<{ data: { subscription?: SubscriptionSummary } }>('user/profile', {
       passive: true,

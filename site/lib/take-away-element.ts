@@ -13,7 +13,11 @@
  */
 import { readerEdition } from './plan-access';
 import { getToken } from './session';
-import { cancelled, STARTED, takeAway, takeAwayError, waitProgress, type TakeAwayFormat } from './take-away';
+import type { TakeAwayFormat } from './take-away';
+
+/** The download itself (take-away.ts, with the API client) is loaded at the first click: the book page's
+ * own script stays small for the many who only read it (docs/benchmarks.md, the JS budget). */
+type Flow = typeof import('./take-away');
 
 const WHOLE_LABEL: Record<TakeAwayFormat, string> = {
   epub: 'Download the read-along EPUB',
@@ -32,6 +36,7 @@ class TakeAway extends HTMLElement {
   /** Until the plan is known, a token here counts as signed in. */
   private visitor = !getToken();
   private abort: AbortController | null = null;
+  private flow: Flow | null = null;
   /** The wait being shown: when it began, the longest estimate heard, and the bar's clock. */
   private wait: { started: number; estimate: number; timer: number } | null = null;
 
@@ -100,8 +105,10 @@ class TakeAway extends HTMLElement {
     const abort = (this.abort = new AbortController());
     this.hold(true);
     this.say(PREPARING[format]);
+    let flow: Flow | null = null;
     try {
-      await takeAway(this.book, format, {
+      flow = this.flow = await import('./take-away');
+      await flow.takeAway(this.book, format, {
         signal: abort.signal,
         asVisitor: this.visitor,
         onWait: (message, seconds) => {
@@ -109,10 +116,14 @@ class TakeAway extends HTMLElement {
           this.waiting(seconds);
         },
       });
-      this.say(STARTED);
+      this.say(flow.STARTED);
     } catch (error) {
-      if (cancelled(abort.signal)) this.say('');
-      else this.say(takeAwayError(error), true);
+      if (abort.signal.aborted) this.say('');
+      else
+        this.say(
+          flow ? flow.takeAwayError(error) : 'The download could not start: check the connection.',
+          true,
+        );
     } finally {
       if (this.abort === abort) this.abort = null;
       this.stopWaiting();
@@ -134,8 +145,8 @@ class TakeAway extends HTMLElement {
   }
 
   private tick(): void {
-    if (!this.wait) return;
-    const now = waitProgress(this.wait.started, this.wait.estimate, Date.now());
+    if (!this.wait || !this.flow) return;
+    const now = this.flow.waitProgress(this.wait.started, this.wait.estimate, Date.now());
     const bar = this.progress.querySelector('progress')!;
     if (now.fraction === null) bar.removeAttribute('value');
     else bar.value = now.fraction;

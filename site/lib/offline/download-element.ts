@@ -7,7 +7,6 @@
  * to the next chapter changes `data-chapter`, and the state follows. A locked chapter's button is not
  * offered to a reader it stays locked to (a visitor, a member without the plan: plan-access.ts).
  */
-import { ApiError, errorMessage } from '../api';
 import { readerEdition } from '../plan-access';
 import { getToken, getUser } from '../session';
 import type { DownloadProgress, DownloadRecord } from './downloads';
@@ -150,7 +149,12 @@ class OfflineDownload extends HTMLElement {
     this.show({ clipsDone: 0, clipsTotal: 0, bytes: 0 }, '');
     this.say('');
     const single = this.single;
+    // The download code and the API client come at the first click: most readers of a book page never
+    // press it (docs/benchmarks.md, the book page's JS budget).
+    let client: typeof import('../api') | null = null;
     try {
+      client = await import('../api');
+      const { ApiError } = client;
       const { bookChapters, downloadChapter, keepShells } = await import('./downloads');
       const chapters = single
         ? [{ chapter_no: single, free: true }]
@@ -192,16 +196,21 @@ class OfflineDownload extends HTMLElement {
           : `Downloaded ${plural(done.length, 'chapter')}.${left ? ` ${left} need${left === 1 ? 's' : ''} Premium Plus.` : ''}`,
       );
     } catch (error) {
+      const ApiError = client?.ApiError;
+      const api = (status: number) =>
+        ApiError !== undefined && error instanceof ApiError && error.status === status;
       this.say(
         signal.aborted
           ? 'Cancelled. What arrived stays on this device; start again to finish.'
-          : error instanceof ApiError && error.status === 403
+          : api(403)
             ? 'This chapter needs Premium Plus.'
-            : error instanceof ApiError && error.status === 0
+            : api(0)
               ? 'The connection was lost. What arrived stays on this device; start again to finish.'
               : error instanceof DOMException && error.name === 'QuotaExceededError'
                 ? 'This device has no room left: delete some downloads on the Downloads page.'
-                : errorMessage(error),
+                : client
+                  ? client.errorMessage(error)
+                  : 'The download could not start: check the connection.',
       );
     } finally {
       this.abort = null;
@@ -225,7 +234,8 @@ class OfflineDownload extends HTMLElement {
         await import('./review-cards').then(({ forgetReviewCards }) => forgetReviewCards(member, this.book));
       this.say(single ? 'Removed from this device.' : "The book's chapters were removed from this device.");
     } catch (error) {
-      this.say(errorMessage(error));
+      void error; // an IndexedDB or cache failure: its own text means nothing to a reader
+      this.say('This could not be removed from the device: please try again.');
     } finally {
       button.disabled = false;
       await this.refresh();

@@ -5,6 +5,7 @@
 import { api, ApiError } from '../api';
 import { getToken, getUser } from '../session';
 import { onLeave } from './on-leave';
+import { keepVisitorPlaces, visitorPlaces } from './visitor-places';
 
 export interface Place {
   chapter_no: number;
@@ -12,24 +13,6 @@ export interface Place {
   speed?: number;
   /** When the server saved it (ISO 8601); absent for a visitor's place. */
   updated_at?: string;
-}
-
-const VISITOR_KEY = 'reading-progress';
-
-function visitorPlaces(): Record<string, Place> {
-  try {
-    return JSON.parse(localStorage.getItem(VISITOR_KEY) ?? '{}') as Record<string, Place>;
-  } catch {
-    return {};
-  }
-}
-
-function keepVisitorPlaces(places: Record<string, Place>): void {
-  try {
-    localStorage.setItem(VISITOR_KEY, JSON.stringify(places));
-  } catch {
-    // Storage blocked: the place is simply not remembered.
-  }
 }
 
 /** `passive`: asked by a page the reader only looks at (the book page), where a 401 must not sign out. */
