@@ -121,6 +121,13 @@ test.describe('on a phone', () => {
     await expect(mainMenu(page).getByRole('link', { name: 'Words' })).toBeHidden();
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     await expect(button).toBeFocused();
+    // Tabbing on past its last item closes it: an open menu must not cover what the focus moved to.
+    await button.press('Enter');
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await mainMenu(page).getByRole('button', { name: 'Logout' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(mainMenu(page).getByRole('button', { name: 'Logout' })).toBeHidden();
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 
   test('the header slides away while reading down and comes back on scroll up', async ({ page }) => {

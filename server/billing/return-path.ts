@@ -1,5 +1,5 @@
 /**
- * The page a checkout leads back to (docs/billing.md, "Back to the chapter"): a chapter of the reader,
+ * The page a checkout leads back to (docs/payments.md, "Back to the chapter"): a chapter of the reader,
  * `/read/{book}/{chapter}`, and nothing else. It goes to Stripe inside success_url and cancel_url, so a
  * looser rule would let anyone make our own Stripe return an open redirect; the browser checks the same
  * rule again on the way back (site/lib/checkout-return.ts).

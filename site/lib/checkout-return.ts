@@ -1,5 +1,5 @@
 /**
- * The chapter a checkout started from (a locked chapter), carried through Stripe Checkout (docs/billing.md,
+ * The chapter a checkout started from (a locked chapter), carried through Stripe Checkout (docs/payments.md,
  * "Back to the chapter"): the checkout's request sends it (`next`), the server puts it into the addresses
  * Stripe sends the member back to (`/checkout?success=true&next=…`), and the page there offers it. This tab's
  * sessionStorage keeps it too, for a return address without it. It is followed only when it is one of this

@@ -61,5 +61,19 @@ export async function learnerLanguages(bookLanguage?: string | null): Promise<st
   const chosen = await memberSpeaks();
   const raw = chosen.length > 0 ? chosen : [...(navigator.languages ?? [navigator.language])];
   const tags = raw.map(canonicalTag).filter((tag): tag is string => tag !== null);
-  return withFallbacks(tags, bookLanguage || null).slice(0, MAX_TAGS);
+  // Not cut here: review and /words choose among all of them, as the reader does (chooseTranslation).
+  return withFallbacks(tags, bookLanguage || null);
+}
+
+/** The most tags an API request takes (the server answers 422 beyond): the learner's first ones. */
+export const requestTags = (tags: string[]): string[] => tags.slice(0, MAX_TAGS);
+
+/**
+ * What the reader asks a chapter for: the learner's tags the chapter has, at most MAX_TAGS, sorted with
+ * plain commas: the very key the page cache keeps the answer under (server/http/query-rules.ts), so the
+ * reader and the offline copy (offline/translations.ts) ask, and keep, the same answer.
+ */
+export function askedTags(tags: string[], offered: Iterable<string>): string[] {
+  const has = new Set(offered);
+  return requestTags(tags.filter((tag) => has.has(tag))).sort();
 }

@@ -13,6 +13,8 @@ const listeners = new Set<Listener>();
 let audio: HTMLAudioElement | null = null;
 /** The clip that is sounding now (set on the `playing` event, so the button tells the truth). */
 let sounding: string | null = null;
+/** How many buttons of each clip are on the page: the last one going (a search, a deleted row) stops it. */
+const mounted = new Map<string, number>();
 
 function tell(src: string | null): void {
   sounding = src;
@@ -49,12 +51,22 @@ interface Props {
 }
 
 export function ClipButton({ src, name, durationMs }: Props) {
-  const [playing, setPlaying] = useState(false);
+  // A button drawn again while its clip sounds (the list re-rendered) says so from the start.
+  const [playing, setPlaying] = useState(() => sounding === src);
   useEffect(() => {
     const listener: Listener = (now) => setPlaying(now === src);
     listeners.add(listener);
+    mounted.set(src, (mounted.get(src) ?? 0) + 1);
+    setPlaying(sounding === src);
     return () => {
       listeners.delete(listener);
+      const left = (mounted.get(src) ?? 1) - 1;
+      if (left > 0) mounted.set(src, left);
+      else {
+        mounted.delete(src);
+        // No button is left to stop it: a clip must not go on sounding from a row that is gone.
+        if (audio && audio.getAttribute('src') === src) audio.pause();
+      }
     };
   }, [src]);
   return (

@@ -16,7 +16,7 @@ import type {
 import { api, apiDownload, errorMessage } from '../../lib/api';
 import { cardCount, cardName, type KindFilter } from '../../lib/cards';
 import { signedIn } from '../../lib/guards';
-import { learnerLanguages } from '../../lib/translation-language';
+import { learnerLanguages, requestTags } from '../../lib/translation-language';
 import { useGuard } from '../../lib/useGuard';
 import { CardItem } from './CardItem';
 import { UndoDelete, type Deleted } from './UndoDelete';
@@ -123,7 +123,7 @@ export default function WordsList() {
     setExporting(true);
     try {
       // The learner's languages, so phrase cards' translations in the file are those the page shows.
-      const languages = (await learnerLanguages()).join(',');
+      const languages = requestTags(await learnerLanguages()).join(',');
       await apiDownload(
         `user/words/export?format=${format}${languages ? `&languages=${encodeURIComponent(languages)}` : ''}`,
         format === 'csv' ? 'lingonovel-words.csv' : 'lingonovel-words-anki.zip',

@@ -10,6 +10,7 @@
 import { readerEdition } from '../plan-access';
 import { getToken, getUser } from '../session';
 import type { DownloadProgress, DownloadRecord } from './downloads';
+import { DOWNLOADS_CHANGED } from './member';
 import { formatSize } from './size';
 import { entries, offlineSupported } from './store';
 
@@ -67,6 +68,11 @@ class OfflineDownload extends HTMLElement {
     this.piece('cancel').addEventListener('click', () => this.abort?.abort());
     this.piece('remove').addEventListener('click', () => void this.removeKept());
     void this.refresh().finally(() => (this.dataset.ready = ''));
+    // What is on the device can change under the page: a lapsed plan's downloads deleted (page-offline.ts),
+    // a book removed on /downloads before Back brings this page from the back/forward cache.
+    const again = () => void (this.abort ? undefined : this.refresh());
+    addEventListener(DOWNLOADS_CHANGED, again);
+    addEventListener('pageshow', (event) => event.persisted && again());
   }
 
   /** Another chapter in the reader (play all moved on): its own state. */
@@ -185,8 +191,12 @@ class OfflineDownload extends HTMLElement {
         await import('./review-cards')
           .then(({ keepReviewCards }) => keepReviewCards(user.id, this.book, signal))
           .catch(() => undefined);
-        const { keepChapterMarks } = await import('./kept-marks');
-        for (const no of done) await keepChapterMarks(user.id, this.book, no, signal).catch(() => undefined);
+        await import('./kept-marks')
+          .then(async ({ keepChapterMarks }) => {
+            for (const no of done)
+              await keepChapterMarks(user.id, this.book, no, signal).catch(() => undefined);
+          })
+          .catch(() => undefined);
       }
       await keepShells(signal).catch(() => undefined);
       const left = chapters.length - wanted.length + refused;

@@ -6,7 +6,7 @@
  */
 import type { ReaderChapter } from '../../../server/reading/reading.dto';
 import { fetchForDevice } from '../api';
-import { forgetLearnerLanguages, learnerLanguages } from '../translation-language';
+import { askedTags, forgetLearnerLanguages, learnerLanguages } from '../translation-language';
 import { getToken, getUser } from '../session';
 import { chapterDataPath, speaksKey } from './names';
 import { put } from './store';
@@ -36,8 +36,7 @@ export async function translationsCopy(
   }
   // The reader's own rule (translations.ts): the learner's tags the chapter has, sorted, plain commas.
   const tags = await learnerLanguages(chapter.language ?? '');
-  const offered = new Set(chapter.translation_languages);
-  const asked = tags.filter((tag) => offered.has(tag)).sort();
+  const asked = askedTags(tags, chapter.translation_languages);
   if (asked.length === 0) return null;
   const path = `${chapterDataPath(book, chapter.chapter_no)}?translations=${asked.join(',')}`;
   const response = await fetchForDevice(path, { signal, withToken: true });

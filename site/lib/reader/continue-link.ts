@@ -15,7 +15,9 @@ async function continueLink(link: HTMLAnchorElement): Promise<void> {
   // The book page is public: an expired session leaves it a visitor's, rather than sending them to sign in.
   // A visitor's place is in this browser; a member's is asked of the server, with the client loaded then.
   const place = getToken()
-    ? await import('./reading-progress').then(({ loadPlace }) => loadPlace(bookCode, { passive: true }))
+    ? await import('./reading-progress')
+        .then(({ loadPlace }) => loadPlace(bookCode, { passive: true }))
+        .catch(() => null)
     : (visitorPlaces()[bookCode] ?? null);
   if (!place) return;
   link.href = `/read/${bookCode}/${place.chapter_no}#p-${place.position}`;

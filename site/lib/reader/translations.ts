@@ -9,7 +9,7 @@
 import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
 import { api } from '../api';
 import { getUser } from '../session';
-import { chooseTranslation, learnerLanguages } from '../translation-language';
+import { askedTags, chooseTranslation, learnerLanguages } from '../translation-language';
 import type { KeyOwner, ReaderHost } from './practice';
 
 /** The chapter answer with `?translations=` (docs/practice.md, "Translations"). */
@@ -55,8 +55,7 @@ export class Translations implements KeyOwner {
     // Only the languages the chapter has (the page says which), sorted and with plain commas: the very
     // key the page cache keeps the answer under (server/http/query-rules.ts), so a free chapter's answer
     // is shared by every learner of those languages and served before Express. None: nothing to ask.
-    const offered = new Set((this.reader.dataset.translations ?? '').split(',').filter(Boolean));
-    const asked = tags.filter((tag) => offered.has(tag)).sort();
+    const asked = askedTags(tags, (this.reader.dataset.translations ?? '').split(',').filter(Boolean));
     let chapter: TranslatedChapter | undefined;
     if (asked.length > 0) {
       const path = `guest/book/${encodeURIComponent(this.reader.book)}/chapter/${this.reader.chapterNo}`;
