@@ -27,6 +27,9 @@ import { FormatsModule } from './formats/formats.module';
 import { AppPasswordsModule } from './app-passwords/app-passwords.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { OpdsModule } from './opds/opds.module';
+import { DictionariesModule } from './dictionaries/dictionaries.module';
+import { WordFormsModule } from './word-forms/word-forms.module';
+import { LookupModule } from './lookup/lookup.module';
 import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
@@ -63,6 +66,9 @@ export class AppModule {
         AppPasswordsModule,
         DownloadsModule,
         OpdsModule,
+        DictionariesModule,
+        WordFormsModule,
+        LookupModule,
         SeedModule,
       ],
       controllers: [HealthController],

@@ -33,6 +33,10 @@ export const COPIED_TABLES = [
   'dictation_attempts',
   'phrase_marks',
   'app_passwords',
+  'dictionaries',
+  'dictionary_entries',
+  'word_form_sets',
+  'word_forms',
 ] as const;
 const NOT_COPIED = new Set([
   'migrations',
@@ -47,7 +51,15 @@ const NOT_COPIED = new Set([
 /** Tables whose `id` the database numbers: their sequences must be moved past the copied ids. */
 const NUMBERED = new Set(
   COPIED_TABLES.filter(
-    (table) => !['app_meta', 'stripe_events', 'subscriptions', 'word_trash', 'phrase_marks'].includes(table),
+    (table) =>
+      ![
+        'app_meta',
+        'stripe_events',
+        'subscriptions',
+        'word_trash',
+        'phrase_marks',
+        'word_form_sets',
+      ].includes(table),
   ),
 );
 const BATCH = 500;

@@ -39,6 +39,10 @@ import { ImportJobs1764316800000 } from '../migrations/1764316800000-ImportJobs'
 import { AudioMeasure } from '../formats/audio-measure.entity';
 import { AudiobookBuild } from '../formats/audiobook-build.entity';
 import { AppPassword } from '../app-passwords/app-password.entity';
+import { Dictionaries1764403200000 } from '../migrations/1764403200000-Dictionaries';
+import { Dictionary } from '../dictionaries/dictionary.entity';
+import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
+import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
 
 /** Listed by hand rather than globbed, so ts-jest and the compiled server load the same classes. */
 export const ENTITIES = [
@@ -62,6 +66,10 @@ export const ENTITIES = [
   AudioMeasure,
   AudiobookBuild,
   AppPassword,
+  Dictionary,
+  DictionaryEntry,
+  WordForm,
+  WordFormSet,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -85,4 +93,5 @@ export const MIGRATIONS = [
   Practice1763859600000,
   Formats1764230400000,
   ImportJobs1764316800000,
+  Dictionaries1764403200000,
 ];

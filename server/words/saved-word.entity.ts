@@ -6,6 +6,9 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 /** What a card holds: a glossary entry, or a whole phrase (a phrase card: empty term and meaning). */
 export type CardKind = 'word' | 'phrase';
 
+/** Where a word card's meaning came from (docs/dictionaries.md). */
+export type MeaningSource = 'glossary' | 'dictionary';
+
 /** A glossary entry or a phrase a member saved, with its FSRS card. */
 @Entity('saved_words')
 export class SavedWord {
@@ -27,6 +30,13 @@ export class SavedWord {
 
   @Column({ type: 'varchar', length: 1000 })
   meaning: string;
+
+  /** Where the meaning came from: the phrase's glossary, or a dictionary (then `sourceName` names it). */
+  @Column({ type: 'varchar', length: 12, default: 'glossary' })
+  source: MeaningSource;
+
+  @Column({ name: 'source_name', type: 'varchar', length: 200, nullable: true })
+  sourceName: string | null;
 
   @Column({ name: 'created_at', type: Date })
   createdAt: Date;
