@@ -151,7 +151,7 @@ export function openDelimited(
       yield entry;
     }
   }
-  return { format, meta: {}, entries, skipped: 0, close: async () => undefined };
+  return { format, meta: {}, entries, skipped: 0, close: () => Promise.resolve() };
 }
 
 function entryOf(

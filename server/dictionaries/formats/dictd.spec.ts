@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { openDictionary } from './open';
 import { dictd, LIMITS, readAll, readError, Uploads } from './fixtures.testing';
 import { DictionaryFileError, type DictionaryFile } from './types';
@@ -151,7 +151,7 @@ describe('dictd', () => {
   it('refuses a corrupt .dict.dz at opening, naming it and the offset, and leaves nothing behind', async () => {
     const { index, dict } = dictd([['casa', 'casa\nhouse\n'.repeat(2000)]]);
     const good = uploads.dictzip('x', dict);
-    const bytes = require('node:fs').readFileSync(good.path) as Buffer;
+    const bytes = readFileSync(good.path);
     const parts = [
       uploads.write('tiny.index', index),
       uploads.write('tiny.dict.dz', bytes.subarray(0, bytes.length - 20)),
