@@ -28,7 +28,7 @@ export interface SetCounts {
  * short transactions, then word_form_sets moves to it in one, then the old rows go in batches. The new
  * number is the id of a row inserted for the purpose (and deleted at once): ids are never given twice,
  * on SQLite (AUTOINCREMENT) as on PostgreSQL (a sequence), so two imports, even on two instances, never
- * share a generation. Generations only grow, so "older than the live one" tells the leftovers apart.
+ * share a generation, and a generation number alone names the rows of one import.
  */
 export class WordFormGenerations {
   constructor(
@@ -44,10 +44,10 @@ export class WordFormGenerations {
       // A boot sweep on another instance may have removed rows of this import as leftovers.
       if (counts.rows !== written) throw new ConflictException('The import was interrupted. Send it again.');
       const previous = await this.flip(lang, origin, generation, counts);
-      if (previous !== null) await this.deleteRows('generation < ?', lang, origin, generation, previous);
+      if (previous !== null) await this.removeGeneration(previous);
       return { forms: counts.forms, lemmas: counts.lemmas };
     } catch (error) {
-      await this.removeGeneration(lang, origin, generation);
+      await this.removeGeneration(generation);
       throw error;
     }
   }
@@ -65,7 +65,7 @@ export class WordFormGenerations {
       'DELETE FROM word_form_sets WHERE lang = ? AND origin = ? AND generation = ?',
       [lang, origin, live.generation],
     );
-    if (gone) await this.removeGeneration(lang, origin, Number(live.generation));
+    if (gone) await this.removeGeneration(Number(live.generation));
     return gone > 0;
   }
 
@@ -75,15 +75,15 @@ export class WordFormGenerations {
    * import under way elsewhere, which then answers 409 rather than going live incomplete.
    */
   async sweep(): Promise<number> {
-    const stale = await sql<Array<{ lang: string; origin: WordFormOrigin; generation: number }>>(
+    const stale = await sql<Array<{ generation: number; low: number }>>(
       this.db,
-      `SELECT DISTINCT f.lang AS lang, f.origin AS origin, f.generation AS generation
+      `SELECT f.generation AS generation, MIN(f.id) AS low
          FROM word_forms f
          LEFT JOIN word_form_sets s ON s.lang = f.lang AND s.origin = f.origin AND s.generation = f.generation
-        WHERE s.lang IS NULL`,
+        WHERE s.lang IS NULL
+        GROUP BY f.generation`,
     );
-    for (const { lang, origin, generation } of stale)
-      await this.removeGeneration(lang, origin, Number(generation));
+    for (const { generation, low } of stale) await this.removeGeneration(Number(generation), Number(low));
     return stale.length;
   }
 
@@ -186,31 +186,22 @@ export class WordFormGenerations {
     }
   }
 
-  private removeGeneration(lang: string, origin: string, generation: number): Promise<void> {
-    return this.deleteRows('generation = ?', lang, origin, generation, generation);
-  }
-
   /**
-   * Deletes the set's rows that meet `condition`, a range of ids at a time from `from` (word_forms has no
-   * index on generation, but a generation's rows all come after its number, the id of its claim).
+   * Deletes a generation's rows, a range of ids at a time: word_forms has no index on generation, but a
+   * generation's rows all come after its number (the id of its claim), and the number is unique to one
+   * set. The range alone, not (lang, form), must lead the plan, hence no condition on lang.
    */
-  private async deleteRows(
-    condition: string,
-    lang: string,
-    origin: string,
-    generation: number,
-    from: number,
-  ) {
+  private async removeGeneration(generation: number, from = generation): Promise<void> {
     const [{ high }] = await sql<Array<{ high: number | null }>>(
       this.db,
       'SELECT MAX(id) AS high FROM word_forms',
     );
     for (let start = from; high !== null && start <= Number(high); start += IDS_PER_DELETE) {
-      await sql(
-        this.db,
-        `DELETE FROM word_forms WHERE id >= ? AND id < ? AND lang = ? AND origin = ? AND ${condition}`,
-        [start, start + IDS_PER_DELETE, lang, origin, generation],
-      );
+      await sql(this.db, 'DELETE FROM word_forms WHERE id >= ? AND id < ? AND generation = ?', [
+        start,
+        start + IDS_PER_DELETE,
+        generation,
+      ]);
     }
   }
 }
