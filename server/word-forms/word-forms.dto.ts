@@ -41,8 +41,8 @@ export class WordFormsImportDto {
 export class WordFormCounts {
   @ApiProperty({ example: 'es' }) lang: string;
   @ApiProperty({ enum: ['hunspell', 'list'] }) origin: string;
-  @ApiProperty({ description: 'Distinct forms of this set.', example: 713705 }) forms: number;
-  @ApiProperty({ description: 'Distinct lemmas of this set.', example: 67516 }) lemmas: number;
+  @ApiProperty({ description: 'Distinct forms of this set.', example: 713707 }) forms: number;
+  @ApiProperty({ description: 'Distinct lemmas of this set.', example: 67518 }) lemmas: number;
 }
 
 export class WordFormsImportAnswer {

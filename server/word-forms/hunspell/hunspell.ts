@@ -50,12 +50,16 @@ export async function readAff(aff: DictionaryFile): Promise<{ affixes: Affixes; 
   return { affixes: parseAff(bufferLines(bytes, decoder, aff.name), aff.name), decoder };
 }
 
-/** One line of a .dic: the stem and its flags; morphological fields (after a tab or space) are ignored. */
+/**
+ * One line of a .dic: the stem and its flags. Morphological fields, after a tab or a space (" po:noun"),
+ * are ignored; other spaces belong to the stem, as Hunspell reads them ("Reino Unido").
+ */
 export function parseDicLine(
   affixes: Affixes,
   text: string,
 ): { stem: string; flags: string[] } | string | null {
-  const entry = text.trim().split(/[\t ]/, 1)[0];
+  const end = text.search(/\t| \S\S:/);
+  const entry = (end === -1 ? text : text.slice(0, end)).trim();
   if (!entry) return null;
   const [stem, flagText] = splitAtSlash(entry);
   if (!stem) return null;
