@@ -31,6 +31,11 @@ export class DictionarySweep implements OnApplicationBootstrap, OnModuleDestroy 
     );
   }
 
+  /** Resolves when the boot's sweep has ended (the tests wait for it). */
+  settled(): Promise<unknown> {
+    return this.running;
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     await this.running;
