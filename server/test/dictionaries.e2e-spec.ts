@@ -105,13 +105,13 @@ describe('Dictionaries (admin)', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.any(Number),
-      name: expect.stringContaining('Spanish-English FreeDict Dictionary'),
+      name: 'Spanish-English FreeDict Dictionary',
       source: 'es',
       target: 'en',
       format: 'dictd',
       entries: SPA_HEADWORDS,
-      licence: expect.stringMatching(/GNU General Public License/),
-      attribution: expect.stringMatching(/FreeDict/),
+      licence: expect.stringMatching(/^Copyright \(C\) 1999-2019 .*GNU General Public License/s),
+      attribution: 'Spanish-English FreeDict Dictionary ver. 0.3.1 (FreeDict, GPL), http://freedict.org/',
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
