@@ -47,8 +47,9 @@ function rowOf(dictionaryId: number, generation: number, entry: ParsedEntry): un
 
 /**
  * Writes `entries` as generation `generation` of the dictionary, in multi-row INSERTs; answers how many
- * rows it wrote. `db` is the claim's connection: on PostgreSQL a connection of its own, whose short
- * transactions nobody else's queries join; on SQLite every INSERT is its own transaction.
+ * rows it wrote and how many it left out. `db` is the claim's connection: on PostgreSQL a connection of
+ * its own, whose short transactions nobody else's queries join, and which works on one batch while the
+ * file gives the next; on SQLite every INSERT is its own transaction.
  */
 export async function writeEntries(
   db: EntityManager,
@@ -57,20 +58,23 @@ export async function writeEntries(
   entries: AsyncIterable<ParsedEntry>,
 ): Promise<{ written: number; skipped: number }> {
   const runner = db.queryRunner;
-  let params: unknown[] = [];
-  let rows = 0;
   let inserts = 0;
-  let written = 0;
-  let skipped = 0;
-  const flush = async () => {
-    if (rows === 0) return;
+  const insert = async (params: unknown[], rows: number) => {
     if (runner && !runner.isTransactionActive) await runner.startTransaction();
     await sql(db, rows === ROWS_PER_INSERT ? FULL_INSERT : insertSql(rows), params);
-    written += rows;
-    params = [];
-    rows = 0;
     if (runner && ++inserts % INSERTS_PER_TRANSACTION === 0) await runner.commitTransaction();
   };
+  // One INSERT in flight at a time; its failure surfaces at the next wait.
+  let pending: Promise<void> = Promise.resolve();
+  const send = async (params: unknown[], rows: number) => {
+    await pending;
+    pending = insert(params, rows);
+    pending.catch(() => undefined);
+  };
+  let params: unknown[] = [];
+  let rows = 0;
+  let written = 0;
+  let skipped = 0;
   try {
     for await (const entry of entries) {
       const row = rowOf(dictionaryId, generation, entry);
@@ -79,11 +83,19 @@ export async function writeEntries(
         continue;
       }
       params.push(...row);
-      if (++rows === ROWS_PER_INSERT) await flush();
+      if (++rows === ROWS_PER_INSERT) {
+        await send(params, rows);
+        written += rows;
+        params = [];
+        rows = 0;
+      }
     }
-    await flush();
+    if (rows > 0) await send(params, rows);
+    written += rows;
+    await pending;
     if (runner?.isTransactionActive) await runner.commitTransaction();
   } catch (error) {
+    await pending.catch(() => undefined);
     if (runner?.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
     throw error;
   }
