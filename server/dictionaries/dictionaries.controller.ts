@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { MessageAnswer } from '../common/answers';
 import { AdminOnly } from '../auth/auth.decorators';
 import { ErrorAnswer } from '../common/error-answer';
 import { IdParam } from '../common/id-param';
@@ -58,9 +59,8 @@ export class DictionariesController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @ApiOperation({ summary: 'Deletes a dictionary and its entries' })
-  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiOkResponse({ type: MessageAnswer })
   @ErrorAnswer(409, BUSY_MESSAGE)
   remove(@IdParam() id: number) {
     return this.dictionaries.remove(id);

@@ -1,5 +1,6 @@
 import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { ValidationFailed } from '../common/api-error';
+import type { MessageAnswer } from '../common/answers';
 import type { UploadedFile } from '../common/uploaded-file.validator';
 import { DictionariesRepository, type DictionaryRow } from './dictionaries.repository';
 import {
@@ -80,7 +81,7 @@ export class DictionariesService {
   }
 
   /** Hides the dictionary at once, then removes its entries a batch at a time, then its row. */
-  async remove(id: number): Promise<void> {
+  async remove(id: number): Promise<MessageAnswer> {
     await this.live(id);
     const claim = await this.claims.claim(id);
     try {
@@ -90,6 +91,7 @@ export class DictionariesService {
     } finally {
       await claim.release();
     }
+    return { message: 'Dictionary deleted.' };
   }
 
   /**
