@@ -28,9 +28,16 @@ export class DictData {
     return new DictData(file, fd, fstatSync(fd).size, temporary);
   }
 
-  /** The bytes at `offset`, at most `max` of them (a longer definition is cut, and its end never read). */
+  private scratch = Buffer.alloc(0);
+
+  /**
+   * The bytes at `offset`, at most `max` of them (a longer definition is cut, and its end never read).
+   * They are valid until the next read: one buffer serves them all, so half a million reads make no garbage.
+   */
   read(offset: number, length: number, max: number): Buffer {
-    const buffer = Buffer.allocUnsafe(Math.min(length, max));
+    const want = Math.min(length, max);
+    if (this.scratch.length < want) this.scratch = Buffer.allocUnsafe(Math.max(want, 1 << 16));
+    const buffer = this.scratch.subarray(0, want);
     let done = 0;
     while (done < buffer.length) {
       const n = readSync(this.fd, buffer, done, buffer.length - done, offset + done);

@@ -23,8 +23,13 @@ const keyOf = (text: string) =>
 
 /** ` /ˈkasa/`: a pronunciation, between slashes, after a space and before a space or the end. */
 const PRONUNCIATION = /\s\/[^/\n]+\/(?=\s|$)/g;
-/** `<masc, n, sg>` at the end of the line. */
-const POS = /\s*<([^<>\n]+)>\s*$/;
+/** `<masc, n, sg>` at the end of the line: its text, and where the line ends without it. */
+function posOf(line: string): { pos: string | null; end: number } {
+  const end = line.trimEnd();
+  const open = end.endsWith('>') ? end.lastIndexOf('<') : -1;
+  const pos = open < 0 ? '' : end.slice(open + 1, -1).trim();
+  return pos && !pos.includes('>') ? { pos, end: open } : { pos: null, end: line.length };
+}
 
 /**
  * The entry under `word` (the index's headword). When the first line prints that headword, the entry
@@ -37,8 +42,8 @@ export function dictdEntry(word: string, text: string): DictdEntry {
   const lineEnd = text.indexOf('\n');
   const first = lineEnd < 0 ? text : text.slice(0, lineEnd);
   const rest = lineEnd < 0 ? '' : text.slice(lineEnd + 1);
-  const pos = POS.exec(first)?.[1].trim() || null;
-  const bare = first.replace(POS, '');
+  const { pos, end } = posOf(first);
+  const bare = first.slice(0, end);
   const cut = bare.search(PRONUNCIATION);
   const printed = (cut < 0 ? bare : bare.slice(0, cut)).trim();
   // Most entries print the key itself, or its capitalised form: the cheap comparisons come first.

@@ -28,7 +28,7 @@ const HIDDEN = new Set([
 
 /**
  * HTML (or a StarDict's Pango or XDXF markup) as plain text: tags dropped, `<br>`, `<p>`, `<li>` and the
- * other block elements turned into line breaks, entities decoded (named and numeric), the text of
+ * other block elements turned into line breaks (one, never an empty line), entities decoded (named and numeric), the text of
  * `<script>`, `<style>` and their like dropped whole; then `plainText`.
  */
 export function htmlToText(html: string): string {
@@ -53,16 +53,20 @@ export function htmlToText(html: string): string {
   );
   parser.write(html);
   parser.end();
-  return plainText(text);
+  // An element both opens and closes a line, so `<br>` and `</p><p>` each make two: one line break is meant.
+  return plainText(text).replace(/\n{2,}/g, '\n');
 }
 
-// eslint-disable-next-line no-control-regex
+/* eslint-disable no-control-regex -- these patterns are there to find control characters */
 const CONTROL =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFE\uFFFF\uD800-\uDFFF]/;
 /** Pairs are kept whole: only a surrogate without its other half is removed. */
-// eslint-disable-next-line no-control-regex
 const CONTROLS =
   /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFEFF\uFFFE\uFFFF\uD800-\uDFFF]/g;
+/** Anything plainText would change; most definitions have none, and one test is cheaper than five replaces. */
+const NEEDS_WORK =
+  /[\u0000-\u0009\u000B-\u001F\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202A-\u202F\u205F\u2066-\u2069\u3000\uD800-\uDFFF\uFEFF\uFFFE\uFFFF]| [ \n]|\n[ \n]|^[ \n]|[ \n]$/;
+/* eslint-enable no-control-regex */
 const keepPairs = (found: string) => (found.length === 2 ? found : '');
 
 /**
@@ -73,6 +77,7 @@ const keepPairs = (found: string) => (found.length === 2 ? found : '');
  * A few passes over the whole text rather than work per line: a dictionary has half a million of these.
  */
 export function plainText(text: string): string {
+  if (!NEEDS_WORK.test(text)) return text;
   if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
   if (CONTROL.test(text)) text = text.replace(CONTROLS, keepPairs);
   return text
