@@ -158,6 +158,57 @@ describe('Dictionaries (admin)', () => {
     expect((await tsvDictionary()).name).toBe('words');
   });
 
+  it('imports a StarDict dictionary (.ifo, .idx, .dict and .syn)', async () => {
+    const words: Array<[string, string]> = [
+      ['casa', 'house'],
+      ['perro', 'dog'],
+    ];
+    const idx: Buffer[] = [];
+    let offset = 0;
+    for (const [word, meaning] of words) {
+      const numbers = Buffer.alloc(8);
+      numbers.writeUInt32BE(offset);
+      numbers.writeUInt32BE(Buffer.byteLength(meaning), 4);
+      idx.push(Buffer.from(`${word}\0`), numbers);
+      offset += Buffer.byteLength(meaning);
+    }
+    const synonym = Buffer.alloc(4);
+    synonym.writeUInt32BE(0);
+    const idxBytes = Buffer.concat(idx);
+    const ifo = [
+      "StarDict's dict ifo file",
+      'version=2.4.2',
+      'bookname=Tiny StarDict',
+      `wordcount=${words.length}`,
+      `idxfilesize=${idxBytes.length}`,
+      'synwordcount=1',
+      'sametypesequence=m',
+    ].join('\n');
+    const res = await admin.post<One>(
+      'admin/dictionary',
+      upload(
+        {
+          'tiny.ifo': `${ifo}\n`,
+          'tiny.idx': idxBytes,
+          'tiny.dict': words.map(([, meaning]) => meaning).join(''),
+          'tiny.syn': Buffer.concat([Buffer.from('hogar\0'), synonym]),
+        },
+        { source: 'es', target: 'en' },
+      ),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual(expect.objectContaining({ name: 'Tiny StarDict', format: 'stardict' }));
+    const entries = await headwords(res.body.data.id);
+    expect(entries.map((entry) => [entry.headword, entry.definition])).toEqual(
+      expect.arrayContaining([
+        ['casa', 'house'],
+        ['perro', 'dog'],
+        ['hogar', 'house'],
+      ]),
+    );
+    expect(res.body.data.entries).toBe(entries.length);
+  });
+
   it('refuses a broken file with a 422 naming the file and the line, and keeps nothing of it', async () => {
     const before = { listed: await list(), rows: await rowsOf(), dictionaries: await dictionaryRows() };
     // Far enough in that batches of entries were written before the parser met it.
