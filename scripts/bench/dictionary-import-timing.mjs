@@ -102,11 +102,25 @@ async function main() {
   const port = Number(process.env.BENCH_PORT ?? 4733);
   const base = `http://127.0.0.1:${port}`;
   const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-dict-'));
-  const env = { ...process.env, STORAGE_DIR: storage, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base };
+  const env = {
+    ...process.env,
+    STORAGE_DIR: storage,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+  };
   const admin = { email: 'bench-admin@example.org', password: 'a bench password 1' };
   execFileSync(
     process.execPath,
-    [join(root, 'dist/app/server/cli/create-admin.js'), '--email', admin.email, '--password', admin.password, '--name', 'Bench'],
+    [
+      join(root, 'dist/app/server/cli/create-admin.js'),
+      '--email',
+      admin.email,
+      '--password',
+      admin.password,
+      '--name',
+      'Bench',
+    ],
     { env, stdio: 'ignore' },
   );
   // The API alone (no pages), so that only the server needs building; scripts/bench.mjs runs the whole one.

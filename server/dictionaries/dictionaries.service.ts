@@ -130,7 +130,9 @@ export class DictionariesService {
    */
   private async cleanUp(id: number, work: () => Promise<unknown>): Promise<void> {
     await work().catch((error: unknown) =>
-      this.logger.warn(`Dictionary ${id}: a failed import's rows stay until the next sweep: ${String(error)}`),
+      this.logger.warn(
+        `Dictionary ${id}: a failed import's rows stay until the next sweep: ${String(error)}`,
+      ),
     );
   }
 

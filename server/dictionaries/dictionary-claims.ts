@@ -35,7 +35,7 @@ export class DictionaryClaims {
   async tryClaim(id: number): Promise<DictionaryClaim | null> {
     if (this.held.has(id)) return null;
     this.held.add(id);
-    if (!this.postgres) return { db: this.db.manager, release: async () => void this.held.delete(id) };
+    if (!this.postgres) return { db: this.db.manager, release: () => this.forget(id) };
     const runner = this.db.createQueryRunner();
     try {
       const [row] = await sql<Array<{ locked: boolean }>>(
@@ -66,11 +66,13 @@ export class DictionaryClaims {
    * lock are one transaction, so no other instance's sweep (dictionary-sweep.ts) ever sees the row
    * unclaimed and takes it for a crashed import's.
    */
-  async create(insert: (db: EntityManager) => Promise<number>): Promise<{ id: number; claim: DictionaryClaim }> {
+  async create(
+    insert: (db: EntityManager) => Promise<number>,
+  ): Promise<{ id: number; claim: DictionaryClaim }> {
     if (!this.postgres) {
       const id = await insert(this.db.manager);
       this.held.add(id);
-      return { id, claim: { db: this.db.manager, release: async () => void this.held.delete(id) } };
+      return { id, claim: { db: this.db.manager, release: () => this.forget(id) } };
     }
     const runner = this.db.createQueryRunner();
     try {
@@ -85,6 +87,12 @@ export class DictionaryClaims {
       await runner.release();
       throw error;
     }
+  }
+
+  /** Ends this process's claim (SQLite's whole claim). */
+  private forget(id: number): Promise<void> {
+    this.held.delete(id);
+    return Promise.resolve();
   }
 
   private claimOn(runner: QueryRunner, id: number): DictionaryClaim {

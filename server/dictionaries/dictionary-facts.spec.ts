@@ -28,12 +28,17 @@ describe(settleFacts.name, () => {
   });
 
   it("falls back to the file's metadata, then to the file name", () => {
-    expect(settleFacts({ source: 'es', target: 'en' }, opened({ name: ' File ', licence: 'GPL' }), ['x.index'], null)).toEqual(
-      expect.objectContaining({ name: 'File', licence: 'GPL', attribution: null }),
-    );
-    expect(settleFacts({ source: 'es', target: 'en' }, opened(), ['freedict-spa-eng.dict.dz'], null).name).toBe(
-      'freedict-spa-eng',
-    );
+    expect(
+      settleFacts(
+        { source: 'es', target: 'en' },
+        opened({ name: ' File ', licence: 'GPL' }),
+        ['x.index'],
+        null,
+      ),
+    ).toEqual(expect.objectContaining({ name: 'File', licence: 'GPL', attribution: null }));
+    expect(
+      settleFacts({ source: 'es', target: 'en' }, opened(), ['freedict-spa-eng.dict.dz'], null).name,
+    ).toBe('freedict-spa-eng');
   });
 
   it("keeps a replaced dictionary's own values where neither the form nor the file has one", () => {

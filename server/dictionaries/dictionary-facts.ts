@@ -43,7 +43,10 @@ export function settleFacts(
   const tag = (value: string | undefined) => (value ? canonicalTag(value) : null);
   return {
     name:
-      form.name ?? fromFile(meta.name, NAME_MAX) ?? current?.name ?? shortened(nameFromFile(fileNames[0] ?? ''), NAME_MAX),
+      form.name ??
+      fromFile(meta.name, NAME_MAX) ??
+      current?.name ??
+      shortened(nameFromFile(fileNames[0] ?? ''), NAME_MAX),
     source: tag(form.source) ?? current?.source ?? '',
     target: tag(form.target) ?? current?.target ?? '',
     format: opened.format,

@@ -73,9 +73,12 @@ describe('Dictionaries (admin)', () => {
       )
     ).map((row) => ({ id: Number(row.dictionary_id), generation: Number(row.generation), n: Number(row.n) }));
   const dictionaryRows = async () =>
-    (await sql<Array<{ id: number; generation: number }>>(db, `SELECT id, generation FROM dictionaries ORDER BY id`)).map(
-      (row) => ({ id: Number(row.id), generation: Number(row.generation) }),
-    );
+    (
+      await sql<Array<{ id: number; generation: number }>>(
+        db,
+        `SELECT id, generation FROM dictionaries ORDER BY id`,
+      )
+    ).map((row) => ({ id: Number(row.id), generation: Number(row.generation) }));
   const headwords = async (id: number) =>
     (
       await sql<Array<{ headword: string; folded: string; definition: string; pos: string | null }>>(
@@ -100,7 +103,10 @@ describe('Dictionaries (admin)', () => {
   it('imports FreeDict Spanish-English, its name, licence and attribution taken from the file', async () => {
     const res = await admin.post<One>(
       'admin/dictionary',
-      upload({ 'freedict-spa-eng.index': SPA_INDEX, 'freedict-spa-eng.dict.dz': SPA_DICT }, { source: 'es', target: 'en' }),
+      upload(
+        { 'freedict-spa-eng.index': SPA_INDEX, 'freedict-spa-eng.dict.dz': SPA_DICT },
+        { source: 'es', target: 'en' },
+      ),
     );
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
@@ -236,17 +242,31 @@ describe('Dictionaries (admin)', () => {
     const none = await admin.post<Refusal>('admin/dictionary', { source: 'es', target: 'en' });
     expect(none.status).toBe(422);
     expect(none.body.errors?.files).toEqual(['Choose the files of the dictionary.']);
-    const empty = await admin.post<Refusal>('admin/dictionary', upload({ 'empty.tsv': '' }, { source: 'es', target: 'en' }));
+    const empty = await admin.post<Refusal>(
+      'admin/dictionary',
+      upload({ 'empty.tsv': '' }, { source: 'es', target: 'en' }),
+    );
     expect(empty.status).toBe(422);
     expect(empty.body.errors?.files?.[0]).toMatch(/empty\.tsv|no dictionary entries/);
   });
 
   it('replaces the entries and keeps the id; a failed replacement keeps the old entries live', async () => {
-    const made = await tsvDictionary({ name: 'Replaceable', attribution: 'First edition' }, generatedTsv(600, 'old'));
-    const replaced = await admin.put<One>(`admin/dictionary/${made.id}`, upload({ 'v2.tsv': generatedTsv(700, 'new') }));
+    const made = await tsvDictionary(
+      { name: 'Replaceable', attribution: 'First edition' },
+      generatedTsv(600, 'old'),
+    );
+    const replaced = await admin.put<One>(
+      `admin/dictionary/${made.id}`,
+      upload({ 'v2.tsv': generatedTsv(700, 'new') }),
+    );
     expect(replaced.status).toBe(200);
     expect(replaced.body.data).toEqual(
-      expect.objectContaining({ id: made.id, name: 'Replaceable', attribution: 'First edition', entries: 700 }),
+      expect.objectContaining({
+        id: made.id,
+        name: 'Replaceable',
+        attribution: 'First edition',
+        entries: 700,
+      }),
     );
     expect(await rowsOf(made.id)).toEqual([{ id: made.id, generation: 2, n: 700 }]);
     expect((await headwords(made.id))[0].headword).toBe('new0');
@@ -279,12 +299,17 @@ describe('Dictionaries (admin)', () => {
   it('refuses a second import of the same dictionary while one is running (409)', async () => {
     const made = await tsvDictionary({ name: 'Busy' });
     // Large enough that the first replacement is still writing when the second arrives.
-    const first = admin.put<One>(`admin/dictionary/${made.id}`, upload({ 'big.tsv': generatedTsv(50_000, 'w') }));
+    const first = admin.put<One>(
+      `admin/dictionary/${made.id}`,
+      upload({ 'big.tsv': generatedTsv(50_000, 'w') }),
+    );
     // Waits for its first rows: from then on it holds the dictionary until its answer.
     const writing = () =>
-      sql<unknown[]>(db, `SELECT 1 FROM dictionary_entries WHERE dictionary_id = ? AND generation = 2 LIMIT 1`, [
-        made.id,
-      ]);
+      sql<unknown[]>(
+        db,
+        `SELECT 1 FROM dictionary_entries WHERE dictionary_id = ? AND generation = 2 LIMIT 1`,
+        [made.id],
+      );
     while ((await writing()).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await admin.put<Refusal>(`admin/dictionary/${made.id}`, upload({ 'small.tsv': 'a\tb\n' }));
     expect(second.status).toBe(409);
@@ -301,7 +326,10 @@ describe('Dictionaries (admin)', () => {
       [member, 403],
     ] as const) {
       expect((await client.get('admin/dictionary')).status).toBe(status);
-      expect((await client.post('admin/dictionary', upload({ 'a.tsv': 'a\tb\n' }, { source: 'es', target: 'en' }))).status).toBe(status);
+      expect(
+        (await client.post('admin/dictionary', upload({ 'a.tsv': 'a\tb\n' }, { source: 'es', target: 'en' })))
+          .status,
+      ).toBe(status);
       expect((await client.put('admin/dictionary/1', upload({ 'a.tsv': 'a\tb\n' }))).status).toBe(status);
       expect((await client.delete('admin/dictionary/1')).status).toBe(status);
     }
@@ -312,7 +340,10 @@ describe('Dictionaries (admin)', () => {
     let own = await startServer(storage);
     try {
       const ownAdmin = (await newAdmin(own)).client;
-      const made = await ownAdmin.post<One>('admin/dictionary', upload({ 'a.tsv': 'uno\tone\ndos\ttwo\n' }, { source: 'es', target: 'en' }));
+      const made = await ownAdmin.post<One>(
+        'admin/dictionary',
+        upload({ 'a.tsv': 'uno\tone\ndos\ttwo\n' }, { source: 'es', target: 'en' }),
+      );
       expect(made.status).toBe(201);
       const id = made.body.data.id;
       // As a crash would leave them: a replacement's rows half written, and a first import's hidden row.
@@ -333,7 +364,9 @@ describe('Dictionaries (admin)', () => {
         after,
         `SELECT dictionary_id, generation, COUNT(*) AS n FROM dictionary_entries GROUP BY dictionary_id, generation`,
       );
-      expect(rows.map((row) => [Number(row.dictionary_id), Number(row.generation), Number(row.n)])).toEqual([[id, 1, 2]]);
+      expect(rows.map((row) => [Number(row.dictionary_id), Number(row.generation), Number(row.n)])).toEqual([
+        [id, 1, 2],
+      ]);
       const dictionaries = await sql<Array<{ id: number }>>(after, `SELECT id FROM dictionaries`);
       expect(dictionaries.map((row) => Number(row.id))).toEqual([id]);
     } finally {
