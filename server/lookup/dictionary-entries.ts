@@ -21,6 +21,14 @@ export interface FoundEntry {
   pos: string | null;
 }
 
+type EntryRow = {
+  id: number | string;
+  dictionary_id: number | string;
+  headword: string;
+  definition: string;
+  pos: string | null;
+};
+
 /** The most lemmas one form gives (Hunspell gives a handful at most), and entries one query reads. */
 const MAX_LEMMAS = 20;
 const MAX_ENTRIES = 100;
@@ -47,7 +55,9 @@ export class DictionaryEntries {
    * in the order they were added. The table holds a row per dictionary: reading it whole is cheap.
    */
   async fromLanguage(lang: string | null): Promise<LiveDictionary[]> {
-    const rows = await sql<Array<Record<string, unknown>>>(
+    const rows = await sql<
+      Array<{ id: number | string; name: string; source: string; target: string; attribution: string | null }>
+    >(
       this.db,
       'SELECT id, name, source, target, attribution FROM dictionaries WHERE generation > 0 ORDER BY id',
     );
@@ -56,7 +66,7 @@ export class DictionaryEntries {
       name: String(row.name),
       source: String(row.source),
       target: String(row.target),
-      attribution: row.attribution === null ? null : String(row.attribution),
+      attribution: row.attribution ?? null,
     }));
     if (lang === null) return all;
     const same = all.filter((d) => primaryTag(d.source) === primaryTag(lang));
@@ -94,7 +104,7 @@ export class DictionaryEntries {
   }
 
   private async entries(match: string, dictionaryIds: number[], params: string[]): Promise<FoundEntry[]> {
-    const rows = await sql<Array<Record<string, unknown>>>(
+    const rows = await sql<EntryRow[]>(
       this.db,
       `SELECT ${ENTRY_COLUMNS} FROM dictionary_entries e` +
         ' JOIN dictionaries d ON d.id = e.dictionary_id AND d.generation = e.generation' +
@@ -108,7 +118,7 @@ export class DictionaryEntries {
       dictionaryId: Number(row.dictionary_id),
       headword: String(row.headword),
       definition: String(row.definition),
-      pos: row.pos === null || row.pos === undefined ? null : String(row.pos),
+      pos: row.pos ?? null,
     }));
     return found.sort((a, b) => a.id - b.id);
   }

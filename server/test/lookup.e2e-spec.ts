@@ -5,6 +5,7 @@ import { foldWord } from '../dictionaries/fold';
 import { User } from '../users/user.entity';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
+import { controlClock, MINUTE } from './clock';
 import { parseCsv } from './csv';
 import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
@@ -110,15 +111,13 @@ describe('Word lookup', () => {
       ['ser', 'to be', 'v'],
     ]);
     // Rows of an older generation of the same dictionary: replaced, never shown.
-    await db
-      .getRepository(DictionaryEntry)
-      .insert({
-        dictionaryId: dict.first.id,
-        generation: 1,
-        headword: 'casa',
-        folded: 'casa',
-        definition: 'OLD',
-      });
+    await db.getRepository(DictionaryEntry).insert({
+      dictionaryId: dict.first.id,
+      generation: 1,
+      headword: 'casa',
+      folded: 'casa',
+      definition: 'OLD',
+    });
     dict.second = await addDictionary('Second es-en', 'es', 'en', 1, [['casar', 'to wed']]);
     // A first import not finished: hidden.
     dict.hidden = await addDictionary('Hidden es-en', 'es', 'en', 0, [['casas', 'hidden']]);
@@ -320,19 +319,30 @@ describe('Word lookup', () => {
   });
 
   it('allows 600 lookups a minute per address, then answers 429 with Retry-After', async () => {
-    const busy = new ApiClient(server);
-    // Cheap requests (a 422 each): every request counts, valid or not.
-    for (let sent = 0; sent < 600; sent += 20) {
-      const statuses = await Promise.all(Array.from({ length: 20 }, () => busy.get('lookup?lang=es')));
-      expect(statuses.map((res) => res.status)).toEqual(Array(20).fill(422));
+    // The server's clock stands still, so a slow machine cannot let the minute pass mid-loop.
+    const clock = controlClock(server);
+    try {
+      const busy = new ApiClient(server);
+      // Cheap requests (a 422 each): every request counts, valid or not.
+      for (let sent = 0; sent < 600; sent += 25) {
+        const statuses = await Promise.all(Array.from({ length: 25 }, () => busy.get('lookup?lang=es')));
+        expect(statuses.map((res) => res.status)).toEqual(Array(25).fill(422));
+      }
+      const refused = await lookup(busy, 'lang=es&word=casa');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ message: 'Too many lookups. Please wait a moment and try again.' });
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.headers.get('cache-control')).toBe('private, no-store');
+      // Another address is not held back; this one may look up again once its minute is over.
+      expect((await lookup(new ApiClient(server), 'lang=es&word=casa')).status).toBe(200);
+      clock.advance(MINUTE - 1000);
+      expect(await lookup(busy, 'lang=es&word=casa')).toMatchObject({ status: 429 });
+      expect((await lookup(busy, 'lang=es&word=casa')).headers.get('retry-after')).toBe('1');
+      clock.advance(1000);
+      expect((await lookup(busy, 'lang=es&word=casa')).status).toBe(200);
+    } finally {
+      clock.restore();
     }
-    const refused = await lookup(busy, 'lang=es&word=casa');
-    expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ message: 'Too many lookups. Please wait a moment and try again.' });
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    // Another address is not held back.
-    expect((await lookup(new ApiClient(server), 'lang=es&word=casa')).status).toBe(200);
   });
 
   it('saves a dictionary meaning of a word as a card that says which dictionary, and refuses a made-up one', async () => {
