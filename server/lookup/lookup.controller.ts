@@ -1,4 +1,13 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Injectable,
+  Query,
+  Res,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
@@ -6,14 +15,31 @@ import { ErrorAnswer } from '../common/error-answer';
 import { MemoryRateLimit } from '../common/memory-rate-limit';
 import type { User } from '../users/user.entity';
 import { LookupAnswer, LookupQuery } from './lookup.dto';
-import { LookupService } from './lookup.service';
+import { LookupService, PRIVATE_LOOKUP } from './lookup.service';
 
 /** Lookups per client address and minute, counted in each instance's memory (docs/lookup.md). */
 export const LOOKUPS_PER_MINUTE = 600;
 export const TOO_MANY_LOOKUPS = 'Too many lookups. Please wait a moment and try again.';
 
+/**
+ * Makes every answer of the route private until the lookup says otherwise (a visitor's, without a
+ * phrase), refusals included (403, 404, 422, 429): a guard, because it runs before the rate limit and the
+ * validation, which a route middleware would too but would show up as a route of its own. The answer
+ * differs with the token, so caches keep them apart (Vary).
+ */
+@Injectable()
+export class PrivateUntilPublic implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const res = context.switchToHttp().getResponse<Response>();
+    res.setHeader('Cache-Control', PRIVATE_LOOKUP);
+    res.vary('Authorization');
+    return true;
+  }
+}
+
 /** A word's lookup, for anyone: a member's token, when sent, picks the definitions' language. */
 @OptionalAuth()
+@UseGuards(PrivateUntilPublic)
 @Controller('lookup')
 export class LookupController {
   constructor(private readonly lookups: LookupService) {}
