@@ -42,6 +42,7 @@ export function DictionaryList({
         confirmLabel: 'Delete dictionary',
       },
       () => onDeleted(dictionary.id),
+      `“${dictionary.name}” has been deleted.`,
     );
   }
 

@@ -53,6 +53,7 @@ export function WordFormsPanel() {
         confirmLabel: 'Delete word forms',
       },
       () => update((list) => list.filter((item) => setKey(item) !== setKey(set))),
+      `The word forms of ${name} have been deleted.`,
     );
   }
 
