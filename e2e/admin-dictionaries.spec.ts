@@ -101,9 +101,16 @@ test('import FreeDict through the form, see it listed, a broken file named by it
 
   // A broken TSV: refused, the file and its line named under the files field; nothing is added.
   await page.reload();
-  await form
-    .getByLabel('Dictionary files')
-    .setInputFiles(tsv('broken.tsv', 'casa\thouse\nperro\tdog\nthis line has no definition\n'));
+  // Line 3 is not UTF-8 (a Latin-1 "ñ"): the parsers refuse it rather than guess.
+  await form.getByLabel('Dictionary files').setInputFiles({
+    name: 'broken.tsv',
+    mimeType: 'text/tab-separated-values',
+    buffer: Buffer.concat([
+      Buffer.from('casa\thouse\nperro\tdog\nni'),
+      Buffer.from([0xf1]),
+      Buffer.from('o\tchild\n'),
+    ]),
+  });
   await form.getByLabel('Language of the headwords').fill('es');
   await form.getByRole('button', { name: 'Import the dictionary' }).click();
   const fileError = form.locator('#dictionary-files-error');
