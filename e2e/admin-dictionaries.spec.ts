@@ -52,11 +52,13 @@ test.beforeAll(async ({ request }) => {
 
 // What the journey made goes, whatever step it stopped at.
 test.afterAll(async ({ request }) => {
+  const remove = (path: string) =>
+    request.delete(`/api/v1/${path}`, { headers: { Authorization: `Bearer ${session.token}` } });
   const left = await ours(request);
-  if (left) await adminApi(request, session, 'DELETE', `admin/dictionary/${left.id}`);
-  const sets = (await adminApi<{ data: FormSet[] }>(request, session, 'GET', 'admin/word-forms')).body.data;
-  for (const set of sets.filter((item) => item.lang === FORMS_LANG))
-    await adminApi(request, session, 'DELETE', `admin/word-forms/${set.lang}/${set.origin}`);
+  if (left) await remove(`admin/dictionary/${left.id}`);
+  const sets = await adminApi<{ data?: FormSet[] }>(request, session, 'GET', 'admin/word-forms');
+  for (const set of (sets.body.data ?? []).filter((item) => item.lang === FORMS_LANG))
+    await remove(`admin/word-forms/${set.lang}/${set.origin}`);
 });
 
 test.beforeEach(async ({ page }) => {
@@ -79,7 +81,7 @@ test('import FreeDict through the form, see it listed, a broken file named by it
   await expect(page.getByText(/^(Checking your access|Loading)/)).toHaveCount(0);
 
   // Import: Debian's two files, the languages, a name; licence and attribution come from the files.
-  const form = page.getByRole('region', { name: 'Import a dictionary' });
+  const form = page.getByRole('region', { name: 'Import a dictionary', exact: true });
   await form.getByLabel('Dictionary files').setInputFiles([`${DICTD}.index`, `${DICTD}.dict.dz`]);
   await expect(form.getByRole('list', { name: 'Chosen files' })).toContainText('freedict-spa-eng.dict.dz');
   await form.getByLabel('Language of the headwords').fill('es');
@@ -146,7 +148,7 @@ test('import FreeDict through the form, see it listed, a broken file named by it
 
 test('upload a list of word forms, see its counts, delete it', async ({ page }) => {
   await page.goto('/admin/dictionaries');
-  const panel = page.getByRole('region', { name: 'Word forms' });
+  const panel = page.getByRole('region', { name: 'Word forms', exact: true });
   await expect(page.getByText(/^(Checking your access|Loading)/)).toHaveCount(0);
   await panel
     .getByLabel('Word form files')

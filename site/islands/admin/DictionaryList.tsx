@@ -50,7 +50,7 @@ export function DictionaryList({
     <section aria-labelledby="dictionaries-heading">
       <h2 id="dictionaries-heading">Dictionaries</h2>
       <ListMessages message={deleter.message} error={deleter.error} />
-      <TableScroll label="Dictionaries">
+      <TableScroll label="Table of the dictionaries">
         <table className="admin-table">
           <caption className="visually-hidden">Dictionaries</caption>
           <thead>

@@ -75,7 +75,7 @@ export function WordFormsPanel() {
         list the irregular ones (“fue” to “ir”).
       </p>
       <ListMessages message={deleter.message} error={deleter.error} />
-      <TableScroll label="Word forms">
+      <TableScroll label="Table of the word forms">
         <table className="admin-table">
           <caption className="visually-hidden">Word forms</caption>
           <thead>
