@@ -1,0 +1,117 @@
+import {
+  Injectable,
+  Logger,
+  NotFoundException,
+  PayloadTooLargeException,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ValidationFailed } from '../common/api-error';
+import { MessageAnswer } from '../common/answers';
+import { canonicalTag } from '../common/language-tags';
+import { dateFromDb } from '../database/db-dates';
+import { sql } from '../database/sql';
+import { DictionaryFileError, type DictionaryFile } from '../dictionaries/formats/types';
+import type { UploadedFile } from '../common/uploaded-file.validator';
+import { MB } from '../http/body/multipart.interceptor';
+import { readFormList } from './form-list';
+import { expandHunspell } from './hunspell/hunspell';
+import { lemmasOf } from './lemmas';
+import type { FormLemma } from './types';
+import type { WordFormOrigin } from './word-form.entity';
+import { WordFormGenerations } from './word-form-generations';
+import {
+  MAX_FORMS,
+  WORD_FORM_FILE_LIMITS,
+  type WordFormSetsAnswer,
+  type WordFormsImportAnswer,
+  type WordFormsImportDto,
+} from './word-forms.dto';
+
+const WHICH_FILES = 'Send a Hunspell .aff and .dic, or one .tsv or .csv list of forms.';
+
+/** What the sent files are: a Hunspell pair or a list, and the pairs they give (streamed). */
+function sourceOf(files: UploadedFile[]): { origin: WordFormOrigin; pairs: AsyncIterable<FormLemma> } {
+  const named = files.map((file): DictionaryFile => ({
+    name: file.originalname,
+    path: file.path,
+    size: file.size,
+  }));
+  const withExtension = (ext: string) => named.filter((file) => file.name.toLowerCase().endsWith(ext));
+  const [aff] = withExtension('.aff');
+  const [dic] = withExtension('.dic');
+  const lists = [...withExtension('.tsv'), ...withExtension('.csv')];
+  const bounded = (file: DictionaryFile, limit: number) => {
+    if (file.size > limit) {
+      throw new PayloadTooLargeException(`${file.name} is too large. The limit is ${limit / MB} MB.`);
+    }
+  };
+  if (named.length === 2 && aff && dic) {
+    bounded(aff, WORD_FORM_FILE_LIMITS.aff);
+    bounded(dic, WORD_FORM_FILE_LIMITS.dic);
+    return { origin: 'hunspell', pairs: expandHunspell(aff, dic) };
+  }
+  if (named.length === 1 && lists.length === 1) {
+    bounded(lists[0], WORD_FORM_FILE_LIMITS.list);
+    return { origin: 'list', pairs: readFormList(lists[0]) };
+  }
+  throw ValidationFailed.field('files', WHICH_FILES);
+}
+
+/** Word forms (docs/word-forms.md): imports replace a language's set of one origin; lookups read them. */
+@Injectable()
+export class WordFormsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(WordFormsService.name);
+  private readonly generations: WordFormGenerations;
+
+  constructor(private readonly db: DataSource) {
+    this.generations = new WordFormGenerations(db, MAX_FORMS);
+  }
+
+  /** Leftovers of an import cut short (a crash) go before any request can see or race them. */
+  async onApplicationBootstrap(): Promise<void> {
+    const swept = await this.generations.sweep();
+    if (swept) this.logger.log(`Removed ${swept} unfinished generation(s) of word forms.`);
+  }
+
+  async import(dto: WordFormsImportDto): Promise<WordFormsImportAnswer> {
+    const lang = canonicalTag(dto.lang.trim())!;
+    const { origin, pairs } = sourceOf(dto.files);
+    try {
+      const counts = await this.generations.replace(lang, origin, pairs);
+      return { data: { lang, origin, ...counts } };
+    } catch (error) {
+      if (error instanceof DictionaryFileError) throw ValidationFailed.field('files', error.message);
+      throw error;
+    }
+  }
+
+  async list(): Promise<WordFormSetsAnswer> {
+    const rows = await sql<
+      Array<{ lang: string; origin: string; forms: number; lemmas: number; updated_at: Date | string }>
+    >(this.db, 'SELECT lang, origin, forms, lemmas, updated_at FROM word_form_sets ORDER BY lang, origin');
+    return {
+      data: rows.map((row) => ({
+        lang: row.lang,
+        origin: row.origin,
+        forms: Number(row.forms),
+        lemmas: Number(row.lemmas),
+        updated_at: dateFromDb(row.updated_at).toISOString(),
+      })),
+    };
+  }
+
+  async remove(lang: string, origin: string): Promise<MessageAnswer> {
+    const tag = canonicalTag(lang);
+    const known = origin === 'hunspell' || origin === 'list';
+    if (!tag || !known || !(await this.generations.remove(tag, origin))) {
+      throw new NotFoundException('No such set of word forms.');
+    }
+    return { message: 'The word forms have been deleted.' };
+  }
+
+  /** The lemmas of each word in `lang`, for the lookup (lemmas.ts). */
+  lemmasOf(lang: string, words: readonly string[]): Promise<Map<string, string[]>> {
+    return lemmasOf(this.db, lang, words);
+  }
+}
