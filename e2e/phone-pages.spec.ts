@@ -105,6 +105,15 @@ const PAGES: Where[] = [
     },
   },
   {
+    name: 'admin dictionaries',
+    url: '/admin/dictionaries',
+    as: 'admin',
+    ready: async (page) => {
+      await loaded(page, 'Dictionaries');
+      await expect(page.getByRole('table', { name: 'Word forms' })).toBeVisible();
+    },
+  },
+  {
     name: 'admin import preview',
     url: '',
     as: 'admin',

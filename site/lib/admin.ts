@@ -52,6 +52,8 @@ export const adminRoutes = {
   createBook: '/admin/dashboard/create-book',
   importBook: '/admin/books/import',
   books: '/admin/books',
+  /** Dictionaries and word forms for the reader's lookups (docs/dictionaries-admin.md). */
+  dictionaries: '/admin/dictionaries',
   editBook: (code: string) => `/admin/books/edit/${encodeURIComponent(code)}`,
   bookDetail: (code: string) => `/admin/book-detail/${encodeURIComponent(code)}`,
   chapters: (bookId: number | string) => `/admin/chapter/list/${bookId}`,

@@ -29,6 +29,11 @@ export default function Dashboard() {
             Add Book
           </a>
         </li>
+        <li>
+          <a className="button button-secondary" href={adminRoutes.dictionaries}>
+            Dictionaries
+          </a>
+        </li>
       </ul>
     </AdminPage>
   );

@@ -1,5 +1,5 @@
 /**
- * The book form's language: a text box with a list of common languages by their English names, whose
+ * The book form's language (and a dictionary's or word forms' languages): a text box with a list of common languages by their English names, whose
  * values are BCP 47 tags ("es", "pt-PT"). Any other tag can still be typed. An English name from the list
  * typed in full ("Spanish") is sent as its tag; the server checks whatever is sent (docs/api.md).
  */
@@ -31,20 +31,28 @@ export function LanguageField({
   defaultValue,
   required,
   error,
+  name: fieldName = 'language',
+  hint: ownHint,
 }: {
   id: string;
   label: string;
   defaultValue: string;
   required: boolean;
   error?: string;
+  /** The name the tag is sent under: the book form's `language`, a dictionary's `source` or `target`. */
+  name?: string;
+  /** The hint for a form other than the book's. */
+  hint?: string;
 }) {
   const [typed, setTyped] = useState(defaultValue);
   const listId = useId();
   const name = nameOf(typed);
   const value = languageValue(typed);
-  const hint = required
-    ? 'The language the book is written in: pick it from the list, or type its code (such as fr, es or pt-PT).'
-    : 'Pick it from the list, or type its code (such as fr, es or pt-PT). Left empty, the book is under “Other language”.';
+  const hint =
+    ownHint ??
+    (required
+      ? 'The language the book is written in: pick it from the list, or type its code (such as fr, es or pt-PT).'
+      : 'Pick it from the list, or type its code (such as fr, es or pt-PT). Left empty, the book is under “Other language”.');
   return (
     <FieldShell id={id} label={label} hint={hint} error={error}>
       {(a11y) => (
@@ -68,7 +76,7 @@ export function LanguageField({
             ))}
           </datalist>
           {/* The value sent: the tag, even when the English name was typed and the form sent at once. */}
-          <input type="hidden" name="language" value={value} />
+          <input type="hidden" name={fieldName} value={value} />
           <p className="field-hint" aria-live="polite">
             {name && value ? `${value}: ${name}` : ''}
           </p>

@@ -12,15 +12,22 @@ export function useDeleter(confirm: (options: ConfirmOptions) => Promise<boolean
   const [error, setError] = useState<string | null>(null);
 
   const remove = useCallback(
-    async (key: number | string, path: string, options: ConfirmOptions, onDeleted: () => void) => {
+    async (
+      key: number | string,
+      path: string,
+      options: ConfirmOptions,
+      onDeleted: () => void,
+      /** What to say when the server answers with no message (a 204). */
+      done?: string,
+    ) => {
       if (!(await confirm(options))) return;
       setPending(key);
       setMessage(null);
       setError(null);
       try {
-        const answer = await api<{ message: string }>(path, { method: 'DELETE' });
+        const answer = await api<{ message: string } | null>(path, { method: 'DELETE' });
         onDeleted();
-        setMessage(answer.message);
+        setMessage(answer?.message ?? done ?? null);
       } catch (failure) {
         // A 404 (deleted meanwhile, elsewhere) explains itself; anything else gets the generic message.
         setError(failure instanceof ApiError && failure.status === 404 ? failure.message : GENERIC_ERROR);
