@@ -2,7 +2,7 @@
  * Every word of a shown phrase can be tapped to look it up (docs/practice.md, "Word lookups"). The phrase's
  * button stays its play control: a tap on one of its words opens that word's lookup, a tap anywhere else on
  * the phrase (its play icon, the space around its words) plays it, as before. The keyboard's Enter and
- * Space on the phrase play it too; W, or the current phrase's "Words" button, lists its words, each a
+ * Space on the phrase play it too; W lists the words of the focused phrase (else the current one), each a
  * button opening its lookup.
  *
  * Only the segmenting is here (site/lib/lookup/words.ts): a phrase's words are wrapped when a pointer first
@@ -23,11 +23,6 @@ export function textShown(li: HTMLElement): boolean {
 
 export class WordTaps {
   private sheet: Promise<LookupSheet> | undefined;
-  private readonly button = Object.assign(document.createElement('button'), {
-    type: 'button',
-    className: 'words-button',
-    textContent: 'Words',
-  });
 
   constructor(
     private readonly reader: ReaderHost,
@@ -39,23 +34,10 @@ export class WordTaps {
       wrapWords(text, this.lang);
       void this.load().catch(() => undefined);
     });
-    // Not a phrase's play: a control of its own, as the glossary's Save toggles are.
-    this.button.dataset.practice = '';
-    this.button.addEventListener('click', () => this.listWords(this.reader.current));
-    reader.addEventListener('reader:selected', () => this.placeButton());
-    reader.addEventListener('reader:chapter', () => this.button.remove());
   }
 
   private get lang(): string {
     return this.reader.dataset.lang ?? '';
-  }
-
-  /** The "Words" button goes to the current phrase (shown by CSS only while its text is). */
-  private placeButton(): void {
-    const item = this.reader.phrases[this.reader.current];
-    if (!item) return;
-    this.button.setAttribute('aria-label', `Words of phrase ${item.position}`);
-    if (this.button.parentElement !== item.li) item.li.append(this.button);
   }
 
   private load(): Promise<LookupSheet> {
@@ -88,10 +70,10 @@ export class WordTaps {
     return true;
   }
 
-  /** W, and the "Words" button: the words of the focused phrase, else of the current one. */
+  /** W: the words of the focused phrase, else of the current one. */
   keys(): Record<string, () => void> {
     const list = () => {
-      const focused = (document.activeElement)?.closest('li');
+      const focused = document.activeElement?.closest('li');
       const at = this.reader.phrases.findIndex((item) => item.li === focused);
       this.listWords(at >= 0 ? at : Math.max(this.reader.current, 0));
     };
