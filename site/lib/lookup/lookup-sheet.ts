@@ -33,6 +33,8 @@ export class LookupSheet {
   private readonly content = make('div', { className: 'lookup-content' });
   private readonly status = make('p', { className: 'visually-hidden' });
   private readonly play = make('button', { type: 'button', className: 'lookup-play' });
+  /** "Play phrase N": the name is the visible text (WCAG 2.5.3). */
+  private readonly playLabel = make('span');
   private readonly back = make('button', {
     type: 'button',
     className: 'lookup-back',
@@ -54,7 +56,7 @@ export class LookupSheet {
     dialog.classList.add('lookup');
     this.status.setAttribute('role', 'status');
     this.play.innerHTML = iconSvg('play');
-    this.play.append('Play the phrase');
+    this.play.append(this.playLabel);
     this.play.addEventListener('click', () => this.playPhrase());
     this.back.hidden = true;
     this.back.addEventListener('click', () => this.item && this.openList(this.item, this.words));
@@ -79,7 +81,7 @@ export class LookupSheet {
     anchor?.classList.add('looked-up');
     this.back.hidden = true;
     this.title(word);
-    this.play.setAttribute('aria-label', `Play phrase ${item.position}`);
+    this.playLabel.textContent = `Play phrase ${item.position}`;
     this.content.replaceChildren(make('p', { className: 'lookup-note', textContent: 'Looking up…' }));
     this.content.setAttribute('aria-busy', 'true');
     this.show();
@@ -100,7 +102,7 @@ export class LookupSheet {
     this.heading.textContent = `Words of phrase ${item.position}`;
     this.heading.removeAttribute('lang');
     this.back.hidden = true;
-    this.play.setAttribute('aria-label', `Play phrase ${item.position}`);
+    this.playLabel.textContent = `Play phrase ${item.position}`;
     const list = make('ul', { className: 'lookup-words' });
     for (const word of words) {
       const button = make('button', { type: 'button', textContent: word, lang: this.lang });
@@ -189,7 +191,7 @@ export class LookupSheet {
     this.content.replaceChildren(...parts);
     this.content.removeAttribute('aria-busy');
     const found = answer.glossary || answer.entries.length > 0;
-    this.status.textContent = found ? `Entries for “${word}” shown.` : `No entry for “${word}”.`;
+    this.status.textContent = `Lookup of “${word}”: ${found ? 'done' : 'no entry'}.`;
     this.place();
   }
 

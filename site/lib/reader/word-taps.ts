@@ -6,8 +6,8 @@
  * button opening its lookup.
  *
  * Only the segmenting is here (site/lib/lookup/words.ts): a phrase's words are wrapped when a pointer first
- * comes over it, and the lookup itself (the sheet, its requests) is fetched with import() on the first
- * such pointer, before the tap, so the sheet opens at once.
+ * comes over it, and the lookup itself (the sheet, its requests) is fetched with import() once the page is
+ * idle (or on the first such pointer, if sooner), before any tap, so the sheet opens at once.
  */
 import type { LookupSheet } from '../lookup/lookup-sheet';
 import { distinctWords, WORD_CLASS, wrapWords } from '../lookup/words';
@@ -28,6 +28,11 @@ export class WordTaps {
     private readonly reader: ReaderHost,
     private readonly list: HTMLElement,
   ) {
+    // The lookup's code (about 3 KB) comes once the page is idle, as the marks and translations do after
+    // the phrases show, so the first tap opens the sheet at once; a pointer over a phrase asks sooner.
+    const warm = () => void this.load().catch(() => undefined);
+    if ('requestIdleCallback' in window) requestIdleCallback(warm, { timeout: 5000 });
+    else setTimeout(warm, 2000);
     list.addEventListener('pointerover', (event) => {
       const text = (event.target as Element).closest<HTMLElement>('.phrase');
       if (!text || !textShown(text.closest('li')!)) return;
