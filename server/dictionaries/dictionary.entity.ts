@@ -1,7 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** The formats a dictionary is imported from (docs/dictionaries.md). */
-export type DictionaryFormat = 'dictd' | 'stardict' | 'tsv' | 'csv';
+export const DICTIONARY_FORMATS = ['dictd', 'stardict', 'tsv', 'csv'] as const;
+export type DictionaryFormat = (typeof DICTIONARY_FORMATS)[number];
 
 /** A bilingual dictionary for one pair of languages; its live entries are those of its `generation`. */
 @Entity('dictionaries')

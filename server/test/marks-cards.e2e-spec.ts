@@ -398,10 +398,10 @@ describe('Marks and phrase cards', () => {
     await client.post('user/words', { phrase_id: phrases[0][1], term: 'au revoir' });
 
     const csv = parseCsv((await (await client.raw('user/words/export')).text()).replace(/^\uFEFF/, ''));
-    expect(csv[0].slice(-2)).toEqual(['kind', 'translation']);
-    expect(csv.slice(1).map((row) => [row[0], row[1], row[2], row[7], row[8]])).toEqual([
-      ['', '', 'Bonjour. (1)', 'phrase', 'Guten Tag. (1)'],
-      ['au revoir', 'goodbye', 'Au revoir. (1)', 'word', 'Goodbye. (1)'],
+    expect(csv[0].slice(-4)).toEqual(['kind', 'translation', 'source', 'dictionary']);
+    expect(csv.slice(1).map((row) => [row[0], row[1], row[2], ...row.slice(7)])).toEqual([
+      ['', '', 'Bonjour. (1)', 'phrase', 'Guten Tag. (1)', '', ''],
+      ['au revoir', 'goodbye', 'Au revoir. (1)', 'word', 'Goodbye. (1)', 'glossary', ''],
     ]);
 
     const zip = Buffer.from(await (await client.raw('user/words/export?format=anki')).arrayBuffer());
@@ -409,8 +409,8 @@ describe('Marks and phrase cards', () => {
     expect(rows.slice(0, 4).map((row) => row.join(','))).toEqual([
       '#separator:Comma',
       '#html:false',
-      '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Tags',
-      '#tags column:7',
+      '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Source,Tags',
+      '#tags column:8',
     ]);
     const [phraseRow, wordRow] = rows.slice(4);
     // The front of a phrase card is its clip; the back its text, translation and glossary.
@@ -422,8 +422,13 @@ describe('Marks and phrase cards', () => {
       'Le Petit Voyage',
       '1',
     ]);
-    expect(phraseRow[6]).toBe('phrase');
-    expect([wordRow[0], wordRow[1], wordRow[6]]).toEqual(['au revoir', 'goodbye', 'word']);
+    expect(phraseRow.slice(6)).toEqual(['', 'phrase']);
+    expect([wordRow[0], wordRow[1], wordRow[6], wordRow[7]]).toEqual([
+      'au revoir',
+      'goodbye',
+      'glossary',
+      'word',
+    ]);
   });
 
   it('gives a card all its phrase\'s translations, so review picks as the reader does for a member with no "I speak"', async () => {

@@ -25,8 +25,8 @@ type WordList = { data: Array<{ term: string; phrase: string; audio: string | nu
 const HEADER = [
   '#separator:Comma',
   '#html:false',
-  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Tags',
-  '#tags column:7',
+  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Source,Tags',
+  '#tags column:8',
 ];
 const BOOK = 'Le Petit Voyage';
 
@@ -335,7 +335,7 @@ describe('Anki export of saved words', () => {
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="lingonovel-words.csv"');
       // text() would drop the BOM.
       expect(Buffer.from(await res.arrayBuffer()).toString('utf8')).toBe(
-        '\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires,kind,translation\r\n',
+        '\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires,kind,translation,source,dictionary\r\n',
       );
     }
     for (const query of ['format=bogus', 'format=', 'format=anki&format=csv']) {

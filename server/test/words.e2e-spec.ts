@@ -58,6 +58,8 @@ describe('Saved words', () => {
       kind: 'word',
       term: 'bonjour',
       meaning: 'hello',
+      source: 'glossary',
+      source_name: null,
       phrase: 'Bonjour. (1)',
       glossary: [
         { term: 'bonjour', meaning: 'hello' },
@@ -198,10 +200,16 @@ describe('Saved words', () => {
       'audio URL expires',
       'kind',
       'translation',
+      'source',
+      'dictionary',
     ]);
     expect(rows.slice(1).map((row) => row.slice(0, 5))).toEqual([
       ['bonjour', 'hello', 'Bonjour. (1)', 'Le Petit Voyage', '1'],
       ['au revoir', 'goodbye', 'Au revoir. (3)', 'Le Petit Voyage', '3'],
+    ]);
+    expect(rows.slice(1).map((row) => row.slice(9))).toEqual([
+      ['glossary', ''],
+      ['glossary', ''],
     ]);
     expect(rows[1][5]).toMatch(/^https:\/\/books\.example\.org\/media\/lines\/\w+\.mp3$/);
     expect(rows[2][5]).toMatch(/^https:\/\/books\.example\.org\/media\/lines\/\w+\.mp3\?exp=\d+&sig=[\w-]+$/);

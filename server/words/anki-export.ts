@@ -33,8 +33,9 @@ export const ANKI_README = [
   '     macOS:   ~/Library/Application Support/Anki2/<your profile>/collection.media',
   '     Linux:   ~/.local/share/Anki2/<your profile>/collection.media',
   `3. Open Anki and choose File > Import, then pick ${ANKI_CSV_NAME}. Anki reads the separator and`,
-  '   the columns from the first lines of the file: Term, Meaning, Phrase, Book, Chapter, Audio, and the',
-  '   tags (word or phrase) from the last one.',
+  '   the columns from the first lines of the file: Term, Meaning, Phrase, Book, Chapter, Audio, Source',
+  "   (where a word's meaning came from: the glossary, or a dictionary's name), and the tags (word or",
+  '   phrase) from the last one.',
   '   Pick a note type and a deck, and map the columns to its fields. Put the Audio column in a field',
   '   shown on the back of the card: its [sound:...] tag plays the phrase the word came from.',
   '4. Press Import. Tools > Check Media should then report no missing files.',
@@ -50,8 +51,8 @@ export const ANKI_README = [
 export const ANKI_HEADER = [
   '#separator:Comma',
   '#html:false',
-  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Tags',
-  '#tags column:7',
+  '#columns:Term,Meaning,Phrase,Book,Chapter,Audio,Source,Tags',
+  '#tags column:8',
 ];
 
 const KNOWN_EXTENSIONS = new Set<string>(Object.values(AUDIO_EXTENSIONS));
@@ -69,6 +70,8 @@ export interface AnkiWord {
   kind: CardKind;
   term: string;
   meaning: string;
+  /** Where a word's meaning came from: "glossary", or the dictionary's name; empty for a phrase card. */
+  source: string;
   phrase: string;
   book: string;
   chapter: number;
@@ -127,6 +130,7 @@ export async function* ankiCsv(words: AnkiWord[], sounds: Array<string | null>):
         word.book,
         word.chapter,
         sound,
+        word.source,
         word.kind,
       ]
         .map(ankiCell)
@@ -207,6 +211,7 @@ export class AnkiExport {
       kind: word.kind,
       term: word.term,
       meaning: word.kind === 'phrase' ? phraseBack(word) : word.meaning,
+      source: word.source === 'dictionary' ? (word.source_name ?? 'dictionary') : (word.source ?? ''),
       phrase: word.phrase,
       book: word.book_title,
       chapter: word.chapter_no,

@@ -9,9 +9,10 @@ import type { User } from '../users/user.entity';
 export const PHRASE_NOT_FOUND = 'Phrase not found.';
 
 /**
- * The reader's access rule for a member's call on one phrase (saving a word or a phrase card, a dictation,
- * a mark; docs/practice.md): 404 for a phrase that does not exist, 403 (PREMIUM_CHAPTER) for one in a
- * chapter the member may not read.
+ * The reader's access rule for a call on one phrase (saving a word or a phrase card, a dictation, a mark;
+ * docs/practice.md; a word's lookup, docs/lookup.md): 404 for a phrase that does not exist, 403
+ * (PREMIUM_CHAPTER) for one in a chapter the caller may not read. A visitor (`undefined`, on a public route)
+ * reads free chapters only.
  */
 @Injectable()
 export class ReadablePhrase {
@@ -20,7 +21,7 @@ export class ReadablePhrase {
     private readonly reading: ReadingService,
   ) {}
 
-  async of(user: User, phraseId: number): Promise<PhrasePlace> {
+  async of(user: User | undefined, phraseId: number): Promise<PhrasePlace> {
     const [place] = await this.phrases.places([phraseId]);
     if (!place) throw new NotFoundException(PHRASE_NOT_FOUND);
     const access = await this.reading.access(isFreeChapter(place.chapter_no, place.first_chapter_no), user);

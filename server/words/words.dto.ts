@@ -13,15 +13,20 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { Field } from '../common/field';
-import { ToInteger, Trim } from '../common/form-values';
+import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { AnyText } from '../common/stored-text';
 import { GlossaryTerm } from '../reading/reading.dto';
 import { parseAskedLanguages } from '../reading/translations-query';
 import type { GlossaryEntry } from '../reading/glossary';
-import type { CardKind } from './saved-word.entity';
+import type { CardKind, MeaningSource } from './saved-word.entity';
 
 export const CARD_KINDS = ['word', 'phrase'] as const satisfies readonly CardKind[];
 const KIND_MESSAGE = 'The kind must be word or phrase.';
+export const MEANING_SOURCES = ['glossary', 'dictionary'] as const satisfies readonly MeaningSource[];
+/** The longest meaning a card keeps (saved_words.meaning). */
+export const MAX_MEANING = 1000;
+
+const fromDictionary = (dto: SaveWordDto) => dto.kind !== 'phrase' && dto.source === 'dictionary';
 
 export class SaveWordDto {
   @Field(
@@ -45,6 +50,34 @@ export class SaveWordDto {
     MaxLength(200, { message: 'The term must not be longer than 200 characters.' }),
   )
   term: string;
+
+  /**
+   * Where the meaning comes from: the phrase's glossary (the default: `term` must be one of its terms), or
+   * a dictionary's entry for the term or one of its lemmas, whose definition `meaning` then is
+   * (docs/lookup.md, "Saving a word").
+   */
+  @Field(IsOptional(), IsIn(MEANING_SOURCES, { message: 'The source must be glossary or dictionary.' }))
+  source?: MeaningSource;
+
+  /** With source "dictionary": the entry's definition, as the lookup gave it. Ignored for the glossary. */
+  @Field(
+    ValidateIf(fromDictionary),
+    TrimLines(),
+    IsNotEmpty({ message: 'The meaning field is required.' }),
+    IsString({ message: 'The meaning must be text.' }),
+    MaxLength(MAX_MEANING, { message: `The meaning must not be longer than ${MAX_MEANING} characters.` }),
+  )
+  meaning?: string;
+
+  /** With source "dictionary", optional: the dictionary the lookup named (its `dictionary.id`). */
+  @Field(
+    IsOptional(),
+    ToInteger(),
+    IsInt({ message: 'The dictionary id must be a whole number.' }),
+    Min(1, { message: 'The dictionary id must be 1 or more.' }),
+    Max(2_147_483_647, { message: 'The dictionary id is too large.' }),
+  )
+  dictionary_id?: number;
 }
 
 export class WordsQuery {
@@ -116,6 +149,20 @@ export class WordResponse {
   kind: CardKind;
   @ApiProperty() term: string;
   @ApiProperty() meaning: string;
+  @ApiProperty({
+    enum: MEANING_SOURCES,
+    nullable: true,
+    description:
+      "Where the meaning came from: the phrase's glossary, or a dictionary (named by `source_name`); null for a phrase card.",
+  })
+  source: MeaningSource | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "The dictionary's name, as it was when the word was saved; null unless `source` is dictionary.",
+  })
+  source_name: string | null;
   @ApiProperty({ description: 'The phrase the word was saved from.' }) phrase: string;
   @ApiProperty({ type: [GlossaryTerm], description: "The phrase's glossary, split into terms." })
   glossary: GlossaryEntry[];

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { LookupReadsModule } from '../lookup/lookup-reads.module';
 import { AnkiExport } from './anki-export';
 import { AnkiExportSlots } from './anki-export-slots';
 import { DeletedWord } from './deleted-word.entity';
@@ -15,7 +16,8 @@ import { WordTrash } from './word-trash';
 
 /** Words and phrase cards: saved from the reader, reviewed later with the narrator's voice. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, DeletedWord])],
+  // LookupReadsModule: a dictionary meaning is checked against the dictionaries before it is saved.
+  imports: [TypeOrmModule.forFeature([SavedWord, ReviewLog, DeletedWord]), LookupReadsModule],
   controllers: [WordsController, ReviewController],
   providers: [
     WordsService,

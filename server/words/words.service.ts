@@ -7,12 +7,14 @@ import { toCsv } from './csv';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import { ValidationFailed } from '../common/api-error';
 import { chooseTranslation } from '../common/translation-choice';
 import { Clock } from '../common/clock';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
+import { DictionaryMeanings } from '../lookup/dictionary-meanings';
 import { MediaIndex } from '../reading/media-index';
 import { splitGlossary } from '../reading/glossary';
 import { ReadingService } from '../reading/reading.service';
@@ -20,15 +22,16 @@ import { speaksOf } from '../users/speaks';
 import type { User } from '../users/user.entity';
 import { PhraseCards } from './phrase-cards';
 import { ReadablePhrase } from './readable-phrase';
-import { SavedWord, type CardKind } from './saved-word.entity';
+import { SavedWord, type CardKind, type MeaningSource } from './saved-word.entity';
 import { newCard } from './scheduler';
-import type {
-  SaveWordDto,
+import {
+  MAX_MEANING,
+  type SaveWordDto,
   WordAnswer,
-  WordBooksAnswer,
-  WordListAnswer,
-  WordResponse,
-  WordsQuery,
+  type WordBooksAnswer,
+  type WordListAnswer,
+  type WordResponse,
+  type WordsQuery,
 } from './words.dto';
 
 export interface WordRow {
@@ -37,6 +40,8 @@ export interface WordRow {
   kind: CardKind;
   term: string;
   meaning: string;
+  source: MeaningSource;
+  source_name: string | null;
   phrase: string;
   dictionary: string;
   audio_path: string;
@@ -53,6 +58,9 @@ export interface WordRow {
   created_at: Date | string;
 }
 
+/** What a new word card keeps of its meaning. */
+type NewMeaning = Pick<SavedWord, 'term' | 'meaning' | 'source' | 'sourceName'>;
+
 const iso = (value: Date | string) => dateFromDb(value).toISOString();
 
 /** When a clip's link stops working, as a spreadsheet shows it ("2026-03-12 18:00 UTC"), or "never". */
@@ -68,6 +76,8 @@ export class WordsService {
   constructor(
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
     private readonly translations: PhraseTranslationsRepository,
+    private readonly bookRows: BooksRepository,
+    private readonly meanings: DictionaryMeanings,
     private readonly phraseCards: PhraseCards,
     private readonly readable: ReadablePhrase,
     private readonly reading: ReadingService,
@@ -78,25 +88,27 @@ export class WordsService {
   ) {}
 
   /**
-   * Saves the glossary entry `term` of a phrase the member may read, or with kind "phrase" the whole phrase
-   * as a card; saving it again answers the same card.
+   * Saves the glossary entry `term` of a phrase the member may read, or a dictionary's meaning of a word of
+   * it (source "dictionary", checked: DictionaryMeanings), or with kind "phrase" the whole phrase as a
+   * card; saving the same term of the same phrase again answers the card it has, whatever its source.
    */
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
     const found = await this.readable.of(user, dto.phrase_id);
     if (dto.kind === 'phrase')
       return { data: await this.one(user, await this.phraseCards.ensure(user.id, found.id)) };
-    const entry = splitGlossary(found.dictionary).find((e) => e.term === dto.term);
-    if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
+    const card =
+      dto.source === 'dictionary'
+        ? await this.fromDictionary(found.book_id, dto)
+        : this.fromGlossary(found.dictionary, dto);
 
-    const existing = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: entry.term });
+    const existing = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: card.term });
     if (existing) return { data: await this.one(user, existing.id) };
     const now = this.clock.now();
     try {
       const { identifiers } = await this.words.insert({
         userId: user.id,
         phraseId: found.id,
-        term: entry.term,
-        meaning: entry.meaning.slice(0, 1000),
+        ...card,
         createdAt: now,
         ...newCard(now),
       });
@@ -104,10 +116,41 @@ export class WordsService {
     } catch (error) {
       // The same word saved twice at the same moment: the unique index keeps one, and both get it.
       if (!isUniqueViolation(error)) throw error;
-      const winner = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: entry.term });
+      const winner = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: card.term });
       if (!winner) throw error;
       return { data: await this.one(user, winner.id) };
     }
+  }
+
+  private fromGlossary(glossary: string, dto: SaveWordDto): NewMeaning {
+    const entry = splitGlossary(glossary).find((e) => e.term === dto.term);
+    if (!entry) throw ValidationFailed.field('term', 'That term is not in the glossary of this phrase.');
+    return {
+      term: entry.term,
+      meaning: entry.meaning.slice(0, MAX_MEANING),
+      source: 'glossary',
+      sourceName: null,
+    };
+  }
+
+  /** A dictionary's meaning, when a live dictionary of the book's language has it for the term. */
+  private async fromDictionary(bookId: number, dto: SaveWordDto): Promise<NewMeaning> {
+    const book = await this.bookRows.byId(bookId);
+    const dictionary = await this.meanings.sourceOf({
+      lang: book?.language ?? null,
+      term: dto.term,
+      meaning: dto.meaning!,
+      dictionaryId: dto.dictionary_id,
+      max: MAX_MEANING,
+    });
+    if (!dictionary)
+      throw ValidationFailed.field('meaning', 'That meaning is not a dictionary definition of this term.');
+    return {
+      term: dto.term,
+      meaning: dto.meaning!,
+      source: 'dictionary',
+      sourceName: dictionary.name.slice(0, 200),
+    };
   }
 
   async list(user: User, query: WordsQuery): Promise<WordListAnswer> {
@@ -147,6 +190,7 @@ export class WordsService {
    * that does not expire ("never"); a locked chapter's is signed and works for CLIP_URL_HOURS at most,
    * its expiry written out in UTC. A clip the member may no longer hear is left empty. Phrase cards are
    * rows too (kind "phrase", empty term and meaning), with the phrase's translation in the member's language.
+   * A word's source says where its meaning came from (glossary or dictionary), and `dictionary` which one.
    */
   async exportCsv(user: User, languages?: string[]): Promise<string> {
     const rows = await this.query(user)
@@ -166,6 +210,8 @@ export class WordsService {
         'audio URL expires',
         'kind',
         'translation',
+        'source',
+        'dictionary',
       ],
       ...words.map((w) => [
         w.term,
@@ -177,6 +223,8 @@ export class WordsService {
         w.audio ? linkExpiry(w.audio) : null,
         w.kind,
         w.translation?.text ?? null,
+        w.source,
+        w.source_name,
       ]),
     ]);
   }
@@ -212,6 +260,8 @@ export class WordsService {
       .addSelect('w.kind', 'kind')
       .addSelect('w.term', 'term')
       .addSelect('w.meaning', 'meaning')
+      .addSelect('w.source', 'source')
+      .addSelect('w.sourceName', 'source_name')
       .addSelect('p.phrase', 'phrase')
       .addSelect('p.dictionary', 'dictionary')
       .addSelect('p.audioPath', 'audio_path')
@@ -260,6 +310,8 @@ export class WordsService {
         kind: row.kind,
         term: row.term,
         meaning: row.meaning,
+        source: row.kind === 'phrase' ? null : row.source,
+        source_name: row.kind === 'phrase' || row.source !== 'dictionary' ? null : row.source_name,
         phrase: row.phrase,
         glossary: splitGlossary(row.dictionary),
         translations: translations.get(Number(row.phrase_id)) ?? {},

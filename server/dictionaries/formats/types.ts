@@ -27,7 +27,13 @@ export interface DictionaryMeta {
 /** The most a dictionary may hold, so that a hostile file cannot fill the database. */
 export interface DictionaryLimits {
   entries: number;
+  /** A longer definition is cut to this many characters, its last one an ellipsis (docs/dictionary-formats.md). */
   definitionChars: number;
+  /**
+   * The most bytes a compressed part (`.dict.dz`, `.idx.gz`) may decompress to; by default 20 times its
+   * compressed size plus 1 MiB, and never more than 2 GiB (docs/dictionary-formats.md).
+   */
+  decompressedBytes?: number;
 }
 
 /** A set of files recognised as one dictionary: its metadata now, its entries streamed once. */
@@ -36,6 +42,11 @@ export interface OpenedDictionary {
   meta: DictionaryMeta;
   /** Every entry in file order; throws DictionaryFileError at the first broken one. */
   entries(): AsyncIterable<ParsedEntry>;
+  /**
+   * How many entries the last pass of `entries()` left out on purpose (a dictd or StarDict headword that is
+   * empty or longer than 200 characters, a definition with no text): docs/dictionary-formats.md.
+   */
+  readonly skipped?: number;
   /** Removes what opening made on disk (a decompressed copy), whether or not entries were read. */
   close(): Promise<void>;
 }

@@ -1,0 +1,46 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
+import { ErrorAnswer } from '../common/error-answer';
+import { MemoryRateLimit } from '../common/memory-rate-limit';
+import type { User } from '../users/user.entity';
+import { LookupAnswer, LookupQuery } from './lookup.dto';
+import { LookupService } from './lookup.service';
+
+/** Lookups per client address and minute, counted in each instance's memory (docs/lookup.md). */
+export const LOOKUPS_PER_MINUTE = 600;
+export const TOO_MANY_LOOKUPS = 'Too many lookups. Please wait a moment and try again.';
+
+/** A word's lookup, for anyone: a member's token, when sent, picks the definitions' language. */
+@OptionalAuth()
+@Controller('lookup')
+export class LookupController {
+  constructor(private readonly lookups: LookupService) {}
+
+  @Get()
+  @MemoryRateLimit({
+    bucket: 'lookup',
+    limit: LOOKUPS_PER_MINUTE,
+    windowMs: 60_000,
+    message: TOO_MANY_LOOKUPS,
+  })
+  @ApiOkResponse({
+    type: LookupAnswer,
+    description:
+      'Cache-Control: `public, max-age=300` for a visitor without `phrase_id`, else `private, no-store`.',
+  })
+  @ErrorAnswer(403, 'The phrase is in a chapter the caller may not read.')
+  @ErrorAnswer(404, 'No phrase has that id.')
+  @ErrorAnswer(
+    429,
+    `More than ${LOOKUPS_PER_MINUTE} lookups in a minute from this address: the Retry-After header says when to try again.`,
+  )
+  lookup(
+    @Query() query: LookupQuery,
+    @MaybeUser() user: User | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.lookups.lookup(query, user, res);
+  }
+}

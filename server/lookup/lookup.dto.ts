@@ -1,0 +1,120 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { Field } from '../common/field';
+import { ToInteger, Trim } from '../common/form-values';
+import { canonicalTag } from '../common/language-tags';
+import { GlossaryTerm } from '../reading/reading.dto';
+
+/** The longest word a lookup takes: longer than any headword a learner taps, short enough to bound the work. */
+export const MAX_LOOKUP_WORD = 100;
+
+/** Which step of the lookup found the answer (docs/lookup.md). */
+export const LOOKUP_STEPS = ['glossary', 'form', 'lemma', 'folded'] as const;
+export type LookupStep = (typeof LOOKUP_STEPS)[number];
+
+/** A BCP 47 tag, canonicalised ("es-mx" becomes "es-MX"); anything else stays as sent, for the rule to refuse. */
+const LanguageTag = (label: string) => [
+  Trim(),
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? (canonicalTag(value) ?? value) : value,
+  ),
+  ValidateBy(
+    {
+      name: 'isLanguageTag',
+      validator: { validate: (value: unknown) => typeof value === 'string' && canonicalTag(value) === value },
+    },
+    { message: `The ${label} must be a language tag (BCP 47, such as es or pt-BR).` },
+  ),
+];
+
+export class LookupQuery {
+  /** The language of the word: the book's. */
+  @Field(IsNotEmpty({ message: 'The lang field is required.' }), ...LanguageTag('lang'))
+  lang: string;
+
+  @Field(
+    Trim(),
+    IsNotEmpty({ message: 'The word field is required.' }),
+    IsString({ message: 'The word must be text.' }),
+    MaxLength(MAX_LOOKUP_WORD, {
+      message: `The word must not be longer than ${MAX_LOOKUP_WORD} characters.`,
+    }),
+  )
+  word: string;
+
+  /** The language of the definitions; left out: the member's first "I speak" with a dictionary, else English. */
+  @Field(IsOptional(), ...LanguageTag('target'))
+  target?: string;
+
+  /** The phrase the word was tapped in: its glossary is the first step (and a locked chapter's is refused). */
+  @Field(
+    IsOptional(),
+    ToInteger(),
+    IsInt({ message: 'The phrase id must be a whole number.' }),
+    Min(1, { message: 'The phrase id must be 1 or more.' }),
+    Max(2_147_483_647, { message: 'The phrase id is too large.' }),
+  )
+  phrase_id?: number;
+}
+
+export class LookupDictionary {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'To show under every entry from this dictionary (its licence may ask for it).',
+  })
+  attribution: string | null;
+}
+
+export class LookupEntry {
+  @ApiProperty() headword: string;
+  @ApiProperty({ description: 'Plain text; lines apart by "\\n".' }) definition: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The part of speech, when the dictionary gives it.',
+  })
+  pos: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The lemma this entry is for; null for the word itself (or its folded spelling).',
+  })
+  lemma: string | null;
+  @ApiProperty({ type: LookupDictionary }) dictionary: LookupDictionary;
+}
+
+export class LookupResult {
+  @ApiProperty({ description: 'The word as looked up (trimmed).' }) word: string;
+  @ApiProperty({ description: 'The language looked up in (canonical BCP 47).' }) lang: string;
+  @ApiProperty({ description: 'The language of the definitions: asked for, or chosen (docs/lookup.md).' })
+  target: string;
+  @ApiProperty({
+    enum: LOOKUP_STEPS,
+    nullable: true,
+    description:
+      'The first step that found a meaning: the glossary, the form, a lemma, a folded spelling; null for none.',
+  })
+  matched: LookupStep | null;
+  @ApiProperty({
+    type: [String],
+    description:
+      'The lemmas of the word (other than the word itself), those found in more dictionaries first.',
+  })
+  lemmas: string[];
+  @ApiProperty({
+    type: GlossaryTerm,
+    nullable: true,
+    description: "The phrase's glossary entry for the word.",
+  })
+  glossary: GlossaryTerm | null;
+  @ApiProperty({ type: [LookupEntry], description: 'Entries for the word, then for each lemma in order.' })
+  entries: LookupEntry[];
+}
+
+export class LookupAnswer {
+  @ApiProperty({ type: LookupResult }) data: LookupResult;
+}

@@ -1,0 +1,411 @@
+import { DataSource } from 'typeorm';
+import { Dictionary } from '../dictionaries/dictionary.entity';
+import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
+import { foldWord } from '../dictionaries/fold';
+import { User } from '../users/user.entity';
+import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { parseCsv } from './csv';
+import { bookForm, fixture, form } from './fixtures';
+import { startServer, type TestServer } from './harness';
+
+interface Entry {
+  headword: string;
+  definition: string;
+  pos: string | null;
+  lemma: string | null;
+  dictionary: { id: number; name: string; attribution: string | null };
+}
+interface Lookup {
+  word: string;
+  lang: string;
+  target: string;
+  matched: string | null;
+  lemmas: string[];
+  glossary: { term: string; meaning: string } | null;
+  entries: Entry[];
+}
+type LookupAnswer = { data: Lookup };
+type Word = { id: number; term: string; meaning: string; source: string | null; source_name: string | null };
+
+describe('Word lookup', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let db: DataSource;
+  /** A phrase of the free chapter, and one of a locked chapter, of a Spanish book. */
+  let freePhrase: number;
+  let lockedPhrase: number;
+  const dict: Record<string, Dictionary> = {};
+
+  async function addDictionary(
+    name: string,
+    source: string,
+    target: string,
+    generation: number,
+    entries: Array<[headword: string, definition: string, pos?: string]>,
+    entryGeneration = generation,
+  ): Promise<Dictionary> {
+    const now = new Date();
+    const saved = await db.getRepository(Dictionary).save({
+      name,
+      source,
+      target,
+      format: 'tsv',
+      entries: entries.length,
+      licence: null,
+      attribution: `${name}: attribution`,
+      generation,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await db.getRepository(DictionaryEntry).insert(
+      entries.map(([headword, definition, pos]) => ({
+        dictionaryId: saved.id,
+        generation: entryGeneration,
+        headword,
+        folded: foldWord(headword),
+        definition,
+        pos: pos ?? null,
+      })),
+    );
+    return saved;
+  }
+
+  async function addForms(lang: string, origin: 'hunspell' | 'list', generation: number, pairs: string[][]) {
+    await db
+      .getRepository(WordForm)
+      .insert(pairs.map(([form, lemma]) => ({ lang, origin, generation, form, lemma })));
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    db = server.app.get(DataSource);
+    admin = (await newAdmin(server)).client;
+    const book = await admin.post<{ data: { id: number } }>('admin/book', bookForm({ language: 'es' }));
+    const phrases: number[] = [];
+    for (const n of [1, 2]) {
+      const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: `Capítulo ${n}`,
+        chapter_no: n,
+        book_id: book.body.data.id,
+      });
+      const phrase = await admin.post<{ data: { id: number } }>(
+        'admin/phrase',
+        form({
+          chapter_id: chapter.body.data.id,
+          phrase: 'Las casas de la mesa.',
+          dictionary: 'las casas — the houses\nmesa: table',
+          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+        }),
+      );
+      phrases.push(phrase.body.data.id);
+    }
+    [freePhrase, lockedPhrase] = phrases;
+
+    // Written straight to the tables, as an import leaves them (generations: docs/lookup.md).
+    dict.first = await addDictionary('First es-en', 'es', 'en', 2, [
+      ['casa', 'house', 'n'],
+      ['casar', 'to marry', 'v'],
+      ['Árbol', 'tree', 'n'],
+      ['ser', 'to be', 'v'],
+    ]);
+    // Rows of an older generation of the same dictionary: replaced, never shown.
+    await db
+      .getRepository(DictionaryEntry)
+      .insert({
+        dictionaryId: dict.first.id,
+        generation: 1,
+        headword: 'casa',
+        folded: 'casa',
+        definition: 'OLD',
+      });
+    dict.second = await addDictionary('Second es-en', 'es', 'en', 1, [['casar', 'to wed']]);
+    // A first import not finished: hidden.
+    dict.hidden = await addDictionary('Hidden es-en', 'es', 'en', 0, [['casas', 'hidden']]);
+    dict.french = await addDictionary('Spanish-French', 'es', 'fr', 1, [['casa', 'maison']]);
+    dict.german = await addDictionary('German-English', 'de', 'en', 1, [['casa', 'not Spanish']]);
+
+    const now = new Date();
+    await db.getRepository(WordFormSet).insert([
+      { lang: 'es', origin: 'hunspell', generation: 3, forms: 2, lemmas: 2, updatedAt: now },
+      { lang: 'es', origin: 'list', generation: 1, forms: 2, lemmas: 2, updatedAt: now },
+    ]);
+    await addForms('es', 'hunspell', 3, [
+      ['casas', 'casa'],
+      ['casas', 'casar'],
+    ]);
+    await addForms('es', 'hunspell', 2, [['casas', 'cosa']]); // an older generation
+    await addForms('es', 'list', 1, [
+      ['fue', 'ir'],
+      ['fue', 'ser'],
+    ]);
+  });
+  afterAll(() => server.close());
+
+  const lookup = (client: ApiClient, query: string) => client.get<LookupAnswer>(`lookup?${query}`);
+  const entry = (
+    d: Dictionary,
+    headword: string,
+    definition: string,
+    pos: string | null,
+    lemma: string | null,
+  ) => ({
+    headword,
+    definition,
+    pos,
+    lemma,
+    dictionary: { id: d.id, name: d.name, attribution: `${d.name}: attribution` },
+  });
+
+  it('finds the exact form, in live generations only, and lets shared caches keep a visitor’s answer', async () => {
+    const res = await lookup(new ApiClient(server), 'lang=es&word=casa');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: {
+        word: 'casa',
+        lang: 'es',
+        target: 'en',
+        matched: 'form',
+        lemmas: [],
+        glossary: null,
+        entries: [entry(dict.first, 'casa', 'house', 'n', null)],
+      },
+    });
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('vary')).toMatch(/Authorization/);
+    // A capital (the start of a sentence) finds the lower-case headword; a regional tag its language's.
+    const capital = await lookup(new ApiClient(server), 'lang=es-MX&word=Casa');
+    expect([capital.body.data.matched, capital.body.data.lang, capital.body.data.entries]).toEqual([
+      'form',
+      'es-MX',
+      [entry(dict.first, 'casa', 'house', 'n', null)],
+    ]);
+  });
+
+  it('finds every lemma of an ambiguous form, those in more dictionaries first', async () => {
+    const res = await lookup(new ApiClient(server), 'lang=es&word=casas');
+    expect(res.body.data).toEqual({
+      word: 'casas',
+      lang: 'es',
+      target: 'en',
+      matched: 'lemma',
+      lemmas: ['casar', 'casa'],
+      glossary: null,
+      entries: [
+        entry(dict.first, 'casar', 'to marry', 'v', 'casar'),
+        entry(dict.second, 'casar', 'to wed', null, 'casar'),
+        entry(dict.first, 'casa', 'house', 'n', 'casa'),
+      ],
+    });
+    // From the list of irregular forms: a lemma with an entry before one without.
+    const fue = await lookup(new ApiClient(server), 'lang=es&word=Fue');
+    expect([fue.body.data.matched, fue.body.data.lemmas, fue.body.data.entries]).toEqual([
+      'lemma',
+      ['ser', 'ir'],
+      [entry(dict.first, 'ser', 'to be', 'v', 'ser')],
+    ]);
+  });
+
+  it('falls back to the case- and accent-folded headword, and says when nothing matched', async () => {
+    const folded = await lookup(new ApiClient(server), 'lang=es&word=ARBOL');
+    expect(folded.body.data).toMatchObject({
+      matched: 'folded',
+      lemmas: [],
+      entries: [entry(dict.first, 'Árbol', 'tree', 'n', null)],
+    });
+    const none = await lookup(new ApiClient(server), 'lang=es&word=zzz');
+    expect(none.body.data).toEqual({
+      word: 'zzz',
+      lang: 'es',
+      target: 'en',
+      matched: null,
+      lemmas: [],
+      glossary: null,
+      entries: [],
+    });
+  });
+
+  it('takes the target asked for, else the first of the member’s languages with a dictionary, else English', async () => {
+    const visitor = new ApiClient(server);
+    for (const target of ['fr', 'fr-CA']) {
+      const res = await lookup(visitor, `lang=es&word=casa&target=${target}`);
+      expect([res.body.data.target, res.body.data.entries]).toEqual([
+        target,
+        [entry(dict.french, 'casa', 'maison', null, null)],
+      ]);
+    }
+    const member = await newMember(server);
+    const speaks = (tags: string | null) =>
+      db.getRepository(User).update({ id: member.id }, { speaks: tags });
+    const targetOf = async () => {
+      const res = await lookup(member.client, 'lang=es&word=casa');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      return [res.body.data.target, res.body.data.entries.map((e) => e.definition)];
+    };
+    await speaks('de,fr,en');
+    expect(await targetOf()).toEqual(['fr', ['maison']]);
+    await speaks('de,pt');
+    expect(await targetOf()).toEqual(['en', ['house']]);
+    await speaks(null);
+    expect(await targetOf()).toEqual(['en', ['house']]);
+    // Asked for explicitly, a target without a dictionary finds nothing.
+    const german = await lookup(member.client, 'lang=es&word=casa&target=de');
+    expect([german.body.data.target, german.body.data.matched, german.body.data.entries]).toEqual([
+      'de',
+      null,
+      [],
+    ]);
+  });
+
+  it('looks in the phrase’s glossary first, privately, and refuses a chapter the caller may not read', async () => {
+    const visitor = new ApiClient(server);
+    const res = await lookup(visitor, `lang=es&word=casas&phrase_id=${freePhrase}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.body.data).toMatchObject({
+      matched: 'glossary',
+      glossary: { term: 'las casas', meaning: 'the houses' },
+      lemmas: ['casar', 'casa'],
+    });
+    // The dictionaries still answer beside the glossary.
+    expect(res.body.data.entries).toHaveLength(3);
+    const mesa = await lookup(visitor, `lang=es&word=Mesa&phrase_id=${freePhrase}`);
+    expect([mesa.body.data.matched, mesa.body.data.glossary]).toEqual([
+      'glossary',
+      { term: 'mesa', meaning: 'table' },
+    ]);
+    // A word of the phrase not in its glossary goes on to the dictionaries.
+    const casa = await lookup(visitor, `lang=es&word=casa&phrase_id=${freePhrase}`);
+    expect([casa.body.data.matched, casa.body.data.glossary]).toEqual(['form', null]);
+
+    const locked = `lang=es&word=casas&phrase_id=${lockedPhrase}`;
+    const free = (await newMember(server)).client;
+    for (const client of [visitor, free]) {
+      const refused = await lookup(client, locked);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ message: expect.any(String) });
+      expect(JSON.stringify(refused.body)).not.toMatch(/houses/);
+      expect(refused.headers.get('cache-control')).toBe('private, no-store');
+    }
+    const granted = await lookup(admin, locked);
+    expect([granted.status, granted.body.data.glossary]).toEqual([
+      200,
+      { term: 'las casas', meaning: 'the houses' },
+    ]);
+    expect((await lookup(visitor, 'lang=es&word=casa&phrase_id=999999')).status).toBe(404);
+  });
+
+  it('refuses a bad query with a 422 by field', async () => {
+    const visitor = new ApiClient(server);
+    const cases: Array<[string, string]> = [
+      ['word=casa', 'lang'],
+      ['lang=es', 'word'],
+      ['lang=es&word=%20%20', 'word'],
+      [`lang=es&word=${'a'.repeat(101)}`, 'word'],
+      ['lang=spanish&word=casa', 'lang'],
+      ['lang=es&word=casa&target=x_y', 'target'],
+      ['lang=es&word=casa&phrase_id=abc', 'phrase_id'],
+      ['lang=es&lang=fr&word=casa', 'lang'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await lookup(visitor, query);
+      expect([query, res.status, Object.keys((res.body as unknown as { errors: object }).errors)]).toEqual([
+        query,
+        422,
+        [field],
+      ]);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+    }
+    expect((await lookup(visitor, `lang=es&word=${'a'.repeat(100)}`)).status).toBe(200);
+  });
+
+  it('allows 600 lookups a minute per address, then answers 429 with Retry-After', async () => {
+    const busy = new ApiClient(server);
+    // Cheap requests (a 422 each): every request counts, valid or not.
+    for (let sent = 0; sent < 600; sent += 20) {
+      const statuses = await Promise.all(Array.from({ length: 20 }, () => busy.get('lookup?lang=es')));
+      expect(statuses.map((res) => res.status)).toEqual(Array(20).fill(422));
+    }
+    const refused = await lookup(busy, 'lang=es&word=casa');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: 'Too many lookups. Please wait a moment and try again.' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    // Another address is not held back.
+    expect((await lookup(new ApiClient(server), 'lang=es&word=casa')).status).toBe(200);
+  });
+
+  it('saves a dictionary meaning of a word as a card that says which dictionary, and refuses a made-up one', async () => {
+    const { client } = await newMember(server);
+    const save = (body: Record<string, unknown>) =>
+      client.post<{ data: Word }>('user/words', { phrase_id: freePhrase, ...body });
+    const saved = await save({ term: 'casas', meaning: 'to wed', source: 'dictionary' });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({
+      term: 'casas',
+      meaning: 'to wed',
+      source: 'dictionary',
+      source_name: 'Second es-en',
+      phrase: 'Las casas de la mesa.',
+      audio: expect.stringMatching(/^\/media\/lines\/\w+\.mp3$/),
+    });
+    // Named by the lookup's dictionary id; the folded spelling's entry counts too.
+    const tree = await save({
+      term: 'ARBOL',
+      meaning: ' tree ',
+      source: 'dictionary',
+      dictionary_id: dict.first.id,
+    });
+    expect(tree.body.data).toMatchObject({ term: 'ARBOL', meaning: 'tree', source_name: 'First es-en' });
+    const glossary = await save({ term: 'mesa' });
+    expect(glossary.body.data).toMatchObject({
+      term: 'mesa',
+      meaning: 'table',
+      source: 'glossary',
+      source_name: null,
+    });
+
+    const list = await client.get<{ data: Word[] }>('user/words');
+    expect(list.body.data.map((w) => [w.term, w.source, w.source_name])).toEqual([
+      ['mesa', 'glossary', null],
+      ['ARBOL', 'dictionary', 'First es-en'],
+      ['casas', 'dictionary', 'Second es-en'],
+    ]);
+    const csv = parseCsv((await (await client.raw('user/words/export')).text()).replace(/^\uFEFF/, ''));
+    expect(csv.slice(1).map((row) => [row[0], ...row.slice(-2)])).toEqual(
+      expect.arrayContaining([
+        ['casas', 'dictionary', 'Second es-en'],
+        ['mesa', 'glossary', ''],
+      ]),
+    );
+
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ term: 'casas', meaning: 'a made-up meaning', source: 'dictionary' }, 'meaning'],
+      // Another dictionary's, a hidden one's, an old generation's, another language's.
+      [{ term: 'casas', meaning: 'to wed', source: 'dictionary', dictionary_id: dict.first.id }, 'meaning'],
+      [{ term: 'casas', meaning: 'hidden', source: 'dictionary' }, 'meaning'],
+      [{ term: 'casa', meaning: 'OLD', source: 'dictionary' }, 'meaning'],
+      [{ term: 'casa', meaning: 'not Spanish', source: 'dictionary' }, 'meaning'],
+      [{ term: 'casas', source: 'dictionary' }, 'meaning'],
+      [{ term: 'casas', meaning: 'x'.repeat(1001), source: 'dictionary' }, 'meaning'],
+      [{ term: 'casas', meaning: 'to wed', source: 'elsewhere' }, 'source'],
+      // Without source "dictionary", the glossary rule as before.
+      [{ term: 'casas', meaning: 'to wed' }, 'term'],
+    ];
+    for (const [body, field] of refusals) {
+      const res = await save(body);
+      expect([body, res.status, Object.keys((res.body as unknown as { errors: object }).errors)]).toEqual([
+        body,
+        422,
+        [field],
+      ]);
+    }
+    const locked = await client.post('user/words', {
+      phrase_id: lockedPhrase,
+      term: 'casas',
+      meaning: 'to wed',
+      source: 'dictionary',
+    });
+    expect(locked.status).toBe(403);
+  });
+});
