@@ -52,9 +52,7 @@ export function meaningOf(definition: string): string {
  * the server's order), and inside a headword by dictionary, so each dictionary's attribution sits under
  * its own entries.
  */
-export function groupEntries(
-  entries: LookupEntry[],
-): Array<{
+export function groupEntries(entries: LookupEntry[]): Array<{
   headword: string;
   lemma: string | null;
   dictionaries: Array<{ dictionary: LookupEntry['dictionary']; entries: LookupEntry[] }>;
