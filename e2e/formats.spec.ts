@@ -8,7 +8,7 @@ import { newAccount, signUpByApi, type Account } from './helpers/accounts';
 import { adminSession, useSession, type Session } from './helpers/admin';
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
-import { playing } from './helpers/reader';
+import { PLAY_ICON, playing } from './helpers/reader';
 import { LAPTOP, PHONE } from './helpers/screens';
 import config from '../playwright.config';
 
@@ -378,7 +378,7 @@ test('an administrator imports a read-along EPUB and reads the new book', async 
 
   await page.goto(`/read/${code}/1`);
   const second = page.locator('li#p-2');
-  await second.getByRole('button').click();
+  await second.getByRole('button').click(PLAY_ICON);
   await playing(page).toBe(true);
   await expect(second).toHaveClass(/current/);
 });

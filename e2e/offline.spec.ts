@@ -7,7 +7,15 @@ import { newAccount, signIn, signUpByApi, type Account } from './helpers/account
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
 import { queuedActions, seedQueue } from './helpers/device-queue';
-import { audioEvents, audioState, inSettings, playing, recordAudio, stopClock } from './helpers/reader';
+import {
+  audioEvents,
+  audioState,
+  inSettings,
+  PLAY_ICON,
+  playing,
+  recordAudio,
+  stopClock,
+} from './helpers/reader';
 
 // The offline journeys run with the service worker (the others block it, playwright.config.ts). Each has a
 // browser context of its own, so its caches and IndexedDB start empty.
@@ -437,7 +445,7 @@ test('offline, a downloaded chapter shows the Lost badge and the saved-word star
   await controlled(page);
   // Online: the first phrase heard to its end and marked Lost (key 3), then downloaded.
   const first = page.locator('[data-phrases] li').first();
-  await first.locator('.phrase').click();
+  await first.locator('.phrase').click(PLAY_ICON);
   await expect(first.getByRole('group', { name: /^Did you understand/ })).toBeVisible({ timeout: 30_000 });
   await page.locator('body').press('3');
   await expect(first.locator('.mark-badge')).toHaveText('Lost');
@@ -681,13 +689,13 @@ test("a member's offline learning reaches the server once back online, exactly o
   const offlineFrom = Date.now();
   await page.goto(`/read/${chapters.book}/${chapters.free}`);
   // Three phrases on, a phrase heard to its end, a word saved.
-  await page.locator('[data-phrases] li').first().locator('.phrase').click();
+  await page.locator('[data-phrases] li').first().locator('.phrase').click(PLAY_ICON);
   for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Next phrase' }).click();
   await expect(page.locator('[data-phrases] li').nth(2)).toHaveClass(/current/);
   const save = page.locator('[data-phrases] li').nth(2).getByRole('button', { name: /^Save/ }).first();
   await save.click();
   await expect(page.getByText(/will be saved to your words when you are back online/)).toBeAttached();
-  await page.locator('[data-phrases] li').nth(2).locator('.phrase').click();
+  await page.locator('[data-phrases] li').nth(2).locator('.phrase').click(PLAY_ICON);
   await expect
     .poll(
       () =>
@@ -927,7 +935,7 @@ test('on plain HTTP (not a secure context) the site works as before, without dow
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     await expect(page.locator('[data-phrases] li').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Download for offline' })).toHaveCount(0);
-    await page.locator('[data-phrases] li').first().locator('.phrase').click();
+    await page.locator('[data-phrases] li').first().locator('.phrase').click(PLAY_ICON);
     await expect
       .poll(async () => (await audioEvents(page)).filter((e) => e.type === 'playing').length)
       .toBeGreaterThan(0);

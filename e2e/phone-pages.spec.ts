@@ -6,6 +6,7 @@ import { adminSession, newBookChapter, removeBook, useSession, type Session } fr
 import { threeTones } from './helpers/recording';
 import { PHONE } from './helpers/screens';
 import { smallTargets } from './helpers/tap-targets';
+import { PLAY_ICON } from './helpers/reader';
 
 /**
  * Issue 32 (docs/design.md, "Checking a page"): every page of the product, on a 375 px phone, has
@@ -50,7 +51,7 @@ const PAGES: Where[] = [
     as: 'visitor',
     ready: async (page) => {
       // The current phrase shows its pills (Save, marks, translation): measured too.
-      await page.locator('li#p-1 .phrase').click();
+      await page.locator('li#p-1 .phrase').click(PLAY_ICON);
       await expect(page.locator('li#p-1')).toHaveClass(/current/);
     },
   },

@@ -4,7 +4,7 @@ import type { APIRequestContext, BrowserContextOptions, Page, PlaywrightWorkerAr
 import { useSession, type Session } from './helpers/admin';
 import { newAccount, signUpByApi } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
-import { inSettings, playing } from './helpers/reader';
+import { inSettings, PLAY_ICON, playing } from './helpers/reader';
 import { LAPTOP, SCREENS } from './helpers/screens';
 
 // The reader's practice modes (docs/practice.md, "The reader"), on a phone and on a laptop: translations,
@@ -56,7 +56,7 @@ for (const [screen, use] of SCREENS) {
     test('a visitor reveals one translation, then shows them all with T', async ({ page }) => {
       await page.goto(CHAPTER);
       const first = page.locator('li#p-1');
-      await first.locator('.phrase').click();
+      await first.locator('.phrase').click(PLAY_ICON);
       const show = first.getByRole('button', { name: 'Show translation' });
       await expect(show).toBeVisible();
       // Hidden by default, under every phrase.
@@ -149,7 +149,7 @@ for (const [screen, use] of SCREENS) {
       await page.goto(CHAPTER);
       await inSettings(page, () => page.getByLabel('Speed').selectOption('1.5'));
       const first = page.locator('li#p-1');
-      await first.locator('.phrase').click();
+      await first.locator('.phrase').click(PLAY_ICON);
       await clipEnded(page).toBe(true);
       const marks = first.getByRole('group', { name: 'Did you understand phrase 1?' });
       await expect(marks).toBeVisible();
@@ -172,7 +172,7 @@ for (const [screen, use] of SCREENS) {
       page.on('request', (r) => {
         if (r.url().endsWith('/api/v1/user/marks') && r.method() === 'PUT') puts.push(r.postData() ?? '');
       });
-      await page.locator('li#p-2 .phrase').click();
+      await page.locator('li#p-2 .phrase').click(PLAY_ICON);
       await expect(first.locator('.phrase-marks')).toBeHidden();
       await playing(page).toBe(true);
       await page.locator('body').press('1');
@@ -234,7 +234,7 @@ test.describe('in a French browser', () => {
     await page.goto(CHAPTER);
     await settled('');
     expect(asked).toEqual([]);
-    await page.locator('li#p-1 .phrase').click();
+    await page.locator('li#p-1 .phrase').click(PLAY_ICON);
     await expect(page.locator('li#p-1 .show-translation')).toHaveCount(0);
     const speak = async (speaks: string[], settledOn: string) => {
       const profile = await request.put('/api/v1/user/profile', {
@@ -246,7 +246,7 @@ test.describe('in a French browser', () => {
       await page.evaluate(() => sessionStorage.clear());
       await page.reload();
       await settled(settledOn);
-      await page.locator('li#p-1 .phrase').click();
+      await page.locator('li#p-1 .phrase').click(PLAY_ICON);
       await page.locator('li#p-1').getByRole('button', { name: 'Show translation' }).click();
     };
     await speak(['en'], 'en');
@@ -346,7 +346,7 @@ test('a refused microphone says so, and shadowing goes on', async ({ page }) => 
   // The rest of shadowing still works: a phrase plays, and the pause follows it: its clip has ended, the
   // reader still counts as sounding (Play all pressed) for the pause, then stops on its own.
   await expect(page.getByRole('button', { name: /^Player settings, .*shadowing pause ×1/ })).toBeVisible();
-  await page.locator('li#p-2 .phrase').click();
+  await page.locator('li#p-2 .phrase').click(PLAY_ICON);
   await playing(page).toBe(true);
   await clipEnded(page).toBe(true);
   const play = page.getByRole('button', { name: 'Play all' });
@@ -361,7 +361,7 @@ test('a visitor pressing 1, 2 or 3 is told to sign in and stays; the button take
   await page.goto(CHAPTER);
   await inSettings(page, () => page.getByLabel('Speed').selectOption('1.5'));
   const first = page.locator('li#p-1');
-  await first.locator('.phrase').click();
+  await first.locator('.phrase').click(PLAY_ICON);
   await clipEnded(page).toBe(true);
   const marks = first.getByRole('group', { name: 'Did you understand phrase 1?' });
   await expect(marks).toBeVisible();

@@ -7,6 +7,7 @@ import { expect, test } from './helpers/fixtures';
 import { mainMenu } from './helpers/page';
 import { LAPTOP, PHONE } from './helpers/screens';
 import { smallTargets } from './helpers/tap-targets';
+import { PLAY_ICON } from './helpers/reader';
 
 // The reading screen's layout (docs/reader.md): the site header on one line with a menu button on a phone,
 // the first phrase near the top, the header sliding away while reading down and back on scroll up, the
@@ -88,7 +89,7 @@ test.describe('on a phone', () => {
       }
 
       // The current phrase's toggles, after its clip: Save (glossary), the marks and Save phrase.
-      await page.locator('li#p-1 .phrase').tap();
+      await page.locator('li#p-1 .phrase').tap(PLAY_ICON);
       await expect(page.locator('li#p-1 .phrase-marks')).toBeVisible({ timeout: 20_000 });
       await expect(page.locator('li#p-1 .save-word').first()).toBeVisible();
       expect(await smallInHeaderAndReader(page)).toEqual([]);

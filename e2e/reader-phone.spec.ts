@@ -11,6 +11,7 @@ import {
   audioEvents,
   audioState,
   inSettings,
+  PLAY_ICON,
   playing,
   recordAudio,
   settingsButton,
@@ -138,7 +139,7 @@ for (const [screen, layout] of SCREENS) {
       await expect(page.locator('li#p-5')).toBeFocused();
 
       // From below: far down the chapter with the page at its top, the phrase must land above the bar.
-      await page.locator('li#p-18 .phrase').click();
+      await page.locator('li#p-18 .phrase').click(PLAY_ICON);
       await expect(page.locator('li#p-18')).toHaveAttribute('aria-current', 'true');
       await scrollTo(page, 'top');
       await page.keyboard.press('ArrowRight');
@@ -189,7 +190,7 @@ test.describe('on a phone', () => {
     await expect(settingsButton(page)).toHaveAccessibleName('Player settings, 1×');
     await expect(page.getByText('Keys:')).toBeHidden();
 
-    await page.locator('li#p-2 .phrase').tap();
+    await page.locator('li#p-2 .phrase').tap(PLAY_ICON);
     await expect(bar.getByText('2 / 4')).toBeVisible();
     // The settings sheet shows the current values, and the bar shows the speed.
     await inSettings(page, async () => {
@@ -257,7 +258,7 @@ test.describe('on a phone', () => {
   }) => {
     test.setTimeout(90_000);
     await openLoopingAlways(page);
-    await page.locator('li#p-2 .phrase').tap();
+    await page.locator('li#p-2 .phrase').tap(PLAY_ICON);
     await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
     // Phrase 2 plays, ends and plays again: the loop on a tapped phrase.
     await expect
@@ -272,7 +273,7 @@ test.describe('on a phone', () => {
     await recordAudio(page);
     await page.goto(`/read/${BOOK}/1`);
     await inSettings(page, async () => page.getByLabel('Speed').selectOption('1.5'));
-    await page.locator('li#p-1 .phrase').tap();
+    await page.locator('li#p-1 .phrase').tap(PLAY_ICON);
     await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
     await expect
       .poll(async () => (await audioEvents(page)).map((e) => e.type).join(' '), { timeout: 15_000 })
@@ -320,7 +321,7 @@ test.describe('on a phone', () => {
 
   test('the reader on a phone passes an accessibility audit', async ({ page }) => {
     await page.goto(`/read/${BOOK}/1`);
-    await page.locator('li#p-1 .phrase').tap();
+    await page.locator('li#p-1 .phrase').tap(PLAY_ICON);
     await expect(page.locator('li#p-1')).toHaveAttribute('aria-current', 'true');
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   });

@@ -2,7 +2,15 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { setPlan } from './helpers/plans';
-import { audioState, inSettings, placesSent, playing, settingsButton, stopClock } from './helpers/reader';
+import {
+  audioState,
+  inSettings,
+  placesSent,
+  PLAY_ICON,
+  playing,
+  settingsButton,
+  stopClock,
+} from './helpers/reader';
 
 const BOOK = 'der-leuchtturmwarter';
 
@@ -14,7 +22,7 @@ test('a visitor opens a book, starts chapter 1, taps a phrase and hears it', asy
   // The URL changes before the page has loaded: the tap waits for the player's script, as a goto does.
   await page.waitForLoadState();
   const second = page.locator('li#p-2');
-  await second.getByRole('button').click();
+  await second.getByRole('button').click(PLAY_ICON);
   await playing(page).toBe(true);
   await expect(second).toHaveClass(/current/);
   expect((await audioState(page)).src).toContain(await second.getAttribute('data-audio'));
@@ -35,7 +43,7 @@ test('the speed survives a reload', async ({ page }) => {
   await inSettings(page, () => page.getByLabel('Speed').selectOption('0.7'));
   await page.reload();
   await expect(page.getByLabel('Speed')).toHaveValue('0.7');
-  await page.locator('li#p-1').getByRole('button').click();
+  await page.locator('li#p-1').getByRole('button').click(PLAY_ICON);
   await expect.poll(async () => (await audioState(page)).rate).toBe(0.7);
 });
 
@@ -47,7 +55,7 @@ test("a member's place is restored on another device", async ({ browser, request
   await signIn(one, account.email, account.password);
   await expect(one).toHaveURL(/\/dashboard$/);
   await one.goto(`/read/${BOOK}/1`);
-  await one.locator('li#p-3').getByRole('button').click();
+  await one.locator('li#p-3').getByRole('button').click(PLAY_ICON);
   await expect
     .poll(async () =>
       (await request.get(`/api/v1/user/progress/${BOOK}`, { headers: await bearer(one) })).status(),
@@ -122,7 +130,7 @@ test("opening the reader at a member's place saves nothing until they move", asy
   await expect(page.locator('li#p-2')).toHaveAttribute('aria-current', 'true');
   // Well past the moment a save waits for.
   await page.clock.runFor(5000);
-  await page.locator('li#p-3').getByRole('button').click();
+  await page.locator('li#p-3').getByRole('button').click(PLAY_ICON);
   await expect(page.locator('li#p-3')).toHaveAttribute('aria-current', 'true');
   await page.clock.runFor(5000);
   await expect.poll(() => savedPlace(request, headers)).toBe(3);
@@ -144,7 +152,7 @@ test("a member's waiting place is not saved as another member's, signed in meanw
   await page.goto(`/read/${BOOK}/1`);
   const sent = placesSent(page);
   await stopClock(page);
-  await page.locator('li#p-3').getByRole('button').click();
+  await page.locator('li#p-3').getByRole('button').click(PLAY_ICON);
   await expect(page.locator('li#p-3')).toHaveAttribute('aria-current', 'true');
   // The second member signs in in another tab: the browser's session (localStorage) is theirs now.
   const login = await request.post('/api/v1/user/login', {
@@ -157,7 +165,7 @@ test("a member's waiting place is not saved as another member's, signed in meanw
   }, session);
   // The moment after the first member's move passes; then a move of the second member's goes out.
   await page.clock.runFor(2000);
-  await page.locator('li#p-2').getByRole('button').click();
+  await page.locator('li#p-2').getByRole('button').click(PLAY_ICON);
   await page.clock.runFor(2000);
   await expect.poll(() => [...sent]).toContain(2);
   expect(sent).toEqual([2]);
@@ -168,7 +176,7 @@ test("a visitor's place in a free chapter joins the account at sign-in", async (
   const account = newAccount('carry');
   await signUpByApi(request, account);
   await page.goto('/read/el-gato-de-la-plaza/1');
-  await page.locator('li#p-2').getByRole('button').click();
+  await page.locator('li#p-2').getByRole('button').click(PLAY_ICON);
   await playing(page).toBe(true);
   await signIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -199,7 +207,7 @@ test('chapter 2 offers the trial to a member without a plan, and reads for a tri
   await setPlan(request, user.id, 'trialing');
   await page.reload();
   await expect(page.locator('li[data-audio]').first()).toBeVisible();
-  await page.locator('li#p-1').getByRole('button').click();
+  await page.locator('li#p-1').getByRole('button').click(PLAY_ICON);
   await playing(page).toBe(true);
   expect((await audioState(page)).src).toMatch(/\?exp=\d+&sig=/);
   // The phrases the script drew are styled like the server's: hiding the text hides it.
@@ -291,7 +299,7 @@ test('the whole reader works from the keyboard alone', async ({ page }) => {
 
 test('the reader passes an accessibility audit', async ({ page }) => {
   await page.goto(`/read/${BOOK}/1`);
-  await page.locator('li#p-1').getByRole('button').click();
+  await page.locator('li#p-1').getByRole('button').click(PLAY_ICON);
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations).toEqual([]);
   await page.goto(`/read/${BOOK}/2`);

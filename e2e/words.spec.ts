@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi, type Account } from './helpers/accounts';
 import { SCREENS } from './helpers/screens';
+import { PLAY_ICON } from './helpers/reader';
 
 const BOOK = 'der-leuchtturmwarter';
 
@@ -19,7 +20,7 @@ const readerAudio = (page: Page) =>
 /** Taps a phrase, lets its clip play to its end, and saves one of its glossary terms. */
 async function hearAndSave(page: Page, position: number, term: string) {
   const phrase = page.locator(`li#p-${position}`);
-  await phrase.locator('.phrase').click();
+  await phrase.locator('.phrase').click(PLAY_ICON);
   await expect(phrase).toHaveClass(/current/);
   await expect.poll(async () => (await readerAudio(page)).ended, { timeout: 20_000 }).toBe(true);
   const save = phrase.getByRole('button', { name: `Save “${term}”` });
@@ -55,7 +56,7 @@ test('a member saves two words in the reader; the marks come back on a reload', 
   // Saved entries are marked on every phrase; the toggles show on the current one.
   await expect(page.locator('li#p-1 .glossary .saved dt')).toHaveText(['Fähre']);
   await expect(page.locator('li#p-2 .glossary .saved dt')).toHaveText(['Umschlag']);
-  await page.locator('li#p-1 .phrase').click();
+  await page.locator('li#p-1 .phrase').click(PLAY_ICON);
   const saved = page.locator('li#p-1').getByRole('button', { name: 'Save “Fähre”' });
   await expect(saved).toHaveAttribute('aria-pressed', 'true');
   // Toggled off, and back on.
@@ -68,7 +69,7 @@ test('a member saves two words in the reader; the marks come back on a reload', 
 
 test('a visitor who presses Save is asked to sign in', async ({ page }) => {
   await page.goto(`/read/${BOOK}/1`);
-  await page.locator('li#p-1 .phrase').click();
+  await page.locator('li#p-1 .phrase').click(PLAY_ICON);
   await page.locator('li#p-1').getByRole('button', { name: 'Save “Fähre”' }).click();
   await expect(page).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(`/read/${BOOK}/1`)}`));
 });

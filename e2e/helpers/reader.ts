@@ -23,6 +23,12 @@ export const playing = (page: Page) =>
     return !state.paused && state.time > 0;
   });
 
+/**
+ * Where a phrase plays from: its play icon, at the start of its button. Its words open their lookups
+ * (site/lib/reader/word-taps.ts), so a click in the middle of the phrase would land on a word.
+ */
+export const PLAY_ICON = { position: { x: 8, y: 18 } };
+
 export const settingsButton = (page: Page) => page.getByRole('button', { name: /^Player settings/ });
 
 /** Speed, loop, shadowing and hide text live in the player's settings sheet: opens it, acts, closes it. */

@@ -1,6 +1,6 @@
 // The reader's JavaScript with every practice mode in use (docs/practice.md): the page's scripts at first
-// paint, then every module the modes fetch on demand (translations, marks, dictation, the voice recorder
-// and its waveforms), gzipped at level 9 as the other JavaScript rows are. Budget: 80 KB for the whole.
+// paint, then every module the modes fetch on demand (translations, marks, the word lookup, dictation, the
+// voice recorder and its waveforms), gzipped at level 9 as the other JavaScript rows are. Budget: 80 KB for the whole.
 import { gzipSync } from 'node:zlib';
 
 const gz = (body) => (body.length ? gzipSync(body, { level: 9 }).length : 0);
@@ -32,7 +32,11 @@ export async function measurePracticeJs(browser, base, code) {
     await page.goto(`${base}/read/${code}/1`, { waitUntil: 'networkidle' });
     const first = await total();
     const firstFiles = seen.size;
-    await page.locator('ol[data-phrases] li button.phrase').first().click();
+    // Played from its play icon: a click mid-phrase lands on a word and opens its lookup (word-taps.ts).
+    await page
+      .locator('ol[data-phrases] li button.phrase')
+      .first()
+      .click({ position: { x: 8, y: 18 } });
     await page.locator('[data-action="settings"]').click();
     const translation = page.locator('[data-action="translation"]');
     if (await translation.isVisible()) await translation.click();

@@ -86,22 +86,41 @@ export class GlossaryMarks {
     }
   }
 
+  /** Whether the member has saved the entry (one waiting to be sent counts), for the word lookup. */
+  isSaved(phraseId: number, term: string): boolean {
+    return this.saved.has(key(phraseId, term));
+  }
+
   private async toggle(button: HTMLButtonElement): Promise<void> {
-    if (!getToken()) {
-      location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
-      return;
-    }
     const { phraseId, term } = entryOf(button.closest<HTMLElement>('.glossary > div')!);
-    const id = this.saved.get(key(phraseId, term));
     button.disabled = true;
     try {
+      await this.toggleEntry(phraseId, term);
+    } finally {
+      button.disabled = false;
+      button.focus();
+    }
+  }
+
+  /**
+   * Saves the entry, or removes it when saved, as its toggle does (the toggles and the word lookup's Save,
+   * site/lib/lookup/lookup-sheet.ts). Answers the message said; a visitor is sent to sign in.
+   */
+  async toggleEntry(phraseId: number, term: string): Promise<string> {
+    if (!getToken()) {
+      location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+      return '';
+    }
+    const id = this.saved.get(key(phraseId, term));
+    let message = '';
+    try {
       if (id === QUEUED) {
-        this.announce(`“${term}” waits to be saved: it can be removed once you are back online.`);
+        message = `“${term}” waits to be saved: it can be removed once you are back online.`;
       } else if (id) {
         await api(`user/words/${id}`, { method: 'DELETE' });
         this.saved.delete(key(phraseId, term));
         this.keep();
-        this.announce(`“${term}” removed from your words.`);
+        message = `“${term}” removed from your words.`;
       } else {
         const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', {
           phrase_id: phraseId,
@@ -110,20 +129,18 @@ export class GlossaryMarks {
         // Offline: kept on the device and saved once back online (queue.ts); no id to remove it by yet.
         this.saved.set(key(phraseId, term), answer?.data.id ?? QUEUED);
         if (answer) this.keep();
-        this.announce(
-          answer
-            ? `“${term}” saved to your words.`
-            : `“${term}” will be saved to your words when you are back online.`,
-        );
+        message = answer
+          ? `“${term}” saved to your words.`
+          : `“${term}” will be saved to your words when you are back online.`;
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && id) this.saved.delete(key(phraseId, term));
-      else this.announce(error instanceof ApiError ? error.message : 'The word could not be saved.');
+      else message = error instanceof ApiError ? error.message : 'The word could not be saved.';
     } finally {
-      button.disabled = false;
       this.paint();
-      button.focus();
     }
+    if (message) this.announce(message);
+    return message;
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Item } from './chapter-view';
 import type { ClipPlayer } from './clip-player';
+import type { GlossaryMarks } from './glossary-marks';
 
 /** What the modes see of <reader-app> (reader-element.ts). */
 export interface ReaderHost extends HTMLElement {
@@ -16,6 +17,8 @@ export interface ReaderHost extends HTMLElement {
   readonly book: string;
   readonly chapterNo: number;
   holdAfterPhrase: boolean;
+  /** The glossary's Save toggles, which the word lookup's Save for a glossary entry goes through. */
+  readonly glossary: GlossaryMarks | undefined;
   playAt(i: number, rate?: number): void;
   stop(): void;
   announce(message: string): void;

@@ -16,6 +16,7 @@ import { PlayerBar } from './player-bar';
 import { Practice, type ReaderHost } from './practice';
 import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
 import { SettingsSheet } from './settings-sheet';
+import { WordTaps } from './word-taps';
 
 const SPEEDS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.4, 1.5];
 
@@ -36,6 +37,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   private bar!: PlayerBar;
   private sheet!: SettingsSheet;
   private practice!: Practice;
+  private words!: WordTaps;
   /** Dictation takes one phrase at a time: play all stops after each (dictation.ts). */
   holdAfterPhrase = false;
 
@@ -45,6 +47,9 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   }
   get current(): number {
     return this.index;
+  }
+  get glossary(): GlossaryMarks | undefined {
+    return this.marks;
   }
 
   get book(): string {
@@ -85,6 +90,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     this.marks = new GlossaryMarks(this.el('[data-phrases]'), (message) => this.announce(message));
     this.showItems();
     this.practice = new Practice(this);
+    this.words = new WordTaps(this, this.el('[data-phrases]'));
     void this.start();
   }
 
@@ -188,6 +194,8 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       const li = (event.target as Element).closest('li');
       const i = this.items.findIndex((item) => item.li === li);
       if (i === -1) return;
+      // A tap on a word of a shown phrase opens its lookup; anywhere else on the phrase plays it.
+      if (this.words.tapped(event, i)) return;
       li?.classList.add('revealed');
       this.playAt(i);
     });
@@ -220,6 +228,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       R: () => this.repeat(),
       '[': () => this.nudgeSpeed(-1),
       ']': () => this.nudgeSpeed(1),
+      ...this.words.keys(),
       ...this.practice.keys(),
     };
     const action = actions[event.key];

@@ -1,0 +1,325 @@
+/**
+ * A word's lookup in the reader (docs/practice.md, "Word lookups"): a bottom sheet on a phone, a popover
+ * by the word on a laptop; both are the design system's modal <dialog class="sheet"> (site/lib/ui/sheet.ts),
+ * so the browser keeps the focus inside, Escape closes it and the focus goes back to the phrase. It opens
+ * at once with the word and "Looking up…", and fills when the answer comes (site/lib/lookup/lookup-api.ts):
+ * the phrase's glossary entry, the dictionaries' entries for the form and its lemmas, each dictionary's
+ * attribution under its own entries, the narrator's clip of the phrase and Save. Fetched with import() on
+ * the first pointer over a phrase (site/lib/reader/word-taps.ts): the reader's first script carries none
+ * of it.
+ */
+import type { WordResponse } from '../../../server/words/words.dto';
+import { api, ApiError } from '../api';
+import { iconSvg } from '../icons';
+import { sendOrQueue } from '../offline/queue';
+import type { Item } from '../reader/chapter-view';
+import type { ReaderHost } from '../reader/practice';
+import { getToken } from '../session';
+import { createSheet } from '../ui/sheet';
+import { groupEntries, lookUp, meaningOf, type LookupAnswer, type LookupEntry } from './lookup-api';
+
+/** A popover by the word where there is a mouse and room; the design system's bottom sheet elsewhere. */
+const POPOVER = '(min-width: 48rem) and (pointer: fine)';
+
+/** The id of a word saved offline, until the server gives it one. */
+const QUEUED = -1;
+
+const make = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}) =>
+  Object.assign(document.createElement(tag), props);
+
+export class LookupSheet {
+  private readonly dialog: HTMLDialogElement;
+  private readonly heading: HTMLHeadingElement;
+  private readonly content = make('div', { className: 'lookup-content' });
+  private readonly status = make('p', { className: 'visually-hidden' });
+  private readonly play = make('button', { type: 'button', className: 'lookup-play' });
+  /** "Play phrase N": the name is the visible text (WCAG 2.5.3). */
+  private readonly playLabel = make('span');
+  private readonly back = make('button', {
+    type: 'button',
+    className: 'lookup-back',
+    textContent: 'All words',
+  });
+  /** The phrase shown, the word tapped (highlighted while its lookup is open). */
+  private item: Item | undefined;
+  private anchor: HTMLElement | undefined;
+  private words: string[] = [];
+  /** Counts what was shown: an answer for a word the sheet no longer shows is dropped. */
+  private shown = 0;
+  /** Dictionary words saved from here: phrase, term and meaning to the word's id. */
+  private readonly saved = new Map<string, number>();
+
+  constructor(private readonly reader: ReaderHost) {
+    const { dialog, body, heading } = createSheet('', { closeLabel: 'Close the lookup' });
+    this.dialog = dialog;
+    this.heading = heading;
+    dialog.classList.add('lookup');
+    this.status.setAttribute('role', 'status');
+    this.play.innerHTML = iconSvg('play');
+    this.play.append(this.playLabel);
+    this.play.addEventListener('click', () => this.playPhrase());
+    this.back.hidden = true;
+    this.back.addEventListener('click', () => this.item && this.openList(this.item, this.words));
+    const tools = make('div', { className: 'lookup-tools' });
+    tools.append(this.back, this.play);
+    body.append(tools, this.content, this.status);
+    dialog.addEventListener('close', () => this.unmark());
+    addEventListener('resize', () => this.place());
+  }
+
+  private get lang(): string {
+    return this.reader.dataset.lang ?? '';
+  }
+
+  /** Opens the lookup of a word (a tap, or a choice in the words list). `tapAt`: the tap's time. */
+  openWord(item: Item, word: string, anchor?: HTMLElement, tapAt?: number): void {
+    const shown = ++this.shown;
+    this.item = item;
+    this.unmark();
+    // Chosen from the words list: the popover stays by the phrase.
+    this.anchor = anchor ?? item.li.querySelector<HTMLElement>('.phrase') ?? undefined;
+    anchor?.classList.add('looked-up');
+    this.back.hidden = true;
+    this.title(word);
+    this.playLabel.textContent = `Play phrase ${item.position}`;
+    this.content.replaceChildren(make('p', { className: 'lookup-note', textContent: 'Looking up…' }));
+    this.content.setAttribute('aria-busy', 'true');
+    this.show();
+    if (tapAt !== undefined) this.measure(tapAt);
+    lookUp(this.lang, word, item.id).then(
+      (answer) => shown === this.shown && this.fill(word, answer),
+      (error: unknown) => shown === this.shown && this.failed(word, error),
+    );
+  }
+
+  /** The keyboard's way to the words: the phrase's words, each a button opening its lookup. */
+  openList(item: Item, words: string[]): void {
+    this.shown++;
+    this.item = item;
+    this.words = words;
+    this.unmark();
+    this.anchor = item.li.querySelector<HTMLElement>('.phrase') ?? undefined;
+    this.heading.textContent = `Words of phrase ${item.position}`;
+    this.heading.removeAttribute('lang');
+    this.back.hidden = true;
+    this.playLabel.textContent = `Play phrase ${item.position}`;
+    const list = make('ul', { className: 'lookup-words' });
+    for (const word of words) {
+      const button = make('button', { type: 'button', textContent: word, lang: this.lang });
+      button.addEventListener('click', () => {
+        this.openWord(item, word);
+        this.back.hidden = false;
+        this.back.focus();
+      });
+      const li = make('li');
+      li.append(button);
+      list.append(li);
+    }
+    this.content.replaceChildren(list);
+    this.content.removeAttribute('aria-busy');
+    this.show();
+    list.querySelector('button')?.focus();
+  }
+
+  private title(word: string): void {
+    this.heading.textContent = word;
+    this.heading.lang = this.lang;
+  }
+
+  private show(): void {
+    if (!this.dialog.open) this.dialog.showModal();
+    this.place();
+  }
+
+  /** The time from the tap to the sheet on screen, as a performance measure (scripts and journeys read it). */
+  private measure(tapAt: number): void {
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        try {
+          performance.measure('lookup-open', { start: tapAt, end: performance.now() });
+        } catch {
+          // Not every browser takes a start time: nothing to report.
+        }
+      }),
+    );
+  }
+
+  /** A popover: under the word, or above it when there is no room below, and inside the window. */
+  private place(): void {
+    const pop = matchMedia(POPOVER).matches && !!this.anchor;
+    this.dialog.classList.toggle('lookup-pop', pop);
+    if (!pop || !this.anchor || !this.dialog.open) {
+      this.dialog.style.removeProperty('left');
+      this.dialog.style.removeProperty('top');
+      return;
+    }
+    const word = this.anchor.getBoundingClientRect();
+    const box = this.dialog.getBoundingClientRect();
+    const margin = 8;
+    const left = Math.min(Math.max(margin, word.left), innerWidth - box.width - margin);
+    const below = word.bottom + margin;
+    const top =
+      below + box.height <= innerHeight - margin ? below : Math.max(margin, word.top - margin - box.height);
+    this.dialog.style.left = `${left}px`;
+    this.dialog.style.top = `${top}px`;
+  }
+
+  private unmark(): void {
+    this.reader.querySelector('.looked-up')?.classList.remove('looked-up');
+  }
+
+  private playPhrase(): void {
+    const index = this.reader.phrases.findIndex((item) => item.id === this.item?.id);
+    if (index >= 0) this.reader.playAt(index);
+  }
+
+  private fill(word: string, answer: LookupAnswer): void {
+    const parts: HTMLElement[] = [];
+    if (answer.glossary) parts.push(this.glossarySection(answer.glossary));
+    for (const group of groupEntries(answer.entries)) parts.push(this.entrySection(word, group));
+    if (parts.length === 0) {
+      const empty = make('div', { className: 'lookup-empty' });
+      empty.append(
+        make('p', { textContent: `No entry for “${word}”.` }),
+        make('p', {
+          className: 'lookup-note',
+          textContent: 'No dictionary here has it. An administrator can add dictionaries for this language.',
+        }),
+      );
+      parts.push(empty);
+    }
+    this.content.replaceChildren(...parts);
+    this.content.removeAttribute('aria-busy');
+    const found = answer.glossary || answer.entries.length > 0;
+    this.status.textContent = `Lookup of “${word}”: ${found ? 'done' : 'no entry'}.`;
+    this.place();
+  }
+
+  private failed(word: string, error: unknown): void {
+    const status = error instanceof ApiError ? error.status : -1;
+    const message =
+      status === 0
+        ? 'You are offline: looking up a word needs the connection.'
+        : status === 429
+          ? `Too many lookups at once. Try again in ${(error as ApiError).retryAfter ?? 60} seconds.`
+          : status === 403
+            ? 'This chapter is not open to you, so its words cannot be looked up.'
+            : 'The lookup could not be done. Please try again.';
+    const retry = make('button', { type: 'button', className: 'lookup-save', textContent: 'Try again' });
+    retry.addEventListener('click', () => this.item && this.openWord(this.item, word, this.anchor));
+    const box = make('div', { className: 'lookup-error' });
+    box.setAttribute('role', 'alert');
+    box.append(make('p', { textContent: message }), retry);
+    this.content.replaceChildren(box);
+    this.content.removeAttribute('aria-busy');
+    this.place();
+  }
+
+  private glossarySection(entry: { term: string; meaning: string }): HTMLElement {
+    const section = make('section', { className: 'lookup-section' });
+    const dl = make('dl');
+    dl.append(
+      make('dt', { textContent: entry.term, lang: this.lang }),
+      make('dd', { textContent: entry.meaning, lang: 'en' }),
+    );
+    const button = make('button', { type: 'button', className: 'lookup-save' });
+    const phraseId = this.item!.id;
+    const paint = () =>
+      this.paintSave(button, entry.term, !!this.reader.glossary?.isSaved(phraseId, entry.term));
+    paint();
+    button.addEventListener('click', () => {
+      if (!this.reader.glossary) return;
+      button.disabled = true;
+      void this.reader.glossary.toggleEntry(phraseId, entry.term).then((message) => {
+        button.disabled = false;
+        paint();
+        this.status.textContent = message;
+      });
+    });
+    section.append(make('h3', { textContent: 'Glossary' }), dl, button);
+    return section;
+  }
+
+  private entrySection(word: string, group: ReturnType<typeof groupEntries>[number]): HTMLElement {
+    const section = make('section', { className: 'lookup-section' });
+    const heading = make('h3');
+    heading.append(make('span', { textContent: group.headword, lang: this.lang }));
+    if (
+      group.headword.toLocaleLowerCase(this.lang || undefined) !==
+      word.toLocaleLowerCase(this.lang || undefined)
+    )
+      heading.append(make('span', { className: 'lookup-form', textContent: ` (for “${word}”)` }));
+    section.append(heading);
+    for (const { dictionary, entries } of group.dictionaries) {
+      const list = make('ul', { className: 'lookup-entries' });
+      for (const entry of entries) list.append(this.entryItem(entry));
+      const source = make('p', { className: 'lookup-attribution' });
+      source.textContent = dictionary.attribution
+        ? `${dictionary.name}. ${dictionary.attribution}`
+        : dictionary.name;
+      section.append(list, source);
+    }
+    return section;
+  }
+
+  private entryItem(entry: LookupEntry): HTMLLIElement {
+    const li = make('li');
+    const meaning = meaningOf(entry.definition);
+    li.append(make('p', { className: 'lookup-definition', textContent: entry.definition, lang: 'en' }));
+    const button = make('button', { type: 'button', className: 'lookup-save' });
+    const phraseId = this.item!.id;
+    const key = `${phraseId}\n${entry.headword}\n${meaning}`;
+    const name = `“${entry.headword}”: ${meaning.split('\n')[0].slice(0, 40)}`;
+    this.paintSave(button, name, this.saved.has(key));
+    button.addEventListener(
+      'click',
+      () => void this.toggleEntry(button, key, name, phraseId, entry.headword, meaning),
+    );
+    li.append(button);
+    return li;
+  }
+
+  private paintSave(button: HTMLButtonElement, name: string, saved: boolean): void {
+    button.textContent = saved ? 'Saved' : 'Save';
+    button.setAttribute('aria-pressed', String(saved));
+    button.setAttribute('aria-label', `Save ${name.startsWith('“') ? name : `“${name}”`}`);
+  }
+
+  /** A dictionary entry saved as a word card (its meaning comes with it), or removed when saved. */
+  private async toggleEntry(
+    button: HTMLButtonElement,
+    key: string,
+    name: string,
+    phraseId: number,
+    term: string,
+    meaning: string,
+  ): Promise<void> {
+    if (!getToken()) return location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+    const id = this.saved.get(key);
+    button.disabled = true;
+    let message: string;
+    try {
+      if (id === QUEUED) {
+        message = `“${term}” waits to be saved: it can be removed once you are back online.`;
+      } else if (id) {
+        await api(`user/words/${id}`, { method: 'DELETE' });
+        this.saved.delete(key);
+        message = `“${term}” removed from your words.`;
+      } else {
+        const body = { phrase_id: phraseId, term, meaning, source: 'dictionary' };
+        const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', body);
+        this.saved.set(key, answer?.data.id ?? QUEUED);
+        message = answer
+          ? `“${term}” saved to your words.`
+          : `“${term}” will be saved to your words when you are back online.`;
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && id) this.saved.delete(key);
+      message = error instanceof ApiError ? error.message : 'The word could not be saved.';
+    }
+    button.disabled = false;
+    this.paintSave(button, name, this.saved.has(key));
+    this.status.textContent = message;
+    this.reader.announce(message);
+  }
+}
