@@ -151,6 +151,7 @@ for (const [name, screen] of SCREENS) {
       const card = page.getByRole('listitem').filter({ hasText: DEFINITION });
       await expect(card).toBeVisible();
       await expect(card).toContainText(WORD);
+      await expect(card).toContainText(`Meaning from Journey ${MARK}`);
     });
   });
 }

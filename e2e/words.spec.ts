@@ -149,7 +149,9 @@ test('the words page lists, filters, plays, deletes and exports the CSV', async 
   expect(file.suggestedFilename()).toBe('lingonovel-words.csv');
   const csv = await readFile(await file.path(), 'utf8');
   expect(
-    csv.startsWith('\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires,kind,translation\r\n'),
+    csv.startsWith(
+      '\uFEFFterm,meaning,phrase,book,chapter,audio URL,audio URL expires,kind,translation,source,dictionary\r\n',
+    ),
   ).toBe(true);
   expect(csv).toContain('Fähre,ferry,Die Fähre brachte nur zweimal in der Woche Post auf die Insel.');
   // Chapter 1 is free: its clips' links never expire, and the file says so.

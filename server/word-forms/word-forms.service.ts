@@ -16,7 +16,6 @@ import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MB } from '../http/body/multipart.interceptor';
 import { readFormList } from './form-list';
 import { expandHunspell } from './hunspell/hunspell';
-import { lemmasOf } from './lemmas';
 import type { FormLemma } from './types';
 import type { WordFormOrigin } from './word-form.entity';
 import { WordFormGenerations } from './word-form-generations';
@@ -108,10 +107,5 @@ export class WordFormsService implements OnApplicationBootstrap {
       throw new NotFoundException('No such set of word forms.');
     }
     return { message: 'The word forms have been deleted.' };
-  }
-
-  /** The lemmas of each word in `lang`, for the lookup (lemmas.ts). */
-  lemmasOf(lang: string, words: readonly string[]): Promise<Map<string, string[]>> {
-    return lemmasOf(this.db, lang, words);
   }
 }

@@ -6,6 +6,7 @@
 import type { WordResponse } from '../../../server/words/words.dto';
 import { cardName, isPhraseCard } from '../../lib/cards';
 import { dueIn } from '../../lib/due-time';
+import { meaningSource } from '../../lib/meaning-source';
 import { bookLanguage } from './book-language';
 import { HighlightedPhrase } from './HighlightedPhrase';
 import { useTranslation } from './use-translation';
@@ -40,6 +41,7 @@ export function CardItem({ word, onPlay, onDelete }: Props) {
           <p className="word-term">
             <strong lang={lang}>{word.term}</strong> <span lang="en">{word.meaning}</span>
           </p>
+          {meaningSource(word) && <p className="word-source">{meaningSource(word)}</p>}
           <p className="word-phrase" lang={lang}>
             <HighlightedPhrase phrase={word.phrase} term={word.term} />
           </p>

@@ -11,6 +11,7 @@ import { languageName } from '../../lib/languages';
 import { bookLanguage } from './book-language';
 import { HighlightedPhrase } from './HighlightedPhrase';
 import { useTranslation } from './use-translation';
+import { meaningSource } from '../../lib/meaning-source';
 
 export const RATINGS = [
   { rating: 1, key: 'again', label: 'Again' },
@@ -76,6 +77,7 @@ function WordBack({ card }: { card: ReviewCard }) {
   return (
     <>
       <p className="review-meaning">{card.meaning}</p>
+      {meaningSource(card) && <p className="word-source">{meaningSource(card)}</p>}
       <p className="review-phrase" lang={bookLanguage(card)}>
         <HighlightedPhrase phrase={card.phrase} term={card.term} />
       </p>
