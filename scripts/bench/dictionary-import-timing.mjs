@@ -2,12 +2,8 @@
 // about half a million entries) through the built server's admin API, timed from the first byte sent to
 // the answer, with the server's RSS sampled meanwhile (docs/dictionaries.md, "Bounds"; the targets are
 // 60 s and 200 MB of growth).
-//
-// Alone: `node scripts/bench/dictionary-import-timing.mjs` runs the built API (npm run build:server) on a
-// temporary STORAGE_DIR, on SQLite, or on PostgreSQL with DATABASE_URL set (an empty database).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Run by `BENCH_ONLY=dictionaries node scripts/bench.mjs`.
+import { existsSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const FREEDICT_DIR = '/usr/share/dictd';
@@ -83,78 +79,4 @@ export function dictionaryImportMarkdown(result, engine) {
       `| Its replacement by the same files (a second generation, then the first deleted), ${engine} | ${s(result.replace.ms)} (server CPU ${s(result.replace.cpuMs)}), RSS +${mb(result.replace.growth)} | informational | |`,
     );
   return rows;
-}
-
-/** An administrator's Authorization header, by signing in. */
-async function signIn(base, email, password) {
-  const res = await fetch(`${base}/api/v1/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (!res.ok) throw new Error(`admin login: ${res.status} ${await res.text()}`);
-  return { Authorization: `Bearer ${(await res.json()).token}` };
-}
-
-/** Runs the built server alone on a temporary STORAGE_DIR and measures one import (and its replacement). */
-async function main() {
-  const root = new URL('../..', import.meta.url).pathname;
-  const port = Number(process.env.BENCH_PORT ?? 4733);
-  const base = `http://127.0.0.1:${port}`;
-  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-dict-'));
-  const env = {
-    ...process.env,
-    STORAGE_DIR: storage,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-  };
-  const admin = { email: 'bench-admin@example.org', password: 'a bench password 1' };
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'dist/app/server/cli/create-admin.js'),
-      '--email',
-      admin.email,
-      '--password',
-      admin.password,
-      '--name',
-      'Bench',
-    ],
-    { env, stdio: 'ignore' },
-  );
-  // The API alone (no pages), so that only the server needs building; scripts/bench.mjs runs the whole one.
-  const api = `require('reflect-metadata');
-    const { loadConfig } = require(${JSON.stringify(join(root, 'dist/app/server/config.js'))});
-    const { createApp } = require(${JSON.stringify(join(root, 'dist/app/server/http/create-app.js'))});
-    const config = loadConfig();
-    createApp(config, { pages: false }).then((app) => app.listen(config.port, config.host));`;
-  const child = spawn(process.execPath, ['-e', api], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  try {
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      const up = await fetch(`${base}/api/v1/health`).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (up) break;
-      if (i > 480) throw new Error('the server did not start within 2 minutes');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    const auth = await signIn(base, admin.email, admin.password);
-    const result = await measureDictionaryImport(base, auth, child.pid, { replace: true });
-    const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
-    console.log(JSON.stringify(result));
-    console.log(dictionaryImportMarkdown(result, engine).join('\n'));
-  } finally {
-    await new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
-    rmSync(storage, { recursive: true, force: true });
-  }
-}
-
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
 }
