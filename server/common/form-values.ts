@@ -14,6 +14,13 @@ export const ToInteger = () =>
 export const Trim = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
+/**
+ * Text in Unicode's composed form (NFC): "é" typed as e + a combining accent meets the "é" dictionaries and
+ * word forms store (docs/lookup.md).
+ */
+export const Composed = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.normalize('NFC') : value));
+
 /** Multi-line text from a textarea: Windows line endings become \n, and outer blank space goes. */
 export const TrimLines = () =>
   Transform(({ value }: { value: unknown }) =>

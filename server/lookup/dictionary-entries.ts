@@ -85,7 +85,8 @@ export class DictionaryEntries {
       'SELECT DISTINCT f.lemma AS lemma FROM word_forms f' +
         ' JOIN word_form_sets s ON s.lang = f.lang AND s.origin = f.origin AND s.generation = f.generation' +
         ' WHERE f.lang IN (SELECT ws.lang FROM word_form_sets ws WHERE ws.lang = ? OR ws.lang LIKE ?)' +
-        ` AND f.form IN (${marks(forms)}) LIMIT ${MAX_LEMMAS}`,
+        // Ordered before the bound, so that a form with more lemmas than it keeps always keeps the same.
+        ` AND f.form IN (${marks(forms)}) ORDER BY f.lemma LIMIT ${MAX_LEMMAS}`,
       [primary, `${primary}-%`, ...forms],
     );
     return rows.map((row) => String(row.lemma)).sort();

@@ -5,13 +5,20 @@ import { DictionaryEntries, type FoundEntry, type LiveDictionary } from './dicti
 /** Blank space as one space, none at the ends: how a client may have laid out a definition does not matter. */
 const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** Each line with its blank space as one space, blank lines left out: a definition's lines as compared. */
+const lines = (text: string) => text.split(/\r?\n/).map(spaced).filter(Boolean).join('\n');
+
 /**
- * Whether `meaning` is `definition`: the same text (blank space aside), or, for a definition longer than a
- * card's meaning may be (`max`), its beginning, with or without an ellipsis where the client cut it.
+ * Whether `meaning` is `definition` as the reader's sheet saves it: the whole of it (blank space aside),
+ * or its first lines (a long entry's first senses: docs/practice.md, "Word lookups"), or, for a definition
+ * longer than a card's meaning may be (`max`), its beginning, with or without an ellipsis where the client
+ * cut it.
  */
 export function isDefinition(meaning: string, definition: string, max: number): boolean {
-  const [said, defined] = [spaced(meaning), spaced(definition)];
-  if (said === defined) return true;
+  const [said, defined] = [lines(meaning), lines(definition)];
+  if (!said) return false;
+  if (said === defined || spaced(said) === spaced(defined)) return true;
+  if (defined.startsWith(said) && defined[said.length] === '\n') return true;
   const start = said.replace(/(?:…|\.\.\.)$/, '').trimEnd();
   return defined.length > max && start.length > 0 && defined.startsWith(start);
 }
@@ -41,13 +48,15 @@ export class DictionaryMeanings {
     const used = asked.dictionaryId ? live.filter((d) => d.id === asked.dictionaryId) : live;
     if (!used.length) return null;
     const ids = used.map((d) => d.id);
-    const lower = asked.lang ? asked.term.toLocaleLowerCase(asked.lang) : asked.term.toLowerCase();
-    const forms = [...new Set([asked.term, lower])];
+    // Composed (NFC), as the dictionaries and word forms store their words.
+    const term = asked.term.normalize('NFC');
+    const lower = asked.lang ? term.toLocaleLowerCase(asked.lang) : term.toLowerCase();
+    const forms = [...new Set([term, lower])];
     const lemmas = asked.lang ? await this.dictionaries.lemmasOf(asked.lang, forms) : [];
     const matches = (entry: FoundEntry) => isDefinition(asked.meaning, entry.definition, asked.max);
     const hit =
       (await this.dictionaries.byHeadwords(ids, [...new Set([...forms, ...lemmas])])).find(matches) ??
-      (await this.dictionaries.byFolded(ids, foldWord(asked.term))).find(matches);
+      (await this.dictionaries.byFolded(ids, foldWord(term))).find(matches);
     return hit ? used.find((d) => d.id === hit.dictionaryId)! : null;
   }
 }

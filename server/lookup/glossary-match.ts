@@ -3,18 +3,19 @@ import type { GlossaryEntry } from '../reading/glossary';
 /** Segmenters per language, kept: making one loads ICU's rules, which costs more than a lookup. */
 const segmenters = new Map<string, Intl.Segmenter>();
 
-function segmenterFor(lang: string): Intl.Segmenter {
-  let segmenter = segmenters.get(lang);
+/** `lang` undefined (a book without a language): the server's default rules, kept under "". */
+function segmenterFor(lang: string | undefined): Intl.Segmenter {
+  let segmenter = segmenters.get(lang ?? '');
   if (!segmenter) {
     if (segmenters.size >= 100) segmenters.clear();
     segmenter = new Intl.Segmenter(lang, { granularity: 'word' });
-    segmenters.set(lang, segmenter);
+    segmenters.set(lang ?? '', segmenter);
   }
   return segmenter;
 }
 
 /** The words of a text as the reader taps them (Intl.Segmenter, word granularity), lower-cased. */
-function wordsOf(text: string, lang: string): string[] {
+function wordsOf(text: string, lang: string | undefined): string[] {
   const segmenter = segmenterFor(lang);
   return [...segmenter.segment(text)]
     .filter((segment) => segment.isWordLike)
@@ -30,7 +31,7 @@ function wordsOf(text: string, lang: string): string[] {
 export function matchGlossary(
   glossary: GlossaryEntry[],
   word: string,
-  lang: string,
+  lang: string | undefined,
   lemmas: string[] = [],
 ): GlossaryEntry | null {
   const lower = word.toLocaleLowerCase(lang);

@@ -1,8 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 import { Field } from '../common/field';
-import { ToInteger, Trim } from '../common/form-values';
+import { Composed, ToInteger, Trim } from '../common/form-values';
 import { canonicalTag } from '../common/language-tags';
 import { GlossaryTerm } from '../reading/reading.dto';
 
@@ -29,12 +39,21 @@ const LanguageTag = (label: string) => [
 ];
 
 export class LookupQuery {
-  /** The language of the word: the book's. */
-  @Field(IsNotEmpty({ message: 'The lang field is required.' }), ...LanguageTag('lang'))
-  lang: string;
+  /**
+   * The language of the word: the book's. May be left out with `phrase_id`: the phrase's book's language
+   * is used then (a book without a language: dictionaries of every language).
+   */
+  @Field(
+    // An empty lang= (a reader page of a book without a language) counts as left out.
+    ValidateIf((query: LookupQuery) => Boolean(query.lang) || query.phrase_id === undefined),
+    IsNotEmpty({ message: 'The lang field is required.' }),
+    ...LanguageTag('lang'),
+  )
+  lang?: string;
 
   @Field(
     Trim(),
+    Composed(),
     IsNotEmpty({ message: 'The word field is required.' }),
     IsString({ message: 'The word must be text.' }),
     MaxLength(MAX_LOOKUP_WORD, {
@@ -89,7 +108,13 @@ export class LookupEntry {
 
 export class LookupResult {
   @ApiProperty({ description: 'The word as looked up (trimmed).' }) word: string;
-  @ApiProperty({ description: 'The language looked up in (canonical BCP 47).' }) lang: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "The language looked up in (canonical BCP 47): asked for, else the phrase's book's; null for a book without one.",
+  })
+  lang: string | null;
   @ApiProperty({ description: 'The language of the definitions: asked for, or chosen (docs/lookup.md).' })
   target: string;
   @ApiProperty({

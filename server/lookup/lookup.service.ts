@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
+import { BooksRepository } from '../catalogue/repository/books.repository';
 import { primaryTag } from '../common/language-tags';
 import { foldWord } from '../dictionaries/fold';
 import { splitGlossary } from '../reading/glossary';
@@ -51,32 +52,41 @@ export class LookupService {
   constructor(
     private readonly dictionaries: DictionaryEntries,
     private readonly readable: ReadablePhrase,
+    private readonly books: BooksRepository,
   ) {}
 
   async lookup(
-    query: { lang: string; word: string; target?: string; phrase_id?: number },
+    query: { lang?: string; word: string; target?: string; phrase_id?: number },
     user: User | undefined,
     res: Response,
   ): Promise<LookupAnswer> {
-    const { lang, word } = query;
+    const { word } = query;
     // The access rule first: a locked chapter's glossary never leaks, nor does the fact it has the word.
     const phrase = query.phrase_id ? await this.readable.of(user, query.phrase_id) : null;
-    const forms = [...new Set([word, word.toLocaleLowerCase(lang)])];
+    // Left out (with a phrase): the phrase's book's language; a book without one looks in every dictionary.
+    const lang = query.lang || (phrase ? ((await this.books.byId(phrase.book_id))?.language ?? null) : null);
+    const forms = [...new Set([word, lang ? word.toLocaleLowerCase(lang) : word.toLowerCase()])];
     const [fromLang, found] = await Promise.all([
       this.dictionaries.fromLanguage(lang),
-      this.dictionaries.lemmasOf(lang, forms),
+      lang ? this.dictionaries.lemmasOf(lang, forms) : Promise.resolve([]),
     ]);
     const target = query.target ?? chooseTarget(user ? speaksOf(user) : [], fromLang);
     const used = intoTarget(fromLang, target);
     const ids = used.map((d) => d.id);
     const lemmas = found.filter((lemma) => !forms.includes(lemma));
 
-    const both = await this.dictionaries.byHeadwords(ids, [...forms, ...lemmas]);
-    const ofForm = both.filter((e) => forms.includes(e.headword));
-    const ofLemmas = both.filter((e) => !forms.includes(e.headword));
-    const folded = both.length ? [] : await this.dictionaries.byFolded(ids, foldWord(word));
+    // The form's entries and its lemmas' in two queries, each with its own bound on rows: a lemma with
+    // many entries never crowds out the form's own.
+    const [ofForm, ofLemmas] = await Promise.all([
+      this.dictionaries.byHeadwords(ids, forms),
+      this.dictionaries.byHeadwords(ids, lemmas),
+    ]);
+    const folded =
+      ofForm.length || ofLemmas.length ? [] : await this.dictionaries.byFolded(ids, foldWord(word));
     const ordered = orderLemmas(lemmas, ofLemmas);
-    const glossary = phrase ? matchGlossary(splitGlossary(phrase.dictionary), word, lang, found) : null;
+    const glossary = phrase
+      ? matchGlossary(splitGlossary(phrase.dictionary), word, lang ?? undefined, found)
+      : null;
 
     const rank = new Map(used.map((d, i) => [d.id, i]));
     const byDictionary = (a: FoundEntry, b: FoundEntry) =>

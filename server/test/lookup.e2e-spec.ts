@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { Dictionary } from '../dictionaries/dictionary.entity';
 import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
@@ -19,7 +20,7 @@ interface Entry {
 }
 interface Lookup {
   word: string;
-  lang: string;
+  lang: string | null;
   target: string;
   matched: string | null;
   lemmas: string[];
@@ -417,5 +418,56 @@ describe('Word lookup', () => {
       source: 'dictionary',
     });
     expect(locked.status).toBe(403);
+  });
+
+  it('takes the language of the phrase’s book when none is sent, and composes the word (NFC)', async () => {
+    const visitor = new ApiClient(server);
+    for (const query of [`word=casas&phrase_id=${freePhrase}`, `lang=&word=casas&phrase_id=${freePhrase}`]) {
+      const res = await lookup(visitor, query);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ lang: 'es', matched: 'glossary', lemmas: ['casar', 'casa'] });
+    }
+    expect((await lookup(visitor, 'word=casas')).status).toBe(422);
+    // "Árbol" written as A + a combining acute accent is the headword itself, not a folded match.
+    const decomposed = await lookup(visitor, `lang=es&word=${encodeURIComponent('A\u0301rbol')}`);
+    expect(decomposed.body.data).toMatchObject({ word: 'Árbol', matched: 'form' });
+  });
+
+  it('looks a word up in Debian’s FreeDict Spanish-English, imported, and saves the first lines of its entry', async () => {
+    const files = new FormData();
+    for (const part of ['index', 'dict.dz'])
+      files.append(
+        'files',
+        new Blob([readFileSync(`/usr/share/dictd/freedict-spa-eng.${part}`)]),
+        `freedict-spa-eng.${part}`,
+      );
+    files.set('source', 'es');
+    files.set('target', 'en');
+    const imported = await admin.post<{ data: { id: number; name: string } }>('admin/dictionary', files);
+    expect(imported.status).toBe(201);
+    try {
+      const res = await lookup(new ApiClient(server), 'lang=es&word=tener');
+      expect(res.body.data.matched).toBe('form');
+      const tener = res.body.data.entries.find((e) => e.dictionary.id === imported.body.data.id)!;
+      expect(tener.definition.split('\n').length).toBeGreaterThan(2);
+      expect(tener.dictionary.attribution).toMatch(/FreeDict/);
+      // The reader saves a long entry's first lines (docs/practice.md, "Word lookups").
+      const { client } = await newMember(server);
+      const firstLines = tener.definition.split('\n').slice(0, 2).join('\n');
+      const saved = await client.post<{ data: Word }>('user/words', {
+        phrase_id: freePhrase,
+        term: 'tener',
+        meaning: firstLines,
+        source: 'dictionary',
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body.data).toMatchObject({
+        meaning: firstLines,
+        source: 'dictionary',
+        source_name: imported.body.data.name,
+      });
+    } finally {
+      await admin.delete(`admin/dictionary/${imported.body.data.id}`);
+    }
   });
 });
