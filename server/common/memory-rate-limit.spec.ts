@@ -1,4 +1,4 @@
-import { MemoryWindow } from './memory-rate-limit';
+import { clientKey, MemoryWindow } from './memory-rate-limit';
 
 describe(MemoryWindow.name, () => {
   it('lets `limit` hits through per key and window, then says how long to wait', () => {
@@ -19,5 +19,17 @@ describe(MemoryWindow.name, () => {
     expect(window.hit('d', 10)).toBe(990);
     window.hit('e', 5_000);
     expect(window.size).toBe(1);
+  });
+});
+
+describe('clientKey', () => {
+  it('counts an IPv4 address as it is, and an IPv6 one by its /64', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey(undefined)).toBe('unknown');
   });
 });

@@ -80,6 +80,27 @@ export interface MemoryLimit {
 export const MemoryRateLimit = (rule: MemoryLimit) =>
   applyDecorators(SetMetadata(MEMORY_RATE_LIMIT, rule), UseGuards(MemoryRateLimitGuard));
 
+/**
+ * Whom a limit counts: an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6 address by its /64,
+ * the block one subscriber gets: counted per address, a single host could walk its /64 and never be limited.
+ */
+export function clientKey(ip: string | undefined): string {
+  if (!ip) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (!ip.includes(':')) return ip;
+  const [head, tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 @Injectable()
 export class MemoryRateLimitGuard implements CanActivate {
   private readonly windows = new Map<string, MemoryWindow>();
@@ -98,7 +119,7 @@ export class MemoryRateLimitGuard implements CanActivate {
       this.windows.set(rule.bucket, window);
     }
     const http = context.switchToHttp();
-    const wait = window.hit(http.getRequest<Request>().ip ?? 'unknown', this.clock.now().getTime());
+    const wait = window.hit(clientKey(http.getRequest<Request>().ip), this.clock.now().getTime());
     if (wait > 0) throw new TooManyRequests(http.getResponse<Response>(), wait, rule.message);
     return true;
   }

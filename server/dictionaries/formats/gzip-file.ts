@@ -10,7 +10,8 @@ import { DictionaryFileError, type DictionaryFile, type DictionaryLimits } from 
 const MiB = 1 << 20;
 /** Text compresses 3 to 8 times (FreeDict's German-English: 16.7 MB to 100 MB); 20 leaves room, and stops a bomb. */
 const RATIO = 20;
-const CEILING = 2048 * MiB;
+// A dictionary as large as any known (FreeDict German-English: 100 MB) fits five times; the disk it may take stays bounded.
+const CEILING = 512 * MiB;
 
 /** The most bytes `file` may decompress to (docs/dictionary-formats.md). */
 export const decompressedLimit = (file: DictionaryFile, limits: DictionaryLimits): number =>
