@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
+import { WordFormGenerations } from '../word-forms/word-form-generations';
+import { MAX_FORMS } from '../word-forms/word-forms.dto';
+import { WordFormsService } from '../word-forms/word-forms.service';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 
@@ -85,7 +88,8 @@ describe('Word forms (admin)', () => {
     const list = '# irregular forms\nform\tlemma\nfue\tir\nfue\tser\nfue\tir\nfuimos\tir\n';
     const imported = await admin.post<Counts>('admin/word-forms', form('ES', [[list, 'irregular.tsv']]));
     expect(imported.status).toBe(200);
-    // The repeated pair counts once; "ES" is stored canonically.
+    // The repeated pair counts once (it is stored twice, a list's pairs not being kept in memory to
+    // drop repeats; the lookup reads distinct lemmas); "ES" is stored canonically.
     expect(imported.body).toEqual({ data: { lang: 'es', origin: 'list', forms: 2, lemmas: 2 } });
     expect(await lemmas('es', ['fue', 'fuimos', 'nada'])).toEqual({ fue: ['ir', 'ser'], fuimos: ['ir'] });
 
@@ -99,7 +103,7 @@ describe('Word forms (admin)', () => {
     );
     expect(broken.body.errors.files).toEqual([broken.body.message]);
     expect(await lemmas('es', ['fue', 'era'])).toEqual({ fue: ['ir', 'ser'] });
-    expect(await rows('es', 'list')).toBe(3);
+    expect(await rows('es', 'list')).toBe(4);
   });
 
   it("expands Debian's es_ES into every form of each stem", async () => {
@@ -175,6 +179,39 @@ describe('Word forms (admin)', () => {
     ]);
   }, 120_000);
 
+  it('never sweeps an import under way, nor a set that went live after the sweep listed it', async () => {
+    const generations = new WordFormGenerations(server.app.get(DataSource), MAX_FORMS);
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    let halfway!: () => void;
+    const reached = new Promise<void>((resolve) => (halfway = resolve));
+    async function* pairs() {
+      for (let i = 0; i < 1000; i++) {
+        if (i === 700) {
+          halfway();
+          await paused;
+        }
+        yield { form: `forma${i}`, lemma: 'forma' };
+      }
+    }
+    const importing = generations.replace('it', 'list', pairs());
+    await reached;
+    // One transaction's worth is written, not live yet: as a crashed import's rows look.
+    expect(await rows('it', 'list')).toBe(600);
+    const listed = await generations.unlive();
+    expect(listed.length).toBeGreaterThan(0);
+    expect(await generations.sweep()).toBe(0);
+    expect(await rows('it', 'list')).toBe(600);
+
+    resume();
+    expect(await importing).toEqual({ forms: 1000, lemmas: 1 });
+    // A sweep (on another instance) that listed the generation before the import went live, and
+    // deletes after: the live set keeps every row.
+    for (const { generation, low } of listed) await generations.sweepGeneration(generation, low);
+    expect(await rows('it', 'list')).toBe(1000);
+    expect(await lemmas('it', ['forma0', 'forma999'])).toEqual({ forma0: ['forma'], forma999: ['forma'] });
+  });
+
   it('deletes a set, and sweeps unfinished generations at boot', async () => {
     expect((await admin.delete('admin/word-forms/es/list')).body).toEqual({
       message: 'The word forms have been deleted.',
@@ -190,7 +227,10 @@ describe('Word forms (admin)', () => {
     );
     await server.close(true);
     server = await startServer(server.storageDir);
+    // The sweep runs in the background, not holding up the first requests.
+    await server.app.get(WordFormsService).settled();
     expect(await rows('de', 'list')).toBe(0);
+    expect(await rows('it', 'list')).toBe(1000);
     expect(await lemmas('es', ['gatos'])).toEqual({ gatos: ['gato'] });
   });
 });

@@ -21,10 +21,11 @@ async function read(name: string, content: string): Promise<FormLemma[] | string
 }
 
 describe('readFormList', () => {
-  it('reads a TSV with a header, comments and repeated pairs', async () => {
+  it('reads a TSV with a header and comments, giving repeated pairs again rather than remembering them', async () => {
     expect(await read('f.tsv', '\ufeffform\tlemma\n# irregular\n\nfue\tir\r\nfue\tser\nfue\tir\n')).toEqual([
       { form: 'fue', lemma: 'ir' },
       { form: 'fue', lemma: 'ser' },
+      { form: 'fue', lemma: 'ir' },
     ]);
   });
 
@@ -44,5 +45,17 @@ describe('readFormList', () => {
     expect(await read('f.csv', 'a,"b\n')).toBe(
       'f.csv, line 1: a quoted field is not closed (fields cannot span lines)',
     );
+    expect(await read('f.tsv', `fue\tir\n${'#'.repeat(70_000)}\n`)).toBe(
+      'f.tsv, line 2: is longer than 65536 bytes.',
+    );
+  });
+
+  it('refuses bytes that are not UTF-8, naming the line', async () => {
+    const path = join(dir, 'latin1.tsv');
+    writeFileSync(path, Buffer.from('fue\tir\nfu\xe9\tir\n', 'latin1'));
+    const pairs = async () => {
+      for await (const pair of readFormList({ name: 'latin1.tsv', path, size: 0 })) void pair;
+    };
+    await expect(pairs()).rejects.toThrow('latin1.tsv, line 2: is not valid UTF-8.');
   });
 });

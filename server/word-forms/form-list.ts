@@ -1,7 +1,7 @@
 import { DictionaryFileError, type DictionaryFile } from '../dictionaries/formats/types';
 import { FORM_MAX } from './hunspell/hunspell';
-import { decoderFor, readLines } from './lines';
-import type { FormLemma } from './types';
+import { lineText, readLineBatches } from '../dictionaries/formats/line-reader';
+import { MAX_LINE_BYTES, type FormLemma } from './types';
 
 /** A header line the list may start with, in either order of words' case. */
 const HEADER = /^form[\t,]lemma$/i;
@@ -37,40 +37,41 @@ export function csvFields(text: string): string[] | string {
 /**
  * The (form, lemma) pairs of a list: `.tsv` (a tab between) or `.csv` (a comma, quotes as RFC 4180 has
  * them), UTF-8, an optional "form, lemma" header, blank lines and lines starting with "#" skipped.
- * Repeated pairs are given once (the pairs seen are kept in memory: lists are small next to Hunspell's
- * expansions). Throws DictionaryFileError naming the line at the first line that is not a pair.
+ * Repeated pairs are given again, not remembered (a 50 MB list's pairs would take hundreds of MB): the
+ * counts are of distinct forms and lemmas, and the lookup reads distinct lemmas (docs/word-forms.md).
+ * Throws DictionaryFileError naming the line at the first line that is not a pair.
  */
 export async function* readFormList(list: DictionaryFile): AsyncGenerator<FormLemma> {
   const csv = list.name.toLowerCase().endsWith('.csv');
-  const seen = new Set<string>();
   let first = true;
-  for await (const { text, number } of readLines(list.path, list.name, decoderFor('utf-8')!)) {
-    if (!text.trim() || text.trimStart().startsWith('#')) continue;
-    const header =
-      first &&
-      HEADER.test(
-        text
-          .trim()
-          .replace(/\s*([\t,])\s*/, '$1')
-          .replace(/"/g, ''),
-      );
-    first = false;
-    if (header) continue;
-    const fail = (problem: string): never => {
-      throw new DictionaryFileError(list.name, `line ${number}`, problem);
-    };
-    const fields = csv ? csvFields(text) : text.split('\t');
-    if (typeof fields === 'string') return fail(fields);
-    const separator = csv ? 'a comma' : 'a tab';
-    if (fields.length !== 2)
-      fail(`expected a form and a lemma separated by ${separator}, found ${fields.length} field(s)`);
-    const [form, lemma] = fields.map((field) => field.trim().normalize('NFC'));
-    if (!form || !lemma) fail('the form and the lemma may not be empty');
-    if (form.length > FORM_MAX || lemma.length > FORM_MAX)
-      fail(`a form or lemma is longer than ${FORM_MAX} characters`);
-    const key = `${form}\t${lemma}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    yield { form, lemma };
+  for await (const batch of readLineBatches(list, MAX_LINE_BYTES)) {
+    for (const line of batch) {
+      const { number } = line;
+      const text = lineText(list, line);
+      if (!text.trim() || text.trimStart().startsWith('#')) continue;
+      const header =
+        first &&
+        HEADER.test(
+          text
+            .trim()
+            .replace(/\s*([\t,])\s*/, '$1')
+            .replace(/"/g, ''),
+        );
+      first = false;
+      if (header) continue;
+      const fail = (problem: string): never => {
+        throw new DictionaryFileError(list.name, `line ${number}`, problem);
+      };
+      const fields = csv ? csvFields(text) : text.split('\t');
+      if (typeof fields === 'string') return fail(fields);
+      const separator = csv ? 'a comma' : 'a tab';
+      if (fields.length !== 2)
+        fail(`expected a form and a lemma separated by ${separator}, found ${fields.length} field(s)`);
+      const [form, lemma] = fields.map((field) => field.trim().normalize('NFC'));
+      if (!form || !lemma) fail('the form and the lemma may not be empty');
+      if (form.length > FORM_MAX || lemma.length > FORM_MAX)
+        fail(`a form or lemma is longer than ${FORM_MAX} characters`);
+      yield { form, lemma };
+    }
   }
 }

@@ -1,8 +1,9 @@
 import { ConflictException } from '@nestjs/common';
-import { LessThan, type DataSource } from 'typeorm';
+import { LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { RuleFailed } from '../common/api-error';
 import { isUniqueViolation } from '../database/db-errors';
 import { changedRows, sql } from '../database/sql';
+import { GenerationClaims } from './generation-claims';
 import { WordForm, WordFormSet, type WordFormOrigin } from './word-form.entity';
 import type { FormLemma } from './types';
 
@@ -18,6 +19,12 @@ const INSERTS_PER_TRANSACTION = 2;
 /** Ids per DELETE when a generation goes: one primary-key range each (word_forms has no generation index). */
 const IDS_PER_DELETE = 2000;
 
+/** A generation whose rows the sweep found, and its lowest id (where its removal starts). */
+export interface Unlive {
+  generation: number;
+  low: number;
+}
+
 /** Counts of one set: distinct forms and distinct lemmas. */
 export interface SetCounts {
   forms: number;
@@ -30,27 +37,36 @@ export interface SetCounts {
  * short transactions, then word_form_sets moves to it in one, then the old rows go in batches. The new
  * number is the id of a row inserted for the purpose (and deleted at once): ids are never given twice,
  * on SQLite (AUTOINCREMENT) as on PostgreSQL (a sequence), so two imports, even on two instances, never
- * share a generation, and a generation number alone names the rows of one import.
+ * share a generation, and a generation number alone names the rows of one import. The import claims its
+ * number (generation-claims.ts) before writing a row under it, so the boot sweep leaves it alone.
  */
 export class WordFormGenerations {
+  private readonly claims: GenerationClaims;
+
   constructor(
     private readonly db: DataSource,
     private readonly maxForms: number,
-  ) {}
+  ) {
+    this.claims = new GenerationClaims(db);
+  }
 
   async replace(lang: string, origin: WordFormOrigin, pairs: AsyncIterable<FormLemma>): Promise<SetCounts> {
-    const generation = await this.claim(lang, origin);
+    const generation = await this.newGeneration(lang, origin);
+    const claim = await this.claims.tryClaim(generation);
+    // Never: the number is new, and nothing of it is written yet for a sweep to be removing.
+    if (!claim) throw new Error(`The new generation ${generation} of word forms is claimed already.`);
     try {
-      const written = await this.write(lang, origin, generation, pairs);
-      const counts = await this.counts(lang, origin, generation);
-      // A boot sweep on another instance may have removed rows of this import as leftovers.
-      if (counts.rows !== written) throw new ConflictException('The import was interrupted. Send it again.');
-      const previous = await this.flip(lang, origin, generation, counts);
-      if (previous !== null) await this.removeGeneration(previous);
-      return { forms: counts.forms, lemmas: counts.lemmas };
+      await this.write(claim.db, lang, origin, generation, pairs);
+      const counts = await this.counts(claim.db, lang, origin, generation);
+      const previous = await this.flip(claim.db, lang, origin, generation, counts);
+      if (previous !== null) await this.removeGeneration(claim.db, previous);
+      return counts;
     } catch (error) {
-      await this.removeGeneration(generation);
+      // Only rows that are not live go (removeGeneration), so a failure after the flip keeps the set.
+      await this.removeGeneration(claim.db, generation);
       throw error;
+    } finally {
+      await claim.release();
     }
   }
 
@@ -67,17 +83,27 @@ export class WordFormGenerations {
       'DELETE FROM word_form_sets WHERE lang = ? AND origin = ? AND generation = ?',
       [lang, origin, live.generation],
     );
-    if (gone) await this.removeGeneration(Number(live.generation));
+    if (gone) await this.removeGeneration(this.db, Number(live.generation));
     return gone > 0;
   }
 
   /**
-   * At boot: rows of generations that are not live (an import cut short by a crash, a delete not
-   * finished). Reads word_forms once; with several instances on PostgreSQL it may remove the rows of an
-   * import under way elsewhere, which then answers 409 rather than going live incomplete.
+   * At boot: removes the rows of generations that are not live (an import cut short by a crash, a
+   * replaced generation not yet deleted), one generation after another until `stopping` says so.
+   * Answers how many it removed. Safe beside imports on other instances: see sweepGeneration.
    */
-  async sweep(): Promise<number> {
-    const stale = await sql<Array<{ generation: number; low: number }>>(
+  async sweep(stopping: () => boolean = () => false): Promise<number> {
+    let swept = 0;
+    for (const { generation, low } of await this.unlive()) {
+      if (stopping()) break;
+      if (await this.sweepGeneration(generation, low)) swept++;
+    }
+    return swept;
+  }
+
+  /** The generations that have rows and are not live, reading word_forms once. */
+  async unlive(): Promise<Unlive[]> {
+    const rows = await sql<Array<{ generation: number; low: number }>>(
       this.db,
       `SELECT f.generation AS generation, MIN(f.id) AS low
          FROM word_forms f
@@ -85,11 +111,27 @@ export class WordFormGenerations {
         WHERE s.lang IS NULL
         GROUP BY f.generation`,
     );
-    for (const { generation, low } of stale) await this.removeGeneration(Number(generation), Number(low));
-    return stale.length;
+    return rows.map((row) => ({ generation: Number(row.generation), low: Number(row.low) }));
   }
 
-  private async claim(lang: string, origin: WordFormOrigin): Promise<number> {
+  /**
+   * Removes the rows of a generation unlive() listed, unless an import is still writing it (it holds
+   * the generation's claim: false then). The list may be stale: the import may have finished since and
+   * made the generation live, which removeGeneration's condition keeps.
+   */
+  async sweepGeneration(generation: number, low: number): Promise<boolean> {
+    const claim = await this.claims.tryClaim(generation);
+    if (!claim) return false;
+    try {
+      await this.removeGeneration(claim.db, generation, low);
+      return true;
+    } finally {
+      await claim.release();
+    }
+  }
+
+  /** A number no other import has, nor will: the id of a row inserted and deleted for the purpose. */
+  private async newGeneration(lang: string, origin: WordFormOrigin): Promise<number> {
     const repository = this.db.getRepository(WordForm);
     const { identifiers } = await repository.insert({ lang, origin, generation: 0, form: '', lemma: '' });
     const id = Number(identifiers[0].id);
@@ -98,11 +140,12 @@ export class WordFormGenerations {
   }
 
   private async write(
+    db: EntityManager,
     lang: string,
     origin: WordFormOrigin,
     generation: number,
     pairs: AsyncIterable<FormLemma>,
-  ): Promise<number> {
+  ): Promise<void> {
     let batch: FormLemma[] = [];
     let written = 0;
     for await (const pair of pairs) {
@@ -113,16 +156,22 @@ export class WordFormGenerations {
       }
       batch.push(pair);
       if (batch.length === ROWS_PER_INSERT * INSERTS_PER_TRANSACTION) {
-        written += await this.insert(lang, origin, generation, batch);
+        written += await this.insert(db, lang, origin, generation, batch);
         batch = [];
       }
     }
-    return written + (await this.insert(lang, origin, generation, batch));
+    await this.insert(db, lang, origin, generation, batch);
   }
 
-  private async insert(lang: string, origin: string, generation: number, rows: FormLemma[]): Promise<number> {
+  private async insert(
+    db: EntityManager,
+    lang: string,
+    origin: string,
+    generation: number,
+    rows: FormLemma[],
+  ): Promise<number> {
     if (rows.length === 0) return 0;
-    await this.db.transaction(async (manager) => {
+    await db.transaction(async (manager) => {
       for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
         const chunk = rows.slice(start, start + ROWS_PER_INSERT);
         // VALUES names its columns column1, column2 on both databases.
@@ -138,16 +187,20 @@ export class WordFormGenerations {
     return rows.length;
   }
 
-  private async counts(lang: string, origin: string, generation: number) {
-    const [row] = await sql<
-      Array<{ rows: number | string; forms: number | string; lemmas: number | string }>
-    >(
-      this.db,
-      `SELECT COUNT(*) AS rows, COUNT(DISTINCT form) AS forms, COUNT(DISTINCT lemma) AS lemmas
+  /** Distinct forms and lemmas: a list may repeat a pair, stored as often as it comes (form-list.ts). */
+  private async counts(
+    db: EntityManager,
+    lang: string,
+    origin: string,
+    generation: number,
+  ): Promise<SetCounts> {
+    const [row] = await sql<Array<{ forms: number | string; lemmas: number | string }>>(
+      db,
+      `SELECT COUNT(DISTINCT form) AS forms, COUNT(DISTINCT lemma) AS lemmas
          FROM word_forms WHERE lang = ? AND origin = ? AND generation = ?`,
       [lang, origin, generation],
     );
-    return { rows: Number(row.rows), forms: Number(row.forms), lemmas: Number(row.lemmas) };
+    return { forms: Number(row.forms), lemmas: Number(row.lemmas) };
   }
 
   /**
@@ -155,6 +208,7 @@ export class WordFormGenerations {
    * Answers the generation it replaced, or null for a first import.
    */
   private async flip(
+    db: EntityManager,
     lang: string,
     origin: WordFormOrigin,
     generation: number,
@@ -162,7 +216,7 @@ export class WordFormGenerations {
   ): Promise<number | null> {
     const newer = new ConflictException('A newer import of these forms finished first.');
     try {
-      return await this.db.transaction(async (manager) => {
+      return await db.transaction(async (manager) => {
         const [live] = await sql<Array<{ generation: number }>>(
           manager,
           'SELECT generation FROM word_form_sets WHERE lang = ? AND origin = ?',
@@ -194,19 +248,24 @@ export class WordFormGenerations {
   /**
    * Deletes a generation's rows, a range of ids at a time: word_forms has no index on generation, but a
    * generation's rows all come after its number (the id of its claim), and the number is unique to one
-   * set. The range alone, not (lang, form), must lead the plan, hence no condition on lang.
+   * set. The range alone, not (lang, form), must lead the plan, hence no condition on lang. Rows of a
+   * generation live when a DELETE runs are never deleted: a sweep's list may be older than an import's
+   * flip, and an import that fails after its flip must not take its live set with it.
    */
-  private async removeGeneration(generation: number, from = generation): Promise<void> {
+  private async removeGeneration(db: DataSource | EntityManager, generation: number, from = generation) {
     const [{ high }] = await sql<Array<{ high: number | null }>>(
-      this.db,
+      db,
       'SELECT MAX(id) AS high FROM word_forms',
     );
     for (let start = from; high !== null && start <= Number(high); start += IDS_PER_DELETE) {
-      await sql(this.db, 'DELETE FROM word_forms WHERE id >= ? AND id < ? AND generation = ?', [
-        start,
-        start + IDS_PER_DELETE,
-        generation,
-      ]);
+      await sql(
+        db,
+        `DELETE FROM word_forms WHERE id >= ? AND id < ? AND generation = ?
+            AND NOT EXISTS (SELECT 1 FROM word_form_sets s
+                             WHERE s.lang = word_forms.lang AND s.origin = word_forms.origin
+                               AND s.generation = word_forms.generation)`,
+        [start, start + IDS_PER_DELETE, generation],
+      );
     }
   }
 }

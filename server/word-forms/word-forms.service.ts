@@ -4,6 +4,7 @@ import {
   NotFoundException,
   PayloadTooLargeException,
   type OnApplicationBootstrap,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
@@ -59,18 +60,37 @@ function sourceOf(files: UploadedFile[]): { origin: WordFormOrigin; pairs: Async
 
 /** Word forms (docs/word-forms.md): imports replace a language's set of one origin; lookups read them. */
 @Injectable()
-export class WordFormsService implements OnApplicationBootstrap {
+export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WordFormsService.name);
   private readonly generations: WordFormGenerations;
+  private sweeping: Promise<unknown> = Promise.resolve();
+  private stopping = false;
 
   constructor(private readonly db: DataSource) {
     this.generations = new WordFormGenerations(db, MAX_FORMS);
   }
 
-  /** Leftovers of an import cut short (a crash) go before any request can see or race them. */
-  async onApplicationBootstrap(): Promise<void> {
-    const swept = await this.generations.sweep();
-    if (swept) this.logger.log(`Removed ${swept} unfinished generation(s) of word forms.`);
+  /**
+   * Leftovers of an import cut short (a crash) go in the background, not holding up the first request:
+   * lookups never read them, and the sweep leaves imports under way and live sets alone (sweepGeneration).
+   */
+  onApplicationBootstrap(): void {
+    this.sweeping = this.generations
+      .sweep(() => this.stopping)
+      .then((swept) => {
+        if (swept) this.logger.log(`Removed ${swept} unfinished generation(s) of word forms.`);
+      })
+      .catch((error: unknown) => this.logger.warn(`The word forms' sweep failed: ${String(error)}`));
+  }
+
+  /** Resolves when the boot's sweep has ended (the tests wait for it). */
+  settled(): Promise<unknown> {
+    return this.sweeping;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await this.sweeping;
   }
 
   async import(dto: WordFormsImportDto): Promise<WordFormsImportAnswer> {

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { TextDecoder } from 'node:util';
 import { DictionaryFileError, type DictionaryFile } from './types';
 
 /** One line of a text file: its bytes without the line break (LF or CRLF), and its 1-based number. */
@@ -52,15 +53,21 @@ export async function* readLineBatches(
 const tooLong = (file: DictionaryFile, line: number, max: number) =>
   new DictionaryFileError(file.name, `line ${line}`, `is longer than ${max} bytes.`);
 
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** UTF-8, refusing invalid bytes; a byte order mark is kept, for lineText to drop on line 1 only. */
+export const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A line's text; invalid UTF-8 is refused with the line's number, never read as U+FFFD. */
-export function lineText(file: DictionaryFile, line: RawLine): string {
+/**
+ * A line's text in `decoder`'s encoding (UTF-8 unless told: Hunspell's `SET` may name another); bytes
+ * the encoding refuses are refused with the line's number, never read as U+FFFD. The decoder must be
+ * fatal, keep byte order marks (ignoreBOM) and use one byte for "\n", as lines are split on it.
+ */
+export function lineText(file: DictionaryFile, line: RawLine, decoder: TextDecoder = UTF8): string {
   let text: string;
   try {
     text = decoder.decode(line.bytes);
   } catch {
-    throw new DictionaryFileError(file.name, `line ${line.number}`, 'is not valid UTF-8.');
+    const encoding = decoder.encoding === 'utf-8' ? 'UTF-8' : `${decoder.encoding} text`;
+    throw new DictionaryFileError(file.name, `line ${line.number}`, `is not valid ${encoding}.`);
   }
   return line.number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

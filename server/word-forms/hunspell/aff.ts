@@ -1,5 +1,5 @@
 import { DictionaryFileError } from '../../dictionaries/formats/types';
-import type { Line } from '../lines';
+import type { Line } from '../types';
 import { compileCondition } from './condition';
 import { flagMode, splitFlags, type FlagMode } from './flags';
 

@@ -28,7 +28,7 @@ async function expandFiles(affText: string | Buffer, dicText: string | Buffer): 
   return pairs;
 }
 
-async function failure(affText: string, dicText: string | Buffer): Promise<string> {
+async function failure(affText: string | Buffer, dicText: string | Buffer): Promise<string> {
   try {
     await expandFiles(affText, dicText);
   } catch (error) {
@@ -137,10 +137,32 @@ describe('Hunspell expansion', () => {
       't.dic, line 3: "Sab" is not a list of two-character flags',
     );
     expect(await failure('SET UTF-8\n', Buffer.from('2\ngato\ncanci\xf3n\n', 'latin1'))).toBe(
-      't.dic, line 3: is not valid utf-8 text',
+      't.dic, line 3: is not valid UTF-8.',
+    );
+    expect(await failure('SET ISO8859-7\n', Buffer.from('1\n\xff\n', 'latin1'))).toBe(
+      't.dic, line 2: is not valid iso-8859-7 text.',
     );
     expect(await failure('SET ISCII-DEVANAGARI\n', '1\nx\n')).toBe(
       't.aff, line 1: the encoding "ISCII-DEVANAGARI" is not supported',
+    );
+  });
+
+  it('refuses UTF-16, whose line breaks are not one byte, naming the SET line', async () => {
+    const utf16 = (text: string) => Buffer.from(`\ufeff${text}`, 'utf16le');
+    expect(await failure(utf16('SET UTF-16LE\n'), utf16('1\nx\n'))).toBe(
+      't.aff, line 1: is UTF-16, which is not supported: save the files as UTF-8',
+    );
+    expect(await failure('SET UTF-8\n', utf16('1\nx\n'))).toBe(
+      't.dic, line 1: is UTF-16, which is not supported: save the files as UTF-8',
+    );
+    expect(await failure('# big endian\nSET UTF-16BE\n', '1\nx\n')).toBe(
+      't.aff, line 2: the encoding "UTF-16BE" is UTF-16, which is not supported: save the files as UTF-8',
+    );
+  });
+
+  it('refuses a line longer than 64 KiB, naming it', async () => {
+    expect(await failure('SFX S Y 1\nSFX S 0 s .\n', `2\ngato/S\n${'a'.repeat(70_000)}\n`)).toBe(
+      't.dic, line 3: is longer than 65536 bytes.',
     );
   });
 });

@@ -1,53 +1,54 @@
-import { readFile } from 'node:fs/promises';
-import type { TextDecoder } from 'node:util';
+import { TextDecoder } from 'node:util';
+import { lineText, readLineBatches, type RawLine } from '../../dictionaries/formats/line-reader';
 import { DictionaryFileError, type DictionaryFile } from '../../dictionaries/formats/types';
-import { decoderFor, readLines, type Line } from '../lines';
-import type { FormLemma } from '../types';
+import { MAX_LINE_BYTES, type FormLemma, type Line } from '../types';
 import { parseAff, readFlags, splitAtSlash, type Affixes } from './aff';
 import { expandStem } from './expand';
 
 /** The widest form or lemma the table holds (word_forms.form, .lemma); longer ones are left out. */
 export const FORM_MAX = 200;
 
-/** The .aff file's `SET` (read as ASCII, before anything else can be decoded), or UTF-8 by default. */
-function encodingOf(bytes: Buffer): { name: string; line: number } {
-  const text = bytes.toString('latin1');
-  const match = /^[ \t]*SET[ \t]+(\S+)/m.exec(text);
-  if (!match) return { name: 'UTF-8', line: 0 };
-  return { name: match[1], line: text.slice(0, match.index).split('\n').length };
-}
-
-/** Splits a buffer into decoded lines (the .aff is small enough to read at once). */
-function* bufferLines(bytes: Buffer, decoder: TextDecoder, file: string): Generator<Line> {
-  let start = 0;
-  for (let number = 1; start <= bytes.length; number++) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
-    let text: string;
-    try {
-      text = decoder.decode(bytes.subarray(start, end));
-    } catch {
-      throw new DictionaryFileError(file, `line ${number}`, `is not valid ${decoder.encoding} text`);
-    }
-    if (number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    yield { text: text.endsWith('\r') ? text.slice(0, -1) : text, number };
-    start = end + 1;
+/**
+ * A decoder for a Hunspell `SET` name or a WHATWG label ("ISO8859-1", "microsoft-cp1251"), or the
+ * reason there is none. UTF-16 is refused: its "\n" is two bytes, and lines are split on the byte 0x0a
+ * (readLineBatches), which would cut its characters in half.
+ */
+export function decoderFor(encoding: string): TextDecoder | string {
+  const name = encoding.trim().toLowerCase();
+  const label = name
+    .replace(/^iso8859-?(\d+)$/, 'iso-8859-$1')
+    .replace(/^(?:microsoft-)?cp(125\d)$/, 'windows-$1');
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label, { fatal: true, ignoreBOM: true });
+  } catch {
+    return `the encoding "${encoding}" is not supported`;
   }
+  return decoder.encoding.startsWith('utf-16') ? `the encoding "${encoding}" ${UTF16}` : decoder;
 }
 
-/** Reads an .aff file: its encoding (for the .dic too) and its affixes. */
+const UTF16 = 'is UTF-16, which is not supported: save the files as UTF-8';
+
+/** Refuses a line 1 that starts with UTF-16's byte order mark (FF FE or FE FF), before decoding it. */
+function refuseUtf16(file: DictionaryFile, line: RawLine): void {
+  const [a, b] = line.bytes;
+  if (line.number === 1 && ((a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)))
+    throw new DictionaryFileError(file.name, 'line 1', UTF16);
+}
+
+/** Reads an .aff file (2 MB at most: held as lines): its encoding (for the .dic too) and its affixes. */
 export async function readAff(aff: DictionaryFile): Promise<{ affixes: Affixes; decoder: TextDecoder }> {
-  const bytes = await readFile(aff.path);
-  const encoding = encodingOf(bytes);
-  const decoder = decoderFor(encoding.name);
-  if (!decoder) {
-    throw new DictionaryFileError(
-      aff.name,
-      `line ${encoding.line}`,
-      `the encoding "${encoding.name}" is not supported`,
-    );
-  }
-  return { affixes: parseAff(bufferLines(bytes, decoder, aff.name), aff.name), decoder };
+  const raw: RawLine[] = [];
+  for await (const batch of readLineBatches(aff, MAX_LINE_BYTES)) raw.push(...batch);
+  if (raw.length) refuseUtf16(aff, raw[0]);
+  // `SET` is read as ASCII, before anything else can be decoded; UTF-8 by default.
+  const set = raw.find((line) => /^[ \t]*SET[ \t]/.test(line.bytes.toString('latin1')));
+  const name = set ? (set.bytes.toString('latin1').trim().split(/\s+/)[1] ?? '') : 'UTF-8';
+  const decoder = decoderFor(name);
+  if (typeof decoder === 'string')
+    throw new DictionaryFileError(aff.name, `line ${set?.number ?? 0}`, decoder);
+  const lines = raw.map((line): Line => ({ text: lineText(aff, line, decoder), number: line.number }));
+  return { affixes: parseAff(lines, aff.name), decoder };
 }
 
 /**
@@ -75,29 +76,34 @@ export function parseDicLine(
 export async function* expandHunspell(aff: DictionaryFile, dic: DictionaryFile): AsyncGenerator<FormLemma> {
   const { affixes, decoder } = await readAff(aff);
   const seen = new Map<string, string[][]>();
-  for await (const { text, number } of readLines(dic.path, dic.name, decoder)) {
-    if (number === 1) {
-      if (!/^\s*\d+\s*$/.test(text)) {
-        throw new DictionaryFileError(dic.name, 'line 1', 'the first line should be the number of words');
+  for await (const batch of readLineBatches(dic, MAX_LINE_BYTES)) {
+    for (const line of batch) {
+      const { number } = line;
+      refuseUtf16(dic, line);
+      const text = lineText(dic, line, decoder);
+      if (number === 1) {
+        if (!/^\s*\d+\s*$/.test(text)) {
+          throw new DictionaryFileError(dic.name, 'line 1', 'the first line should be the number of words');
+        }
+        continue;
       }
-      continue;
-    }
-    // Hunspell takes a line starting with a tab as a comment.
-    if (text.startsWith('\t')) continue;
-    const parsed = parseDicLine(affixes, text);
-    if (parsed === null) continue;
-    if (typeof parsed === 'string') throw new DictionaryFileError(dic.name, `line ${number}`, parsed);
-    const { stem, flags } = parsed;
-    if (stem.length > FORM_MAX) continue;
-    const earlier = seen.get(stem);
-    const given = new Set<string>();
-    for (const flagsBefore of earlier ?? [])
-      for (const form of expandStem(affixes, stem, flagsBefore)) given.add(form);
-    if (earlier) earlier.push(flags);
-    else seen.set(stem, [flags]);
-    for (const form of expandStem(affixes, stem, flags)) {
-      if (form.length <= FORM_MAX && !given.has(form))
-        yield { form: form.normalize('NFC'), lemma: stem.normalize('NFC') };
+      // Hunspell takes a line starting with a tab as a comment.
+      if (text.startsWith('\t')) continue;
+      const parsed = parseDicLine(affixes, text);
+      if (parsed === null) continue;
+      if (typeof parsed === 'string') throw new DictionaryFileError(dic.name, `line ${number}`, parsed);
+      const { stem, flags } = parsed;
+      if (stem.length > FORM_MAX) continue;
+      const earlier = seen.get(stem);
+      const given = new Set<string>();
+      for (const flagsBefore of earlier ?? [])
+        for (const form of expandStem(affixes, stem, flagsBefore)) given.add(form);
+      if (earlier) earlier.push(flags);
+      else seen.set(stem, [flags]);
+      for (const form of expandStem(affixes, stem, flags)) {
+        if (form.length <= FORM_MAX && !given.has(form))
+          yield { form: form.normalize('NFC'), lemma: stem.normalize('NFC') };
+      }
     }
   }
 }
