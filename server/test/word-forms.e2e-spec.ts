@@ -202,6 +202,17 @@ describe('Word forms (admin)', () => {
     expect(listed.length).toBeGreaterThan(0);
     expect(await generations.sweep()).toBe(0);
     expect(await rows('it', 'list')).toBe(600);
+    const db = server.app.get(DataSource);
+    if (db.options.type === 'postgres') {
+      // Another instance sharing the database: only the import's advisory lock keeps it off.
+      const other = await new DataSource(db.options).initialize();
+      try {
+        expect(await new WordFormGenerations(other, MAX_FORMS).sweep()).toBe(0);
+      } finally {
+        await other.destroy();
+      }
+      expect(await rows('it', 'list')).toBe(600);
+    }
 
     resume();
     expect(await importing).toEqual({ forms: 1000, lemmas: 1 });

@@ -36,7 +36,7 @@ export class WordFormsController {
     description: `The Hunspell dictionary is expanded into every form of each stem; a list gives form and lemma per line. The answer counts the set just imported. At most ${MAX_FORMS.toLocaleString('en')} forms; .aff 2 MB, .dic 20 MB, list 50 MB. A broken file is a 422 naming the file and the line, and the set in place stays.`,
   })
   @ApiOkResponse({ type: WordFormsImportAnswer })
-  @ErrorAnswer(409, 'Another import of the same set finished first, or this one was interrupted.')
+  @ErrorAnswer(409, 'A newer import of the same set finished first.')
   import(@Body() dto: WordFormsImportDto) {
     return this.forms.import(dto);
   }

@@ -8,6 +8,9 @@ import { expandStem } from './expand';
 /** The widest form or lemma the table holds (word_forms.form, .lemma); longer ones are left out. */
 export const FORM_MAX = 200;
 
+/** Why a UTF-16 file is refused (decoderFor, refuseUtf16). */
+const UTF16 = 'is UTF-16, which is not supported: save the files as UTF-8';
+
 /**
  * A decoder for a Hunspell `SET` name or a WHATWG label ("ISO8859-1", "microsoft-cp1251"), or the
  * reason there is none. UTF-16 is refused: its "\n" is two bytes, and lines are split on the byte 0x0a
@@ -26,8 +29,6 @@ export function decoderFor(encoding: string): TextDecoder | string {
   }
   return decoder.encoding.startsWith('utf-16') ? `the encoding "${encoding}" ${UTF16}` : decoder;
 }
-
-const UTF16 = 'is UTF-16, which is not supported: save the files as UTF-8';
 
 /** Refuses a line 1 that starts with UTF-16's byte order mark (FF FE or FE FF), before decoding it. */
 function refuseUtf16(file: DictionaryFile, line: RawLine): void {
