@@ -23,7 +23,7 @@ describe('the words of a phrase', () => {
     });
 
     it('wraps no word, so a tap on the phrase plays it (and nothing throws)', () => {
-      const element = { dataset: {} as DOMStringMap } as HTMLElement;
+      const element = { dataset: {} } as HTMLElement;
       expect(() => wrapWords(element, 'fr')).not.toThrow();
       expect(element.dataset.words).toBeUndefined();
     });
