@@ -19,8 +19,8 @@ const BOOK = 'der-leuchtturmwarter';
 const WORD = 'Insel';
 const MARK = Date.now().toString(36);
 const DEFINITION = `island (journey ${MARK})`;
-// A definition of several lines (the TSV's HTML <br>, made line breaks on import): a card keeps whole lines.
-const MORE_LINES = ['isle', 'land surrounded by water'];
+// A definition of four lines (the TSV's HTML <br>, made line breaks on import): a card keeps it whole.
+const MORE_LINES = ['isle', 'land surrounded by water', 'Eiland (poetic)'];
 const SAVED_MEANING = [DEFINITION, ...MORE_LINES].join('\n');
 const ATTRIBUTION = `Word lookup journey, ${MARK}`;
 
@@ -202,6 +202,14 @@ for (const [name, screen] of SCREENS) {
       await expect(page.locator('li#p-1 .w.looked-up')).toHaveText('Woche');
       await expect(page.getByRole('dialog')).toHaveCount(1);
       expect((await audioState(page)).paused).toBe(true);
+      if (!touch) {
+        // Escape still gives the focus back to the phrase, then a click on a word opens it again.
+        await page.keyboard.press('Escape');
+        await expect(next).toBeHidden();
+        await expect(page.locator('li#p-1 .phrase')).toBeFocused();
+        await tap(woche);
+        await expect(next).toBeVisible();
+      }
       // A tap outside on no word (the phrase's play icon) only closes it.
       const phrase = (await page.locator('li#p-1 .phrase').boundingBox())!;
       await tap({ x: phrase.x + PLAY_ICON.position.x, y: phrase.y + PLAY_ICON.position.y });

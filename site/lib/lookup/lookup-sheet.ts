@@ -76,6 +76,9 @@ export class LookupSheet {
       },
       { capture: true },
     );
+    // A press on the backdrop leaves the focus where it is (inside the lookup), so Escape still gives it
+    // back to what opened the lookup after a tap on another word.
+    dialog.addEventListener('mousedown', (event) => event.target === dialog && event.preventDefault());
     this.status.setAttribute('role', 'status');
     this.play.innerHTML = iconSvg('play');
     this.play.append(this.playLabel);
