@@ -3,13 +3,15 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { adminSession, type Session } from './helpers/admin';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
-import { audioState, PLAY_ICON, playing } from './helpers/reader';
-import { SCREENS } from './helpers/screens';
+import { audioState, inSettings, PLAY_ICON, playing } from './helpers/reader';
+import { PHONE, SCREENS } from './helpers/screens';
+import { smallTargets, TAP_PX } from './helpers/tap-targets';
 
 // Tap any word (issue 33, docs/practice.md "Word lookups"): a word of a demo phrase that its glossary does
 // not cover, found in a dictionary the journey imports (and deletes at its end, so other journeys never
 // meet it), seen with its attribution, saved as a card; the phrase still plays in one tap; axe with the
-// lookup open; the keyboard's list of words.
+// lookup open; the keyboard's list of words, and the player bar's Words button (a touch screen reader's way
+// to them); a second word tapped while a lookup is open; a word of a phrase revealed in Hide text.
 
 const BOOK = 'der-leuchtturmwarter';
 // Phrase 1: "Die Fähre brachte nur zweimal in der Woche Post auf die Insel." Its glossary: Fähre, zweimal,
@@ -17,6 +19,9 @@ const BOOK = 'der-leuchtturmwarter';
 const WORD = 'Insel';
 const MARK = Date.now().toString(36);
 const DEFINITION = `island (journey ${MARK})`;
+// A definition of four lines (the TSV's HTML <br>, made line breaks on import): a card keeps it whole.
+const MORE_LINES = ['isle', 'land surrounded by water', 'Eiland (poetic)'];
+const SAVED_MEANING = [DEFINITION, ...MORE_LINES].join('\n');
 const ATTRIBUTION = `Word lookup journey, ${MARK}`;
 
 let admin: Session;
@@ -30,7 +35,7 @@ test.beforeAll(async ({ request }) => {
       files: {
         name: 'journey.tsv',
         mimeType: 'text/tab-separated-values',
-        buffer: Buffer.from(`${WORD}\t${DEFINITION}\tnoun\n`),
+        buffer: Buffer.from(`${WORD}\t${[DEFINITION, ...MORE_LINES].join('<br>')}\tnoun\n`),
       },
       source: 'de',
       target: 'en',
@@ -57,23 +62,29 @@ async function member(page: Page, request: APIRequestContext, label: string): Pr
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** The middle of a word of a phrase, on screen: where a learner's finger lands (the text is not yet split). */
-const wordPoint = (page: Page, position: number, word: string) =>
-  page.locator(`li#p-${position} .phrase`).evaluate((button, wanted) => {
-    button.scrollIntoView({ block: 'center' });
-    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node as Text;
-      const at = text.data.indexOf(wanted);
-      if (at === -1) continue;
-      const range = document.createRange();
-      range.setStart(text, at);
-      range.setEnd(text, at + wanted.length);
-      const box = range.getBoundingClientRect();
-      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    }
-    throw new Error(`“${wanted}” is not in the phrase`);
-  }, word);
+/**
+ * The middle of a word of a phrase, on screen: where a learner's finger lands (the text may not be split
+ * yet). Scrolled into the middle of the screen first unless `stay`.
+ */
+const wordPoint = (page: Page, position: number, word: string, stay = false) =>
+  page.locator(`li#p-${position} .phrase`).evaluate(
+    (button, [wanted, still]) => {
+      if (!still) button.scrollIntoView({ block: 'center' });
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node as Text;
+        const at = text.data.indexOf(wanted);
+        if (at === -1) continue;
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + wanted.length);
+        const box = range.getBoundingClientRect();
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      }
+      throw new Error(`“${wanted}” is not in the phrase`);
+    },
+    [word, stay] as const,
+  );
 
 /** Tap-to-visible, as the page measured it (performance.measure 'lookup-open'): reported, not asserted. */
 const openTime = (page: Page) =>
@@ -103,6 +114,9 @@ for (const [name, screen] of SCREENS) {
       await expect(page.locator('li#p-1 .w.looked-up')).toHaveText(WORD);
 
       await expect(sheet.getByText(DEFINITION)).toBeVisible();
+      await expect(sheet.getByText(MORE_LINES[1])).toBeVisible();
+      // The definition is in the answer's target language (a learner with no "I speak": English).
+      await expect(sheet.locator('.lookup-definition')).toHaveAttribute('lang', 'en');
       await expect(sheet.getByText(ATTRIBUTION, { exact: false })).toBeVisible();
       await expect(sheet.getByText('Looking up…')).toHaveCount(0);
       const box = (await sheet.boundingBox())!;
@@ -123,7 +137,16 @@ for (const [name, screen] of SCREENS) {
 
       // Save: a card whose meaning is the dictionary's.
       const save = sheet.getByRole('button', { name: new RegExp(`^Save “${WORD}”`) });
+      const saving = page.waitForRequest(
+        (r) => r.url().endsWith('/api/v1/user/words') && r.method() === 'POST',
+      );
       await save.click();
+      // The whole definition, line by line, as it fits in a card (docs/practice.md, "Save").
+      expect((await saving).postDataJSON()).toMatchObject({
+        term: WORD,
+        meaning: SAVED_MEANING,
+        source: 'dictionary',
+      });
       await expect(save).toHaveAttribute('aria-pressed', 'true');
       await expect(save).toHaveText('Saved');
 
@@ -151,10 +174,116 @@ for (const [name, screen] of SCREENS) {
       const card = page.getByRole('listitem').filter({ hasText: DEFINITION });
       await expect(card).toBeVisible();
       await expect(card).toContainText(WORD);
+      await expect(card).toContainText(MORE_LINES[1]);
       await expect(card).toContainText(`Meaning from Journey ${MARK}`);
+    });
+
+    test('a tap on another word while a lookup is open opens that word’s lookup in the same tap', async ({
+      page,
+    }) => {
+      await page.goto(`/read/${BOOK}/1`);
+      await expect(page.locator('reader-app.ready')).toBeAttached();
+      const tap = async ({ x, y }: { x: number; y: number }) => {
+        if (touch) await page.touchscreen.tap(x, y);
+        else await page.mouse.click(x, y);
+      };
+      await tap(await wordPoint(page, 1, WORD));
+      const first = page.getByRole('dialog', { name: WORD });
+      await expect(first.getByText(DEFINITION)).toBeVisible();
+      // On the phone, the text above the sheet; on a laptop, beside the popover: one tap, the next lookup.
+      const woche = await wordPoint(page, 1, 'Woche', true);
+      const box = (await first.boundingBox())!;
+      expect(
+        woche.y < box.y || woche.y > box.y + box.height || woche.x < box.x || woche.x > box.x + box.width,
+      ).toBe(true);
+      await tap(woche);
+      const next = page.getByRole('dialog', { name: 'Woche' });
+      await expect(next).toBeVisible();
+      await expect(page.locator('li#p-1 .w.looked-up')).toHaveText('Woche');
+      await expect(page.getByRole('dialog')).toHaveCount(1);
+      expect((await audioState(page)).paused).toBe(true);
+      if (!touch) {
+        // Escape still gives the focus back to the phrase, then a click on a word opens it again.
+        await page.keyboard.press('Escape');
+        await expect(next).toBeHidden();
+        await expect(page.locator('li#p-1 .phrase')).toBeFocused();
+        await tap(woche);
+        await expect(next).toBeVisible();
+      }
+      // A tap outside on no word (the phrase's play icon) only closes it.
+      const phrase = (await page.locator('li#p-1 .phrase').boundingBox())!;
+      await tap({ x: phrase.x + PLAY_ICON.position.x, y: phrase.y + PLAY_ICON.position.y });
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(page.locator('li#p-1 .w.looked-up')).toHaveCount(0);
+      expect((await audioState(page)).paused).toBe(true);
     });
   });
 }
+
+test.describe('on a phone, with a screen reader', () => {
+  test.use(PHONE);
+
+  test('the player bar’s Words button lists the current phrase’s words, each opening its lookup', async ({
+    page,
+  }) => {
+    await page.goto(`/read/${BOOK}/1`);
+    await expect(page.locator('reader-app.ready')).toBeAttached();
+    const bar = page.getByRole('group', { name: 'Player' });
+    const words = bar.getByRole('button', { name: 'Words of this phrase' });
+    await expect(words).toBeEnabled();
+    const box = (await words.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(TAP_PX);
+    expect(box.height).toBeGreaterThanOrEqual(TAP_PX);
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    expect(await smallTargets(page)).toEqual([]);
+
+    // The current phrase's: phrase 2, once it has played.
+    await page.locator('li#p-2 .phrase').tap(PLAY_ICON);
+    await expect(page.locator('li#p-2')).toHaveClass(/current/);
+    await words.tap();
+    const list = page.getByRole('dialog', { name: 'Words of phrase 2' });
+    await expect(list).toBeVisible();
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    await list.getByRole('button', { name: 'Close the lookup' }).tap();
+    await expect(list).toBeHidden();
+    await expect(words).toBeFocused();
+
+    // Phrase 1's, through its list, to the word's lookup and back.
+    await page.locator('li#p-1 .phrase').tap(PLAY_ICON);
+    await words.tap();
+    const first = page.getByRole('dialog', { name: 'Words of phrase 1' });
+    await first.getByRole('button', { name: WORD, exact: true }).tap();
+    const sheet = page.getByRole('dialog', { name: WORD });
+    await expect(sheet.getByText(DEFINITION)).toBeVisible();
+    await sheet.getByRole('button', { name: 'All words' }).tap();
+    await expect(first).toBeVisible();
+  });
+
+  test('a word of a phrase revealed in Hide text opens its lookup; a hidden phrase’s word plays it', async ({
+    page,
+  }) => {
+    await page.goto(`/read/${BOOK}/1`);
+    await expect(page.locator('reader-app.ready')).toBeAttached();
+    await inSettings(page, () =>
+      page
+        .getByRole('dialog', { name: 'Player settings' })
+        .getByRole('button', { name: 'Hide text' })
+        .click(),
+    );
+    await expect(page.locator('[data-phrases]')).toHaveClass(/hide-text/);
+    // Hidden, a tap on the phrase (on a word's place) plays it and reveals it: no lookup.
+    const hidden = await wordPoint(page, 1, WORD);
+    await page.touchscreen.tap(hidden.x, hidden.y);
+    await expect(page.locator('li#p-1')).toHaveClass(/revealed/);
+    await playing(page).toBe(true);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // Revealed, its words are looked up.
+    const shown = await wordPoint(page, 1, WORD);
+    await page.touchscreen.tap(shown.x, shown.y);
+    await expect(page.getByRole('dialog', { name: WORD }).getByText(DEFINITION)).toBeVisible();
+  });
+});
 
 test.describe('by keyboard', () => {
   test.use(SCREENS[1][1]);

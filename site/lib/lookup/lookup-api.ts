@@ -1,6 +1,7 @@
 /**
- * `GET /api/v1/lookup` as the reader asks it (docs/practice.md, "Word lookups"): the book's language, the
- * word as written and the phrase it was tapped in (for the phrase's glossary). Answers are kept in memory
+ * `GET /api/v1/lookup` as the reader asks it (docs/practice.md, "Word lookups"): the book's language (left
+ * out for a book without one: the server takes the phrase's), the word as written and the phrase it was
+ * tapped in (for the phrase's glossary). Answers are kept in memory
  * for the page, per phrase and word, so a second tap opens filled; a failed one is forgotten, so the next
  * tap asks again.
  */
@@ -16,6 +17,8 @@ export interface LookupEntry {
 
 export interface LookupAnswer {
   word: string;
+  /** The language of the definitions (BCP 47): the learner's, or English (docs/lookup.md). */
+  target: string;
   matched: 'glossary' | 'form' | 'lemma' | 'folded' | null;
   lemmas: string[];
   glossary: { term: string; meaning: string } | null;
@@ -28,7 +31,7 @@ export function lookUp(lang: string, word: string, phraseId: number): Promise<Lo
   const key = `${lang}\n${phraseId}\n${word}`;
   let answer = answers.get(key);
   if (!answer) {
-    const query = new URLSearchParams({ lang, word, phrase_id: String(phraseId) });
+    const query = new URLSearchParams({ ...(lang ? { lang } : {}), word, phrase_id: String(phraseId) });
     answer = api<{ data: LookupAnswer }>(`lookup?${query.toString()}`).then(({ data }) => data);
     answers.set(key, answer);
     answer.catch(() => answers.delete(key));
@@ -36,15 +39,28 @@ export function lookUp(lang: string, word: string, phraseId: number): Promise<Lo
   return answer;
 }
 
-/** An entry's definition as a card's meaning: its first lines, at most 500 characters. */
+/** The longest meaning a card keeps (server/words/words.dto.ts, MAX_MEANING). */
+export const MAX_MEANING = 1000;
+
+/**
+ * An entry's definition as a card's meaning: its first whole lines (blank ones left out), as many as fit
+ * in MAX_MEANING characters, so the whole definition when it fits. The server accepts a beginning of the
+ * definition that ends at a line break (docs/lookup.md, "Saving a word"); a first line longer than that
+ * alone is cut at MAX_MEANING, with no ellipsis.
+ */
 export function meaningOf(definition: string): string {
   const lines = definition
     .split('\n')
     .map((line) => line.trim())
-    .filter(Boolean)
-    .slice(0, 3)
-    .join('\n');
-  return lines.length > 500 ? `${lines.slice(0, 499)}…` : lines;
+    .filter(Boolean);
+  let meaning = '';
+  for (const line of lines) {
+    const longer = meaning ? `${meaning}\n${line}` : line;
+    if (longer.length > MAX_MEANING) break;
+    meaning = longer;
+  }
+  // By characters, not UTF-16 units: a cut never splits an emoji or a CJK extension character in two.
+  return meaning || [...(lines[0] ?? '')].slice(0, MAX_MEANING).join('');
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * A word's lookup in the reader (docs/practice.md, "Word lookups"): a bottom sheet on a phone, a popover
  * by the word on a laptop; both are the design system's modal <dialog class="sheet"> (site/lib/ui/sheet.ts),
- * so the browser keeps the focus inside, Escape closes it and the focus goes back to the phrase. It opens
+ * so the browser keeps the focus inside, Escape closes it and the focus goes back to the phrase. A tap
+ * outside it on another shown word opens that word's lookup at once (`onOutside`), as a tap on nothing
+ * closes it. It opens
  * at once with the word and "Looking up…", and fills when the answer comes (site/lib/lookup/lookup-api.ts):
  * the phrase's glossary entry, the dictionaries' entries for the form and its lemmas, each dictionary's
  * attribution under its own entries, the narrator's clip of the phrase and Save. Fetched with import() on
@@ -20,6 +22,12 @@ import { groupEntries, lookUp, meaningOf, type LookupAnswer, type LookupEntry } 
 
 /** A popover by the word where there is a mouse and room; the design system's bottom sheet elsewhere. */
 const POPOVER = '(min-width: 48rem) and (pointer: fine)';
+
+/**
+ * A tap outside the open lookup: true when it was on a word, now being looked up (the lookup stays open);
+ * false and the lookup closes, as a tap on a sheet's backdrop does.
+ */
+export type OutsideTap = (event: MouseEvent) => boolean;
 
 /** The id of a word saved offline, until the server gives it one. */
 const QUEUED = -1;
@@ -49,11 +57,28 @@ export class LookupSheet {
   /** Dictionary words saved from here: phrase, term and meaning to the word's id. */
   private readonly saved = new Map<string, number>();
 
-  constructor(private readonly reader: ReaderHost) {
+  constructor(
+    private readonly reader: ReaderHost,
+    onOutside: OutsideTap = () => false,
+  ) {
     const { dialog, body, heading } = createSheet('', { closeLabel: 'Close the lookup' });
     this.dialog = dialog;
     this.heading = heading;
     dialog.classList.add('lookup');
+    // The page behind a modal dialog is inert: a tap on a word there lands on the dialog's backdrop. Caught
+    // before the sheet's own backdrop listener (a capture listener on the target runs first), a tap on a
+    // word opens its lookup in one tap instead of only closing this one.
+    dialog.addEventListener(
+      'click',
+      (event) => {
+        if (event.target === dialog && !this.inside(event) && onOutside(event))
+          event.stopImmediatePropagation();
+      },
+      { capture: true },
+    );
+    // A press on the backdrop leaves the focus where it is (inside the lookup), so Escape still gives it
+    // back to what opened the lookup after a tap on another word.
+    dialog.addEventListener('mousedown', (event) => event.target === dialog && event.preventDefault());
     this.status.setAttribute('role', 'status');
     this.play.innerHTML = iconSvg('play');
     this.play.append(this.playLabel);
@@ -69,6 +94,12 @@ export class LookupSheet {
 
   private get lang(): string {
     return this.reader.dataset.lang ?? '';
+  }
+
+  /** Whether a click fell inside the dialog's own box (its padding: not the backdrop). */
+  private inside({ clientX: x, clientY: y }: MouseEvent): boolean {
+    const box = this.dialog.getBoundingClientRect();
+    return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
   }
 
   /** Opens the lookup of a word (a tap, or a choice in the words list). `tapAt`: the tap's time. */
@@ -119,6 +150,21 @@ export class LookupSheet {
     this.content.removeAttribute('aria-busy');
     this.show();
     list.querySelector('button')?.focus();
+  }
+
+  /** The words of a phrase that cannot be shown (its text is hidden): the sheet says why. */
+  openNote(item: Item, message: string): void {
+    this.shown++;
+    this.item = item;
+    this.unmark();
+    this.anchor = item.li.querySelector<HTMLElement>('.phrase') ?? undefined;
+    this.heading.textContent = `Words of phrase ${item.position}`;
+    this.heading.removeAttribute('lang');
+    this.back.hidden = true;
+    this.playLabel.textContent = `Play phrase ${item.position}`;
+    this.content.replaceChildren(make('p', { className: 'lookup-note', textContent: message }));
+    this.content.removeAttribute('aria-busy');
+    this.show();
   }
 
   private title(word: string): void {
@@ -176,7 +222,8 @@ export class LookupSheet {
   private fill(word: string, answer: LookupAnswer): void {
     const parts: HTMLElement[] = [];
     if (answer.glossary) parts.push(this.glossarySection(answer.glossary));
-    for (const group of groupEntries(answer.entries)) parts.push(this.entrySection(word, group));
+    for (const group of groupEntries(answer.entries))
+      parts.push(this.entrySection(word, group, answer.target));
     if (parts.length === 0) {
       const empty = make('div', { className: 'lookup-empty' });
       empty.append(
@@ -220,7 +267,8 @@ export class LookupSheet {
     const dl = make('dl');
     dl.append(
       make('dt', { textContent: entry.term, lang: this.lang }),
-      make('dd', { textContent: entry.meaning, lang: 'en' }),
+      // The glossary's meanings are in the page's language (no lang of their own), as on the phrase.
+      make('dd', { textContent: entry.meaning }),
     );
     const button = make('button', { type: 'button', className: 'lookup-save' });
     const phraseId = this.item!.id;
@@ -240,7 +288,11 @@ export class LookupSheet {
     return section;
   }
 
-  private entrySection(word: string, group: ReturnType<typeof groupEntries>[number]): HTMLElement {
+  private entrySection(
+    word: string,
+    group: ReturnType<typeof groupEntries>[number],
+    target: string,
+  ): HTMLElement {
     const section = make('section', { className: 'lookup-section' });
     const heading = make('h3');
     heading.append(make('span', { textContent: group.headword, lang: this.lang }));
@@ -252,7 +304,7 @@ export class LookupSheet {
     section.append(heading);
     for (const { dictionary, entries } of group.dictionaries) {
       const list = make('ul', { className: 'lookup-entries' });
-      for (const entry of entries) list.append(this.entryItem(entry));
+      for (const entry of entries) list.append(this.entryItem(entry, target));
       const source = make('p', { className: 'lookup-attribution' });
       source.textContent = dictionary.attribution
         ? `${dictionary.name}. ${dictionary.attribution}`
@@ -262,10 +314,13 @@ export class LookupSheet {
     return section;
   }
 
-  private entryItem(entry: LookupEntry): HTMLLIElement {
+  /** An entry, its definition in the answer's target language (the learner's, docs/lookup.md). */
+  private entryItem(entry: LookupEntry, target: string): HTMLLIElement {
     const li = make('li');
     const meaning = meaningOf(entry.definition);
-    li.append(make('p', { className: 'lookup-definition', textContent: entry.definition, lang: 'en' }));
+    const definition = make('p', { className: 'lookup-definition', textContent: entry.definition });
+    if (target) definition.lang = target;
+    li.append(definition);
     const button = make('button', { type: 'button', className: 'lookup-save' });
     const phraseId = this.item!.id;
     const key = `${phraseId}\n${entry.headword}\n${meaning}`;

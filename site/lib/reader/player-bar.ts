@@ -1,11 +1,12 @@
 /**
  * The player's bar (site/components/ReaderPlayer.astro): previous, Play all, next, the phrase counter, the
- * chapter's progress line and the button that opens the settings sheet. It shows the reader's state; the
+ * chapter's progress line, the current phrase's words (their lookups) and the button that opens the
+ * settings sheet. It shows the reader's state; the
  * reader (reader-element.ts) decides what each button does.
  */
 import { nounCount } from '../noun-count';
 
-export type BarAction = 'prev' | 'play' | 'next' | 'repeat' | 'settings';
+export type BarAction = 'prev' | 'play' | 'next' | 'repeat' | 'words' | 'settings';
 
 export interface ModesShown {
   speed: number;

@@ -188,6 +188,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     this.bar.on('prev', () => this.step(-1));
     this.bar.on('next', () => this.step(1));
     this.bar.on('repeat', () => this.repeat());
+    this.bar.on('words', () => this.words.listCurrent());
     this.el<HTMLOListElement>('[data-phrases]').addEventListener('click', (event) => {
       // The glossary's Save toggles and the practice controls are controls of their own.
       if ((event.target as Element).closest('.save-word, [data-practice]')) return;

@@ -3,7 +3,9 @@
  * button stays its play control: a tap on one of its words opens that word's lookup, a tap anywhere else on
  * the phrase (its play icon, the space around its words) plays it, as before. The keyboard's Enter and
  * Space on the phrase play it too; W lists the words of the focused phrase (else the current one), each a
- * button opening its lookup.
+ * button opening its lookup, and so does the player bar's Words button (the current phrase's), the way a
+ * screen reader on a touch screen reaches them. While a lookup is open, a tap on another shown word opens
+ * that word's lookup in the same tap.
  *
  * Only the segmenting is here (site/lib/lookup/words.ts): a phrase's words are wrapped when a pointer first
  * comes over it, and the lookup itself (the sheet, its requests) is fetched with import() once the page is
@@ -46,7 +48,9 @@ export class WordTaps {
   }
 
   private load(): Promise<LookupSheet> {
-    this.sheet ??= import('../lookup/lookup-sheet').then((m) => new m.LookupSheet(this.reader));
+    this.sheet ??= import('../lookup/lookup-sheet').then(
+      (m) => new m.LookupSheet(this.reader, (event) => this.tappedBehind(event)),
+    );
     // A failed import (offline, a new release) is tried again on the next tap.
     this.sheet.catch(() => (this.sheet = undefined));
     return this.sheet;
@@ -75,6 +79,36 @@ export class WordTaps {
     return true;
   }
 
+  /**
+   * A tap outside the open lookup, on the page behind it (inert, so found by position, not by hit
+   * testing): true when it was on a word of a shown phrase, whose lookup is opening. Not through the
+   * player bar nor the site's header, which sit over the phrases.
+   */
+  private tappedBehind(event: MouseEvent): boolean {
+    const { clientX: x, clientY: y } = event;
+    const within = (box: DOMRect) => x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+    const over = [this.reader.querySelector('.player-bar'), document.querySelector('[data-site-header]')];
+    if (over.some((element) => element && within(element.getBoundingClientRect()))) return false;
+    const item = this.reader.phrases.find((found) => {
+      const text = found.li.querySelector('.phrase');
+      return !!text && within(text.getBoundingClientRect());
+    });
+    if (!item || !textShown(item.li)) return false;
+    const text = item.li.querySelector<HTMLElement>('.phrase')!;
+    wrapWords(text, this.lang);
+    const word = [...text.querySelectorAll<HTMLElement>(`.${WORD_CLASS}`)].find((found) =>
+      [...found.getClientRects()].some(within),
+    );
+    if (!word) return false;
+    this.open((sheet) => sheet.openWord(item, word.textContent ?? '', word, event.timeStamp));
+    return true;
+  }
+
+  /** The player bar's Words button: the words of the current phrase (the first one before any). */
+  listCurrent(): void {
+    this.listWords(Math.max(this.reader.current, 0));
+  }
+
   /** W: the words of the focused phrase, else of the current one. */
   keys(): Record<string, () => void> {
     const list = () => {
@@ -88,9 +122,14 @@ export class WordTaps {
   private listWords(index: number): void {
     const item = this.reader.phrases[index];
     if (!item) return;
-    if (!textShown(item.li)) return this.reader.announce('The text of this phrase is hidden.');
+    // Said in the sheet, not only to a screen reader: a sighted tap on Words must show something.
+    if (!textShown(item.li))
+      return this.open((sheet) =>
+        sheet.openNote(item, 'The text of this phrase is hidden, so its words cannot be looked up yet.'),
+      );
     const words = distinctWords(item.text, this.lang);
-    if (words.length === 0) return this.reader.announce('This phrase has no words to look up.');
+    if (words.length === 0)
+      return this.open((sheet) => sheet.openNote(item, 'This phrase has no words to look up.'));
     this.open((sheet) => sheet.openList(item, words));
   }
 
