@@ -31,6 +31,7 @@ import { measureAlignment } from './bench/alignment-timing.mjs';
 import { ALIGNMENT_HEADING, alignmentMarkdown } from './bench/alignment-markdown.mjs';
 import { dictionaryImportMarkdown, measureDictionaryImport } from './bench/dictionary-import-timing.mjs';
 import { lookupMarkdown, measureLookup } from './bench/lookup-timing.mjs';
+import { lookupTapMarkdown, measureLookupTaps } from './bench/lookup-tap-timing.mjs';
 import { adminHeaders } from './bench/import-timing.mjs';
 import { startPostgres } from './postgres.mjs';
 
@@ -857,41 +858,71 @@ const DICTIONARIES_HEADING = '## Dictionaries: import and lookup';
 
 /**
  * `BENCH_ONLY=dictionaries`: Debian's FreeDict German-English imported (and replaced) through the admin
- * API on SQLite, with the server's RSS sampled, then the p95 of lookups on it, from loopback
+ * API on SQLite then PostgreSQL, with the server's RSS sampled, then the p95 of lookups on it, from loopback
  * (scripts/bench/dictionary-import-timing.mjs, lookup-timing.mjs); written into docs/benchmarks.md.
  * The server trusts X-Forwarded-For from loopback here, so that the lookups come from many addresses and
  * the 600-a-minute limit (docs/lookup.md) never answers in place of the lookup.
  */
-const dictionariesOnly = async () => {
+/**
+ * One engine's pass: a demo server on `env`'s database, FreeDict imported and replaced, then looked up;
+ * with `taps`, words of the demo's German book tapped in the reader too.
+ */
+async function measureDictionaries(engine, env, { taps = false } = {}) {
   const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
   let server;
   try {
-    server = await startServer(storage, ['--demo'], { TRUST_PROXY: 'loopback' });
-    const loadBefore = loadavg()[0];
-    console.log('Importing FreeDict German-English, then replacing it…');
+    server = await startServer(storage, ['--demo'], { TRUST_PROXY: 'loopback', ...env });
+    console.log(`${engine}: importing FreeDict German-English, then replacing it…`);
     const auth = await adminHeaders(base, storage);
     const imported = await measureDictionaryImport(base, auth, server.pid, { replace: true });
-    console.log('Looking words up…');
+    console.log(`${engine}: looking words up…`);
     const lookups = await measureLookup(base);
-    const lines = [
-      DICTIONARIES_HEADING,
-      '',
-      `\`BENCH_ONLY=dictionaries node scripts/bench.mjs\`, SQLite, ${cpus().length} cores, load ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}. ` +
-        'Import times are wall clock from the first byte sent to the answer, with the server process’s CPU time beside ' +
-        'them (on a shared machine, what the import itself cost); lookups are timed from loopback, so the figure ' +
-        'includes the HTTP round trip and bounds the server time from above.',
-      '',
-      '| measure | figure | target | |',
-      '| --- | --- | --- | --- |',
-      ...dictionaryImportMarkdown(imported, 'SQLite'),
-      lookupMarkdown(lookups, imported.entries.toLocaleString('en-US')),
+    const rows = [
+      ...dictionaryImportMarkdown(imported, engine),
+      lookupMarkdown(lookups, `${imported.entries.toLocaleString('en-US')} entries, ${engine}`),
     ];
-    writeSection(root, DICTIONARIES_HEADING, lines);
-    console.log(['', ...lines].join('\n'));
+    if (taps) {
+      console.log(`${engine}: tapping words in the reader…`);
+      const browser = await chromium.launch({
+        executablePath: chromePath,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+      });
+      try {
+        rows.push(...lookupTapMarkdown(await measureLookupTaps(browser, base)));
+      } finally {
+        await browser.close();
+      }
+    }
+    return rows;
   } finally {
     if (server) await stop(server);
     rmSync(storage, { recursive: true, force: true });
   }
+}
+
+const dictionariesOnly = async () => {
+  const loadBefore = loadavg()[0];
+  const rows = await measureDictionaries('SQLite', {}, { taps: true });
+  const cluster = await startPostgres();
+  try {
+    rows.push(...(await measureDictionaries('PostgreSQL', { DATABASE_URL: cluster.url })));
+  } finally {
+    cluster.stop();
+  }
+  const lines = [
+    DICTIONARIES_HEADING,
+    '',
+    `\`BENCH_ONLY=dictionaries node scripts/bench.mjs\`, ${cpus().length} cores, load ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}. ` +
+      'Import times are wall clock from the first byte sent to the answer, with the server process’s CPU time beside ' +
+      'them (on a shared machine, what the import itself cost); lookups are timed from loopback, so the figure ' +
+      'includes the HTTP round trip and bounds the server time from above.',
+    '',
+    '| measure | figure | target | |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ];
+  writeSection(root, DICTIONARIES_HEADING, lines);
+  console.log(['', ...lines].join('\n'));
 };
 
 const runs = {

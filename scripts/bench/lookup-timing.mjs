@@ -78,7 +78,7 @@ export function lookupMarkdown(result, entries) {
     .map(([step, n]) => `${step} ${n}`)
     .join(', ');
   return (
-    `| Word lookup (GET lookup, ${entries ?? '?'} entries), p95 of ${result.samples} | ` +
+    `| Word lookup (GET lookup, ${entries ?? '?'}), p95 of ${result.samples} | ` +
     `${result.p95} ms (median ${result.median}, worst ${result.max}; ${steps}) | ≤ ${LOOKUP_P95_LIMIT_MS} ms | ` +
     `${result.ok ? 'yes' : 'NO'} |`
   );
