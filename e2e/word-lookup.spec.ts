@@ -169,6 +169,18 @@ for (const [name, screen] of SCREENS) {
       expect((await audioState(page)).src).toContain(await page.locator('li#p-2').getAttribute('data-audio'));
       await expect(page.getByRole('dialog')).toHaveCount(0);
 
+      // After a reload, the sheet still knows the entry is saved (the member's cards of the chapter).
+      await page.reload();
+      await expect(page.locator('reader-app.ready')).toBeAttached();
+      const again = await wordPoint(page, 1, WORD);
+      if (touch) await page.touchscreen.tap(again.x, again.y);
+      else await page.mouse.click(again.x, again.y);
+      await expect(sheet.getByRole('button', { name: new RegExp(`^Save “${WORD}”`) })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      await page.keyboard.press('Escape');
+
       // The card, with the dictionary's meaning.
       await page.goto('/words');
       const card = page.getByRole('listitem').filter({ hasText: DEFINITION });

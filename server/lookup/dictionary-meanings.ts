@@ -54,8 +54,16 @@ export class DictionaryMeanings {
     const forms = [...new Set([term, lower])];
     const lemmas = asked.lang ? await this.dictionaries.lemmasOf(asked.lang, forms) : [];
     const matches = (entry: FoundEntry) => isDefinition(asked.meaning, entry.definition, asked.max);
+    // Step by step, as the lookup reads them (each read is bounded): the sheet saves an entry's own
+    // headword, so its entry is among the first step's rows however many the lemmas have.
     const hit =
-      (await this.dictionaries.byHeadwords(ids, [...new Set([...forms, ...lemmas])])).find(matches) ??
+      (await this.dictionaries.byHeadwords(ids, forms)).find(matches) ??
+      (
+        await this.dictionaries.byHeadwords(
+          ids,
+          lemmas.filter((l) => !forms.includes(l)),
+        )
+      ).find(matches) ??
       (await this.dictionaries.byFolded(ids, foldWord(term))).find(matches);
     return hit ? used.find((d) => d.id === hit.dictionaryId)! : null;
   }

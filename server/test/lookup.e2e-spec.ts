@@ -389,6 +389,21 @@ describe('Word lookup', () => {
         ['mesa', 'glossary', ''],
       ]),
     );
+    // Another dictionary meaning of the same word of the phrase: the one card takes it (the sheet's Save on a
+    // second entry), still one card.
+    const other = await save({
+      term: 'casas',
+      meaning: 'to marry',
+      source: 'dictionary',
+      dictionary_id: dict.first.id,
+    });
+    expect(other.body.data).toMatchObject({
+      id: saved.body.data.id,
+      meaning: 'to marry',
+      source: 'dictionary',
+      source_name: 'First es-en',
+    });
+    expect((await client.get<{ data: Word[] }>('user/words')).body.data).toHaveLength(3);
 
     const refusals: Array<[Record<string, unknown>, string]> = [
       [{ term: 'casas', meaning: 'a made-up meaning', source: 'dictionary' }, 'meaning'],

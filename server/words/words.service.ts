@@ -90,7 +90,8 @@ export class WordsService {
   /**
    * Saves the glossary entry `term` of a phrase the member may read, or a dictionary's meaning of a word of
    * it (source "dictionary", checked: DictionaryMeanings), or with kind "phrase" the whole phrase as a
-   * card; saving the same term of the same phrase again answers the card it has, whatever its source.
+   * card; saving the same term of the same phrase again answers the card it has, with the new meaning
+   * when it is another dictionary's (docs/lookup.md, "Saving a word").
    */
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
     const found = await this.readable.of(user, dto.phrase_id);
@@ -102,7 +103,19 @@ export class WordsService {
         : this.fromGlossary(found.dictionary, dto);
 
     const existing = await this.words.findOneBy({ userId: user.id, phraseId: found.id, term: card.term });
-    if (existing) return { data: await this.one(user, existing.id) };
+    if (existing) {
+      // Another dictionary meaning of a word already saved from this phrase: the learner's choice
+      // replaces the card's meaning, its reviews kept (one card per word of a phrase).
+      if (
+        card.source === 'dictionary' &&
+        (existing.meaning !== card.meaning || existing.source !== card.source)
+      )
+        await this.words.update(
+          { id: existing.id },
+          { meaning: card.meaning, source: card.source, sourceName: card.sourceName },
+        );
+      return { data: await this.one(user, existing.id) };
+    }
     const now = this.clock.now();
     try {
       const { identifiers } = await this.words.insert({

@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { lookUp, MAX_MEANING, meaningOf } from './lookup-api';
+import { groupEntries, lookUp, MAX_MEANING, meaningOf } from './lookup-api';
 
 jest.mock('../api', () => ({ api: jest.fn() }));
 const asked = api as jest.MockedFunction<typeof api>;
@@ -42,5 +42,28 @@ describe('a dictionary definition as a card’s meaning', () => {
     expect(meaning).toHaveLength(MAX_MEANING);
     expect(definition.startsWith(meaning)).toBe(true);
     expect(meaning.endsWith('…')).toBe(false);
+  });
+});
+
+describe('entries grouped for the sheet', () => {
+  it('keeps two dictionaries of the same name apart, each with its own attribution', () => {
+    const entry = (id: number, attribution: string, definition: string) => ({
+      headword: 'casa',
+      definition,
+      lemma: null,
+      dictionary: { id, name: 'FreeDict', attribution },
+    });
+    const groups = groupEntries([
+      entry(1, 'GPL, by A', 'house'),
+      entry(2, 'GPL, by B', 'home'),
+      entry(1, 'GPL, by A', 'firm'),
+    ]);
+    expect(groups).toHaveLength(1);
+    expect(
+      groups[0].dictionaries.map((d) => [d.dictionary.attribution, d.entries.map((e) => e.definition)]),
+    ).toEqual([
+      ['GPL, by A', ['house', 'firm']],
+      ['GPL, by B', ['home']],
+    ]);
   });
 });

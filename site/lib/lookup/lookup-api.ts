@@ -12,7 +12,7 @@ export interface LookupEntry {
   definition: string;
   /** The lemma the entry was found through, when the word is an inflected form of it. */
   lemma: string | null;
-  dictionary: { name: string; attribution: string | null };
+  dictionary: { id: number; name: string; attribution: string | null };
 }
 
 export interface LookupAnswer {
@@ -80,7 +80,7 @@ export function groupEntries(entries: LookupEntry[]): Array<{
       group = { headword: entry.headword, lemma: entry.lemma, dictionaries: [] };
       groups.push(group);
     }
-    let byDictionary = group.dictionaries.find((found) => found.dictionary.name === entry.dictionary.name);
+    let byDictionary = group.dictionaries.find((found) => found.dictionary.id === entry.dictionary.id);
     if (!byDictionary) {
       byDictionary = { dictionary: entry.dictionary, entries: [] };
       group.dictionaries.push(byDictionary);

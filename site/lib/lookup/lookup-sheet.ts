@@ -10,13 +10,10 @@
  * the first pointer over a phrase (site/lib/reader/word-taps.ts): the reader's first script carries none
  * of it.
  */
-import type { WordResponse } from '../../../server/words/words.dto';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
 import { iconSvg } from '../icons';
-import { sendOrQueue } from '../offline/queue';
 import type { Item } from '../reader/chapter-view';
 import type { ReaderHost } from '../reader/practice';
-import { getToken } from '../session';
 import { createSheet } from '../ui/sheet';
 import { groupEntries, lookUp, meaningOf, type LookupAnswer, type LookupEntry } from './lookup-api';
 
@@ -28,9 +25,6 @@ const POPOVER = '(min-width: 48rem) and (pointer: fine)';
  * false and the lookup closes, as a tap on a sheet's backdrop does.
  */
 export type OutsideTap = (event: MouseEvent) => boolean;
-
-/** The id of a word saved offline, until the server gives it one. */
-const QUEUED = -1;
 
 const make = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}) =>
   Object.assign(document.createElement(tag), props);
@@ -54,8 +48,8 @@ export class LookupSheet {
   private words: string[] = [];
   /** Counts what was shown: an answer for a word the sheet no longer shows is dropped. */
   private shown = 0;
-  /** Dictionary words saved from here: phrase, term and meaning to the word's id. */
-  private readonly saved = new Map<string, number>();
+  /** How each Save button of the open lookup shows its state (one card per word: a save moves it). */
+  private paints: Array<() => void> = [];
 
   constructor(
     private readonly reader: ReaderHost,
@@ -220,6 +214,7 @@ export class LookupSheet {
   }
 
   private fill(word: string, answer: LookupAnswer): void {
+    this.paints = [];
     const parts: HTMLElement[] = [];
     if (answer.glossary) parts.push(this.glossarySection(answer.glossary));
     for (const group of groupEntries(answer.entries))
@@ -251,12 +246,18 @@ export class LookupSheet {
           ? `Too many lookups at once. Try again in ${(error as ApiError).retryAfter ?? 60} seconds.`
           : status === 403
             ? 'This chapter is not open to you, so its words cannot be looked up.'
-            : 'The lookup could not be done. Please try again.';
-    const retry = make('button', { type: 'button', className: 'lookup-save', textContent: 'Try again' });
-    retry.addEventListener('click', () => this.item && this.openWord(this.item, word, this.anchor));
+            : status === 422
+              ? `“${word}” cannot be looked up: ${(error as ApiError).message}`
+              : 'The lookup could not be done. Please try again.';
     const box = make('div', { className: 'lookup-error' });
     box.setAttribute('role', 'alert');
-    box.append(make('p', { textContent: message }), retry);
+    box.append(make('p', { textContent: message }));
+    // The same question would get the same refusal: no Try again for it.
+    if (status !== 422 && status !== 403) {
+      const retry = make('button', { type: 'button', className: 'lookup-save', textContent: 'Try again' });
+      retry.addEventListener('click', () => this.item && this.openWord(this.item, word, this.anchor));
+      box.append(retry);
+    }
     this.content.replaceChildren(box);
     this.content.removeAttribute('aria-busy');
     this.place();
@@ -274,16 +275,10 @@ export class LookupSheet {
     const phraseId = this.item!.id;
     const paint = () =>
       this.paintSave(button, entry.term, !!this.reader.glossary?.isSaved(phraseId, entry.term));
-    paint();
-    button.addEventListener('click', () => {
-      if (!this.reader.glossary) return;
-      button.disabled = true;
-      void this.reader.glossary.toggleEntry(phraseId, entry.term).then((message) => {
-        button.disabled = false;
-        paint();
-        this.status.textContent = message;
-      });
-    });
+    this.keepPaint(paint);
+    button.addEventListener('click', () =>
+      this.toggle(button, () => this.reader.glossary?.toggleEntry(phraseId, entry.term)),
+    );
     section.append(make('h3', { textContent: 'Glossary' }), dl, button);
     return section;
   }
@@ -323,15 +318,34 @@ export class LookupSheet {
     li.append(definition);
     const button = make('button', { type: 'button', className: 'lookup-save' });
     const phraseId = this.item!.id;
-    const key = `${phraseId}\n${entry.headword}\n${meaning}`;
     const name = `“${entry.headword}”: ${meaning.split('\n')[0].slice(0, 40)}`;
-    this.paintSave(button, name, this.saved.has(key));
-    button.addEventListener(
-      'click',
-      () => void this.toggleEntry(button, key, name, phraseId, entry.headword, meaning),
+    // Saved when the member's card for this word holds this entry's meaning.
+    this.keepPaint(() =>
+      this.paintSave(button, name, this.reader.glossary?.savedMeaning(phraseId, entry.headword) === meaning),
+    );
+    const definition = { meaning, dictionaryId: entry.dictionary.id };
+    button.addEventListener('click', () =>
+      this.toggle(button, () => this.reader.glossary?.toggleEntry(phraseId, entry.headword, definition)),
     );
     li.append(button);
     return li;
+  }
+
+  private keepPaint(paint: () => void): void {
+    this.paints.push(paint);
+    paint();
+  }
+
+  /** A Save pressed: the word saved, removed or given this meaning (site/lib/reader/glossary-marks.ts). */
+  private toggle(button: HTMLButtonElement, change: () => Promise<string> | undefined): void {
+    const changing = change();
+    if (!changing) return;
+    button.disabled = true;
+    void changing.then((message) => {
+      button.disabled = false;
+      this.repaint();
+      this.status.textContent = message;
+    });
   }
 
   private paintSave(button: HTMLButtonElement, name: string, saved: boolean): void {
@@ -340,41 +354,8 @@ export class LookupSheet {
     button.setAttribute('aria-label', `Save ${name.startsWith('“') ? name : `“${name}”`}`);
   }
 
-  /** A dictionary entry saved as a word card (its meaning comes with it), or removed when saved. */
-  private async toggleEntry(
-    button: HTMLButtonElement,
-    key: string,
-    name: string,
-    phraseId: number,
-    term: string,
-    meaning: string,
-  ): Promise<void> {
-    if (!getToken()) return location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
-    const id = this.saved.get(key);
-    button.disabled = true;
-    let message: string;
-    try {
-      if (id === QUEUED) {
-        message = `“${term}” waits to be saved: it can be removed once you are back online.`;
-      } else if (id) {
-        await api(`user/words/${id}`, { method: 'DELETE' });
-        this.saved.delete(key);
-        message = `“${term}” removed from your words.`;
-      } else {
-        const body = { phrase_id: phraseId, term, meaning, source: 'dictionary' };
-        const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', body);
-        this.saved.set(key, answer?.data.id ?? QUEUED);
-        message = answer
-          ? `“${term}” saved to your words.`
-          : `“${term}” will be saved to your words when you are back online.`;
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && id) this.saved.delete(key);
-      message = error instanceof ApiError ? error.message : 'The word could not be saved.';
-    }
-    button.disabled = false;
-    this.paintSave(button, name, this.saved.has(key));
-    this.status.textContent = message;
-    this.reader.announce(message);
+  /** Every Save button's state again, after a save changed which entry the card holds. */
+  private repaint(): void {
+    for (const paint of this.paints) paint();
   }
 }

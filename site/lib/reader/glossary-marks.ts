@@ -19,6 +19,8 @@ const key = (phraseId: number, term: string) => `${phraseId}\n${term}`;
 export class GlossaryMarks {
   /** Saved entries of this chapter: phrase and term to the word's id. */
   private saved = new Map<string, number>();
+  /** The meaning each saved word keeps, when known (a word lookup shows which entry it is). */
+  private meanings = new Map<string, string>();
   /** The chapter shown, whose copy on the device follows the changes. */
   private chapter: { book: string; no: number } | null = null;
 
@@ -48,9 +50,12 @@ export class GlossaryMarks {
       (row.querySelector('dd') ?? row).append(' ', button);
     }
     this.saved.clear();
+    this.meanings.clear();
     this.chapter = { book, no: chapterNo };
     if (getToken()) {
-      const online = await chapterWords(book, chapterNo).then(wordsOf, () => null);
+      const cards = await chapterWords(book, chapterNo).catch(() => null);
+      const online = cards && wordsOf(cards);
+      for (const card of cards ?? []) this.meanings.set(key(card.phrase_id, card.term), card.meaning);
       // Without the server (offline), the device's copy; without either the toggles still work: saving
       // twice answers the same word.
       const words = online ?? (await keptCopy('words', book, chapterNo)) ?? [];
@@ -91,6 +96,12 @@ export class GlossaryMarks {
     return this.saved.has(key(phraseId, term));
   }
 
+  /** The meaning of the member's card for this word of the phrase, when saved and known. */
+  savedMeaning(phraseId: number, term: string): string | undefined {
+    const k = key(phraseId, term);
+    return this.saved.has(k) ? this.meanings.get(k) : undefined;
+  }
+
   private async toggle(button: HTMLButtonElement): Promise<void> {
     const { phraseId, term } = entryOf(button.closest<HTMLElement>('.glossary > div')!);
     button.disabled = true;
@@ -104,37 +115,56 @@ export class GlossaryMarks {
 
   /**
    * Saves the entry, or removes it when saved, as its toggle does (the toggles and the word lookup's Save,
-   * site/lib/lookup/lookup-sheet.ts). Answers the message said; a visitor is sent to sign in.
+   * site/lib/lookup/lookup-sheet.ts). With `definition`, the meaning is a dictionary entry's: on a word
+   * saved with another meaning, it replaces that meaning (one card per word of a phrase, docs/lookup.md,
+   * "Saving a word") instead of removing the card. Answers the message said; a visitor is sent to sign in.
    */
-  async toggleEntry(phraseId: number, term: string): Promise<string> {
+  async toggleEntry(
+    phraseId: number,
+    term: string,
+    definition?: { meaning: string; dictionaryId: number },
+  ): Promise<string> {
     if (!getToken()) {
       location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
       return '';
     }
-    const id = this.saved.get(key(phraseId, term));
+    const k = key(phraseId, term);
+    const id = this.saved.get(k);
+    const other = !!definition && id !== undefined && this.meanings.get(k) !== definition.meaning;
     let message = '';
     try {
       if (id === QUEUED) {
-        message = `“${term}” waits to be saved: it can be removed once you are back online.`;
-      } else if (id) {
+        message = `“${term}” waits to be saved: it can be changed once you are back online.`;
+      } else if (id && !other) {
         await api(`user/words/${id}`, { method: 'DELETE' });
-        this.saved.delete(key(phraseId, term));
+        this.saved.delete(k);
+        this.meanings.delete(k);
         this.keep();
         message = `“${term}” removed from your words.`;
       } else {
-        const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', {
-          phrase_id: phraseId,
-          term,
-        });
+        const body = definition
+          ? {
+              phrase_id: phraseId,
+              term,
+              meaning: definition.meaning,
+              source: 'dictionary',
+              dictionary_id: definition.dictionaryId,
+            }
+          : { phrase_id: phraseId, term };
+        const answer = await sendOrQueue<{ data: WordResponse }>('word', 'user/words', 'POST', body);
         // Offline: kept on the device and saved once back online (queue.ts); no id to remove it by yet.
-        this.saved.set(key(phraseId, term), answer?.data.id ?? QUEUED);
+        this.saved.set(k, answer?.data.id ?? QUEUED);
+        const meaning = answer?.data.meaning ?? definition?.meaning;
+        if (meaning !== undefined) this.meanings.set(k, meaning);
         if (answer) this.keep();
-        message = answer
-          ? `“${term}” saved to your words.`
-          : `“${term}” will be saved to your words when you are back online.`;
+        message = !answer
+          ? `“${term}” will be saved to your words when you are back online.`
+          : other
+            ? `“${term}” now has this meaning in your words.`
+            : `“${term}” saved to your words.`;
       }
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && id) this.saved.delete(key(phraseId, term));
+      if (error instanceof ApiError && error.status === 404 && id) this.saved.delete(k);
       else message = error instanceof ApiError ? error.message : 'The word could not be saved.';
     } finally {
       this.paint();
