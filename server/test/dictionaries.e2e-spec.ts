@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
 import { sql } from '../database/sql';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -44,6 +45,39 @@ function upload(files: Record<string, Buffer | string>, fields: Record<string, s
 /** A TSV of `n` generated entries, headwords `<prefix>0`, `<prefix>1`, … */
 const generatedTsv = (n: number, prefix: string) =>
   Array.from({ length: n }, (_, i) => `${prefix}${i}\tmeaning number ${i}\tnoun`).join('\n') + '\n';
+
+/**
+ * A StarDict dictionary's four files (`name`.ifo, .idx, .dict, .syn): `words` as headword and meaning, and
+ * `synonyms`, each a headword for the first word's entry.
+ */
+function starDict(name: string, words: Array<[string, string]>, synonyms: string[]): Record<string, Buffer> {
+  const idx: Buffer[] = [];
+  let offset = 0;
+  for (const [word, meaning] of words) {
+    const numbers = Buffer.alloc(8);
+    numbers.writeUInt32BE(offset);
+    numbers.writeUInt32BE(Buffer.byteLength(meaning), 4);
+    idx.push(Buffer.from(`${word}\0`), numbers);
+    offset += Buffer.byteLength(meaning);
+  }
+  const idxBytes = Buffer.concat(idx);
+  const ifo = [
+    "StarDict's dict ifo file",
+    'version=2.4.2',
+    `bookname=${name}`,
+    `wordcount=${words.length}`,
+    `idxfilesize=${idxBytes.length}`,
+    `synwordcount=${synonyms.length}`,
+    'sametypesequence=m',
+  ].join('\n');
+  const syn = synonyms.map((word) => Buffer.concat([Buffer.from(`${word}\0`), Buffer.alloc(4)]));
+  return {
+    [`${name}.ifo`]: Buffer.from(`${ifo}\n`),
+    [`${name}.idx`]: idxBytes,
+    [`${name}.dict`]: Buffer.from(words.map(([, meaning]) => meaning).join('')),
+    [`${name}.syn`]: Buffer.concat(syn),
+  };
+}
 
 describe('Dictionaries (admin)', () => {
   let server: TestServer;
@@ -165,43 +199,15 @@ describe('Dictionaries (admin)', () => {
   });
 
   it('imports a StarDict dictionary (.ifo, .idx, .dict and .syn)', async () => {
-    const words: Array<[string, string]> = [
-      ['casa', 'house'],
-      ['perro', 'dog'],
-    ];
-    const idx: Buffer[] = [];
-    let offset = 0;
-    for (const [word, meaning] of words) {
-      const numbers = Buffer.alloc(8);
-      numbers.writeUInt32BE(offset);
-      numbers.writeUInt32BE(Buffer.byteLength(meaning), 4);
-      idx.push(Buffer.from(`${word}\0`), numbers);
-      offset += Buffer.byteLength(meaning);
-    }
-    const synonym = Buffer.alloc(4);
-    synonym.writeUInt32BE(0);
-    const idxBytes = Buffer.concat(idx);
-    const ifo = [
-      "StarDict's dict ifo file",
-      'version=2.4.2',
-      'bookname=Tiny StarDict',
-      `wordcount=${words.length}`,
-      `idxfilesize=${idxBytes.length}`,
-      'synwordcount=1',
-      'sametypesequence=m',
-    ].join('\n');
-    const res = await admin.post<One>(
-      'admin/dictionary',
-      upload(
-        {
-          'tiny.ifo': `${ifo}\n`,
-          'tiny.idx': idxBytes,
-          'tiny.dict': words.map(([, meaning]) => meaning).join(''),
-          'tiny.syn': Buffer.concat([Buffer.from('hogar\0'), synonym]),
-        },
-        { source: 'es', target: 'en' },
-      ),
+    const files = starDict(
+      'Tiny StarDict',
+      [
+        ['casa', 'house'],
+        ['perro', 'dog'],
+      ],
+      ['hogar'],
     );
+    const res = await admin.post<One>('admin/dictionary', upload(files, { source: 'es', target: 'en' }));
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual(expect.objectContaining({ name: 'Tiny StarDict', format: 'stardict' }));
     const entries = await headwords(res.body.data.id);
@@ -214,6 +220,50 @@ describe('Dictionaries (admin)', () => {
     );
     expect(res.body.data.entries).toBe(entries.length);
   });
+
+  it('goes on with an import whose client hung up once its files were sent, to the last part read', async () => {
+    const n = 60_000;
+    const name = `Hung up ${Date.now()}`;
+    const words = Array.from({ length: n }, (_, i): [string, string] => [`palabra${i}`, `word ${i}`]);
+    const form = new Response(upload(starDict(name, words, ['sinonimo']), { source: 'es', target: 'en' }));
+    const body = Buffer.from(await form.arrayBuffer());
+    const { email, password } = await newAdmin(server);
+    const login = await new ApiClient(server).post<{ token: string }>('user/login', { email, password });
+    const answered = { yes: false };
+    const req = httpRequest(`${server.baseUrl}/api/v1/admin/dictionary`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${login.body.token}`,
+        'Content-Type': form.headers.get('content-type')!,
+        'Content-Length': body.length,
+      },
+    });
+    const total = async () =>
+      Number(
+        (await sql<Array<{ n: number | string }>>(db, 'SELECT COUNT(*) AS n FROM dictionary_entries'))[0].n,
+      );
+    const before = await total();
+    req.on('response', () => (answered.yes = true));
+    req.on('error', () => undefined); // the socket destroyed below
+    req.end(body);
+    // The server has the files and writes the .idx's entries: the .syn is read only after them.
+    const started = Date.now();
+    while ((await total()) === before && Date.now() - started < 20_000)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(answered.yes).toBe(false);
+    req.destroy();
+
+    // The import ends as usual, with the synonym from the last file read.
+    let found: Dictionary | undefined;
+    const hungUp = Date.now();
+    while (!found && Date.now() - hungUp < 30_000) {
+      found = (await list()).find((d) => d.name === name);
+      if (!found) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(found).toMatchObject({ name, entries: n + 1 });
+    expect((await headwords(found!.id)).find((e) => e.headword === 'sinonimo')?.definition).toBe('word 0');
+    expect((await admin.delete(`admin/dictionary/${found!.id}`)).status).toBe(200);
+  }, 90_000);
 
   it('refuses a broken file with a 422 naming the file and the line, and keeps nothing of it', async () => {
     const before = { listed: await list(), rows: await rowsOf(), dictionaries: await dictionaryRows() };

@@ -193,8 +193,11 @@ export class MultipartInterceptor implements NestInterceptor {
       },
     } as multer.Options).fields(Object.keys(limits).map((name) => ({ name, maxCount: counts[name] })));
 
-    // A fallback for a client that hangs up mid-request; normally the cleanup below runs first.
-    res.on('close', () => void removeUploads(req));
+    // A fallback for a client that hangs up while its body is read. Once the handler has the files, they
+    // are its until it settles (a long dictionary import goes on after a proxy's timeout, reading its
+    // parts one after another), and the cleanup below removes them then.
+    let handed = false;
+    res.on('close', () => void (handed || removeUploads(req)));
 
     // Multer answers an error only once it has read the body to its end: the race answers at once, and
     // the connection is closed behind the answer (server/http/body/unread-body.ts).
@@ -213,6 +216,7 @@ export class MultipartInterceptor implements NestInterceptor {
       body[field] = counts[field] > 1 ? list : list[0];
     }
     // Whatever the handler did not move into media/ is deleted before the answer goes out.
+    handed = true;
     return next.handle().pipe(
       mergeMap((value: unknown) => from(removeUploads(req)).pipe(map(() => value))),
       catchError((error: unknown) => from(removeUploads(req)).pipe(mergeMap(() => throwError(() => error)))),
