@@ -42,6 +42,10 @@ describe('readFormList', () => {
       'f.tsv, line 2: expected a form and a lemma separated by a tab, found 1 field(s)',
     );
     expect(await read('f.tsv', 'fue\t\n')).toBe('f.tsv, line 1: the form and the lemma may not be empty');
+    // A NUL would reach the database (PostgreSQL refuses it in text): refused here, by its line.
+    expect(await read('f.tsv', 'fue\tir\na\0b\tc\n')).toBe(
+      'f.tsv, line 2: a form or lemma holds a control character',
+    );
     expect(await read('f.csv', 'a,"b\n')).toBe(
       'f.csv, line 1: a quoted field is not closed (fields cannot span lines)',
     );

@@ -1,6 +1,7 @@
 import { DictionaryFileError, type DictionaryFile } from '../dictionaries/formats/types';
 import { FORM_MAX } from './hunspell/hunspell';
 import { lineText, readLineBatches } from '../dictionaries/formats/line-reader';
+import { hasControl } from '../dictionaries/formats/safe-text';
 import { MAX_LINE_BYTES, type FormLemma } from './types';
 
 /** A header line the list may start with, in either order of words' case. */
@@ -69,6 +70,7 @@ export async function* readFormList(list: DictionaryFile): AsyncGenerator<FormLe
         fail(`expected a form and a lemma separated by ${separator}, found ${fields.length} field(s)`);
       const [form, lemma] = fields.map((field) => field.trim().normalize('NFC'));
       if (!form || !lemma) fail('the form and the lemma may not be empty');
+      if (hasControl(form) || hasControl(lemma)) fail('a form or lemma holds a control character');
       if (form.length > FORM_MAX || lemma.length > FORM_MAX)
         fail(`a form or lemma is longer than ${FORM_MAX} characters`);
       yield { form, lemma };

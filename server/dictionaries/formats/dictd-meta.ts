@@ -1,6 +1,6 @@
 import { shortened } from '../../common/cut-text';
 import { MAX_LICENCE, MAX_NAME } from './entry-limits';
-import { plainText } from './safe-text';
+import { plainText, withoutControls } from './safe-text';
 import type { DictionaryMeta } from './types';
 
 /**
@@ -95,8 +95,8 @@ const isAddress = (text: string | undefined) => !!text && /^https?:\/\/\S+$/i.te
  */
 export function dictdMeta(header: DictdHeader): DictionaryMeta {
   const meta: DictionaryMeta = {};
-  const short = header.short ? firstLine(header.short) : '';
-  const info = header.info ? withoutOwnName(header.info) : '';
+  const short = header.short ? firstLine(withoutControls(header.short)) : '';
+  const info = header.info ? withoutOwnName(withoutControls(header.info)) : '';
   const name = short.replace(/\s+ver(?:sion|\.)?\s*\S+$/i, '').trim();
   if (name) meta.name = shortened(name, MAX_NAME);
   const licence = info ? licenceOf(info) : undefined;

@@ -60,6 +60,19 @@ describe('dictd', () => {
     expect(uploads.leftovers(parts)).toEqual([]); // close() removed the decompressed copy
   });
 
+  it('leaves control characters (a NUL) out of the metadata, which no database column takes', async () => {
+    const withNul = ENTRIES.map(([word, text]): [string, string] => [
+      word,
+      word.startsWith('00') ? text.replace('Tiny', 'Ti\0ny').replace('FreeDict.', 'Free\0Dict.') : text,
+    ]);
+    const opened = await openDictionary(files(withNul), LIMITS);
+    expect(opened.meta).toMatchObject({
+      name: 'Tiny FreeDict Dictionary',
+      attribution: 'Tiny FreeDict Dictionary ver. 0.1 (FreeDict, GPL), https://freedict.org/',
+    });
+    await opened.close();
+  });
+
   it('reads a plain .dict the same way', async () => {
     const entries = await readAll(await openDictionary(files(ENTRIES, false), LIMITS));
     expect(entries.map((entry) => entry.headword)).toEqual(['casa', 'Gehen', 'ab', '¿cuánto tiempo?']);

@@ -69,6 +69,13 @@ const NEEDS_WORK =
 /* eslint-enable no-control-regex */
 const keepPairs = (found: string) => (found.length === 2 ? found : '');
 
+/** Whether text holds a control character (NUL among them), which no database column may take. */
+export const hasControl = (text: string): boolean => CONTROL.test(text);
+
+/** Text with its control characters removed, its lines and spaces as they are. */
+export const withoutControls = (text: string): string =>
+  CONTROL.test(text) ? text.replace(CONTROLS, keepPairs) : text;
+
 /**
  * Plain text made safe to store and show: line breaks made `\n`, tabs spaces, control characters, bidi
  * overrides (which can make text read backwards), lone surrogates and byte-order marks removed; each

@@ -136,6 +136,9 @@ describe('Hunspell expansion', () => {
     expect(await failure(`FLAG long\n${affText.replace(/ S /g, ' Sa ')}`, '2\ngato/Sa\nperro/Sab\n')).toBe(
       't.dic, line 3: "Sab" is not a list of two-character flags',
     );
+    expect(await failure(affText, '2\ngato/S\npe\0rro\n')).toBe(
+      't.dic, line 3: the stem holds a control character',
+    );
     expect(await failure('SET UTF-8\n', Buffer.from('2\ngato\ncanci\xf3n\n', 'latin1'))).toBe(
       't.dic, line 3: is not valid UTF-8.',
     );

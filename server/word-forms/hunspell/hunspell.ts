@@ -1,6 +1,7 @@
 import { TextDecoder } from 'node:util';
 import { lineText, readLineBatches, type RawLine } from '../../dictionaries/formats/line-reader';
 import { DictionaryFileError, type DictionaryFile } from '../../dictionaries/formats/types';
+import { hasControl } from '../../dictionaries/formats/safe-text';
 import { MAX_LINE_BYTES, type FormLemma, type Line } from '../types';
 import { parseAff, readFlags, splitAtSlash, type Affixes } from './aff';
 import { expandStem } from './expand';
@@ -65,6 +66,7 @@ export function parseDicLine(
   if (!entry) return null;
   const [stem, flagText] = splitAtSlash(entry);
   if (!stem) return null;
+  if (hasControl(stem)) return 'the stem holds a control character';
   const flags = flagText === null ? [] : readFlags(affixes, flagText);
   return typeof flags === 'string' ? flags : { stem, flags };
 }
