@@ -136,6 +136,8 @@ test('import FreeDict through the form, see it listed, a broken file named by it
   expect((await ours(page.request))!.entries).toBe(3);
   await replace.getByRole('button', { name: 'Close' }).click();
   await expect(replace).toHaveCount(0);
+  // The focus is back on the row's Replace button.
+  await expect(row.getByRole('button', { name: `Replace ${name}` })).toBeFocused();
 
   // Delete, after a confirmation.
   await row.getByRole('button', { name: `Delete ${name}` }).click();

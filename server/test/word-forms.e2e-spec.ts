@@ -62,6 +62,8 @@ describe('Word forms (admin)', () => {
     const member = (await newMember(server)).client;
     const list = form('es', [['fue\tir\n', 'irregular.tsv']]);
     expect((await anonymous.post('admin/word-forms', list)).status).toBe(401);
+    expect((await anonymous.get('admin/word-forms')).status).toBe(401);
+    expect((await anonymous.delete('admin/word-forms/es/list')).status).toBe(401);
     expect((await member.post('admin/word-forms', list)).status).toBe(403);
     expect((await member.get('admin/word-forms')).status).toBe(403);
     expect((await member.delete('admin/word-forms/es/list')).status).toBe(403);

@@ -54,7 +54,14 @@ function DictionariesPage() {
           key={replacing.id}
           dictionary={replacing}
           onReplaced={keep}
-          onCancel={() => setReplacing(null)}
+          onCancel={() => {
+            // The focus goes back to the row's Replace button, not to the top of the page.
+            const id = replacing.id;
+            setReplacing(null);
+            requestAnimationFrame(() =>
+              document.querySelector<HTMLButtonElement>(`button[data-replace="${id}"]`)?.focus(),
+            );
+          }}
         />
       )}
       <DictionaryUpload onImported={keep} />

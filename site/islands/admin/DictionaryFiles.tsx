@@ -32,9 +32,9 @@ export interface WordFormSetRow {
 }
 
 /** The parts of a dictionary the server reads (docs/dictionaries-admin.md): dictd, StarDict, TSV or CSV. */
-export const DICTIONARY_ACCEPT = '.index,.dict,.dz,.ifo,.idx,.syn,.tsv,.csv,.txt';
+export const DICTIONARY_ACCEPT = '.index,.dict,.dz,.ifo,.idx,.gz,.syn,.tsv,.csv,.txt';
 /** Hunspell's pair, or a list of forms and lemmas. */
-export const WORD_FORMS_ACCEPT = '.aff,.dic,.tsv,.csv,.txt';
+export const WORD_FORMS_ACCEPT = '.aff,.dic,.tsv,.csv';
 
 /** A count for people: "12,345". */
 export const formatCount = (count: number): string => count.toLocaleString('en-US');

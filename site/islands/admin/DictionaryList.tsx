@@ -94,7 +94,12 @@ export function DictionaryList({
                 <td className="actions-cell">
                   <ul className="row-actions">
                     <li>
-                      <button type="button" className="link-button" onClick={() => onReplace(dictionary)}>
+                      <button
+                        type="button"
+                        className="link-button"
+                        data-replace={dictionary.id}
+                        onClick={() => onReplace(dictionary)}
+                      >
                         Replace<span className="visually-hidden"> {dictionary.name}</span>
                       </button>
                     </li>

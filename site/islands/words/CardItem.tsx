@@ -39,7 +39,10 @@ export function CardItem({ word, onPlay, onDelete }: Props) {
       ) : (
         <>
           <p className="word-term">
-            <strong lang={lang}>{word.term}</strong> <span lang="en">{word.meaning}</span>
+            <strong lang={lang}>{word.term}</strong>{' '}
+            <span className="word-meaning" lang="en">
+              {word.meaning}
+            </span>
           </p>
           {meaningSource(word) && <p className="word-source">{meaningSource(word)}</p>}
           <p className="word-phrase" lang={lang}>
