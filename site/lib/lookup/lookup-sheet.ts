@@ -323,9 +323,9 @@ export class LookupSheet {
     this.keepPaint(() =>
       this.paintSave(button, name, this.reader.glossary?.savedMeaning(phraseId, entry.headword) === meaning),
     );
-    const definition = { meaning, dictionaryId: entry.dictionary.id };
+    const chosen = { meaning, dictionaryId: entry.dictionary.id };
     button.addEventListener('click', () =>
-      this.toggle(button, () => this.reader.glossary?.toggleEntry(phraseId, entry.headword, definition)),
+      this.toggle(button, () => this.reader.glossary?.toggleEntry(phraseId, entry.headword, chosen)),
     );
     li.append(button);
     return li;
