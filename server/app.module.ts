@@ -30,6 +30,7 @@ import { OpdsModule } from './opds/opds.module';
 import { DictionariesModule } from './dictionaries/dictionaries.module';
 import { WordFormsModule } from './word-forms/word-forms.module';
 import { LookupModule } from './lookup/lookup.module';
+import { WordStatusModule } from './word-status/word-status.module';
 import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
@@ -69,6 +70,7 @@ export class AppModule {
         DictionariesModule,
         WordFormsModule,
         LookupModule,
+        WordStatusModule,
         SeedModule,
       ],
       controllers: [HealthController],

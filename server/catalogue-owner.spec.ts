@@ -30,7 +30,14 @@ export const EXCEPTIONS: Record<string, string> = {
     'the media sweep must know every column that names a file (REFERENCED_MEDIA_SQL, also read by backups from their snapshot), and media/ imports no feature',
 };
 
-const TABLES = new Set(['books', 'chapters', 'phrases', 'phrase_translations', 'book_words']);
+const TABLES = new Set([
+  'books',
+  'chapters',
+  'phrases',
+  'phrase_translations',
+  'book_words',
+  'chapter_words',
+]);
 const ENTITY_MODULE = /(^|\/)(book|chapter|phrase|phrase-translation)\.entity$/;
 const ENTITY_NAMES = new Set(['Book', 'Chapter', 'Phrase', 'PhraseTranslation']);
 /** Query-builder and entity-manager methods that take a table's name as a string. */
@@ -51,7 +58,7 @@ const SQL_STATEMENT =
   /\b(select\b[\s\S]*\bfrom|insert\s+into|update\b[\s\S]*\bset|delete\s+from|truncate(?:\s+table)?\s)/i;
 /** A table named after a keyword that reads or writes it, schema-qualified (`public.phrases`) or not. */
 const SQL_TABLE =
-  /\b(?:from|join|into|update|truncate(?:\s+table)?)\s+(?:["`]?\w+["`]?\.)?["`]?(books|chapters|phrases|phrase_translations|book_words)\b["`]?/i;
+  /\b(?:from|join|into|update|truncate(?:\s+table)?)\s+(?:["`]?\w+["`]?\.)?["`]?(books|chapters|phrases|phrase_translations|book_words|chapter_words)\b["`]?/i;
 
 const matches = (path: string, entries: string[]) =>
   entries.some((entry) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry));

@@ -5,11 +5,18 @@ import { CatalogueEvents } from './catalogue-events';
 import { CatalogueBroadcast } from './catalogue-broadcast';
 import { BooksRepository } from './repository/books.repository';
 import { ChaptersRepository } from './repository/chapters.repository';
+import { ChapterWordsRepository } from './repository/chapter-words.repository';
 import { PhrasesRepository } from './repository/phrases.repository';
 import { PhraseTranslationsRepository } from './repository/phrase-translations.repository';
 import { Sitemaps } from './sitemap';
 
-const REPOSITORIES = [BooksRepository, ChaptersRepository, PhrasesRepository, PhraseTranslationsRepository];
+const REPOSITORIES = [
+  BooksRepository,
+  ChaptersRepository,
+  ChapterWordsRepository,
+  PhrasesRepository,
+  PhraseTranslationsRepository,
+];
 
 /**
  * The catalogue: its repositories, the only writers of books, chapters, phrases and their translations and

@@ -37,6 +37,9 @@ export const COPIED_TABLES = [
   'dictionary_entries',
   'word_form_sets',
   'word_forms',
+  'chapter_words',
+  'word_status_batches',
+  'word_statuses',
 ] as const;
 const NOT_COPIED = new Set([
   'migrations',
@@ -59,6 +62,8 @@ const NUMBERED = new Set(
         'word_trash',
         'phrase_marks',
         'word_form_sets',
+        'chapter_words',
+        'word_statuses',
       ].includes(table),
   ),
 );

@@ -40,6 +40,7 @@ import { AudioMeasure } from '../formats/audio-measure.entity';
 import { AudiobookBuild } from '../formats/audiobook-build.entity';
 import { AppPassword } from '../app-passwords/app-password.entity';
 import { Dictionaries1764403200000 } from '../migrations/1764403200000-Dictionaries';
+import { WordStatus1764489600000 } from '../migrations/1764489600000-WordStatus';
 import { Dictionary } from '../dictionaries/dictionary.entity';
 import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
@@ -94,4 +95,5 @@ export const MIGRATIONS = [
   Formats1764230400000,
   ImportJobs1764316800000,
   Dictionaries1764403200000,
+  WordStatus1764489600000,
 ];

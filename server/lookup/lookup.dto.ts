@@ -1,19 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import {
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-  ValidateIf,
-} from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { Field } from '../common/field';
 import { Composed, ToInteger, Trim } from '../common/form-values';
-import { canonicalTag } from '../common/language-tags';
+import { LanguageTag } from '../common/language-field';
 import { GlossaryTerm } from '../reading/reading.dto';
 
 /** The longest word a lookup takes: longer than any headword a learner taps, short enough to bound the work. */
@@ -22,21 +11,6 @@ export const MAX_LOOKUP_WORD = 100;
 /** Which step of the lookup found the answer (docs/lookup.md). */
 export const LOOKUP_STEPS = ['glossary', 'form', 'lemma', 'folded'] as const;
 export type LookupStep = (typeof LOOKUP_STEPS)[number];
-
-/** A BCP 47 tag, canonicalised ("es-mx" becomes "es-MX"); anything else stays as sent, for the rule to refuse. */
-const LanguageTag = (label: string) => [
-  Trim(),
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? (canonicalTag(value) ?? value) : value,
-  ),
-  ValidateBy(
-    {
-      name: 'isLanguageTag',
-      validator: { validate: (value: unknown) => typeof value === 'string' && canonicalTag(value) === value },
-    },
-    { message: `The ${label} must be a language tag (BCP 47, such as es or pt-BR).` },
-  ),
-];
 
 export class LookupQuery {
   /**

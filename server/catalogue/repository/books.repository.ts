@@ -1,11 +1,12 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource, IsNull, Like, type EntityManager } from 'typeorm';
+import { DataSource, In, IsNull, Like, type EntityManager } from 'typeorm';
 import { Book, type CefrLevel } from '../../books/book.entity';
 import { sql } from '../../database/sql';
 import { dateFromDb } from '../../database/db-dates';
 import { freeChapterNoOfBookSql } from '../free-chapters';
 import { canonicalLanguage } from '../languages';
 import { searchKey } from '../search-key';
+import { countBookWords, fillChapterWords } from './chapter-words';
 import type { BrowseFilter } from '../browse-query';
 import { browseBooks, type BrowseOptions, type BrowsePage } from './book-browse';
 import { fillBookWords, writeBookWords, type SearchedFields } from './book-words';
@@ -105,6 +106,7 @@ export class BooksRepository implements OnApplicationBootstrap {
       if (books.length < FILL_PAGE) break;
     }
     await fillBookWords(this.db);
+    await fillChapterWords(this.db);
   }
 
   /** Books with a clip or sample whose length is not yet its decoded one (clip-lengths.ts). */
@@ -219,6 +221,15 @@ export class BooksRepository implements OnApplicationBootstrap {
     return this.db.manager.findOneBy(Book, { bookCode });
   }
 
+  /** The books of these codes that exist (their id, code and language), in one query. */
+  async byCodes(codes: string[]): Promise<Array<Pick<Book, 'id' | 'bookCode' | 'language'>>> {
+    if (!codes.length) return [];
+    return this.db.manager.find(Book, {
+      select: { id: true, bookCode: true, language: true },
+      where: { bookCode: In(codes) },
+    });
+  }
+
   byId(id: number): Promise<Book | null> {
     return this.db.manager.findOneBy(Book, { id });
   }
@@ -292,6 +303,9 @@ export class BooksRepository implements OnApplicationBootstrap {
           { ...withCanonicalLanguage(changes), ...searchColumns(fields) },
         );
         await writeBookWords(tx, current.id, fields);
+        // Its running words' keys depend on the language (docs/word-status.md, "Coverage").
+        const language = withCanonicalLanguage(changes).language;
+        if (language !== undefined && language !== current.language) await countBookWords(tx, current.id);
       }
       return current;
     });

@@ -5,6 +5,7 @@ import { Chapter } from '../../chapters/chapter.entity';
 import { sql } from '../../database/sql';
 import { Phrase } from '../../phrases/phrase.entity';
 import { lockChapter } from './chapter-lock';
+import { countChapterWords } from './chapter-words';
 
 export type NewChapter = Pick<Chapter, 'bookId' | 'title' | 'chapterNo'>;
 export type ChapterWithBook = Chapter & { book: Book };
@@ -120,10 +121,22 @@ export class ChaptersRepository {
     return tx.save(Chapter, tx.create(Chapter, chapter));
   }
 
-  /** An update, never a save: a chapter deleted meanwhile stays deleted. Answers how many rows changed. */
+  /**
+   * An update, never a save: a chapter deleted meanwhile stays deleted. Answers how many rows changed. A
+   * chapter moved to another book takes its word counts there, counted in that book's language, in the
+   * same transaction.
+   */
   async update(id: number, changes: Partial<NewChapter>): Promise<number> {
-    const { affected } = await this.db.manager.update(Chapter, { id }, changes);
-    return affected ?? 0;
+    if (changes.bookId === undefined) {
+      const { affected } = await this.db.manager.update(Chapter, { id }, changes);
+      return affected ?? 0;
+    }
+    return this.db.transaction(async (tx) => {
+      await lockChapter(tx, id);
+      const { affected } = await tx.update(Chapter, { id }, changes);
+      if (affected) await countChapterWords(tx, id);
+      return affected ?? 0;
+    });
   }
 
   /** Deletes the chapter and its phrases (the foreign key cascades); answers the clips they named. */

@@ -6,6 +6,7 @@ import { Phrase } from '../../phrases/phrase.entity';
 import { firstChapterNoSql } from '../free-chapters';
 import { lockChapter } from './chapter-lock';
 import { measureChapter } from './chapter-length';
+import { countChapterWords } from './chapter-words';
 import { setPhraseLengths } from './clip-lengths';
 import { PhraseTranslationsRepository, type Translations } from './phrase-translations.repository';
 
@@ -151,6 +152,7 @@ export class PhrasesRepository {
     });
     if (translated.size) await this.translations.replace(translated, tx);
     await measureChapter(tx, chapterId);
+    await countChapterWords(tx, chapterId);
     return appended;
   }
 
@@ -163,16 +165,17 @@ export class PhrasesRepository {
   /**
    * Changes a phrase's text or clip, and replaces its translations when `translations` is given; answers
    * the row as it was (read in the same transaction), or null. A new clip changes its chapter's length,
-   * measured again under the chapter's lock.
+   * and new text its word counts, made again under the chapter's lock.
    */
   update(id: number, changes: Partial<NewPhrase>, translations?: Translations): Promise<Phrase | null> {
     return this.db.transaction(async (tx) => {
       const found = await tx.findOneBy(Phrase, { id });
       if (!found) return null;
       const measure = changes.audioMs !== undefined;
-      if (measure) await lockChapter(tx, found.chapterId);
+      const recount = changes.phrase !== undefined && changes.phrase !== found.phrase;
+      if (measure || recount) await lockChapter(tx, found.chapterId);
       // Read again under the lock: a delete or another edit may have ended meanwhile.
-      const current = measure ? await tx.findOneBy(Phrase, { id }) : found;
+      const current = measure || recount ? await tx.findOneBy(Phrase, { id }) : found;
       if (!current) return null;
       // A delete may have committed since the read (on PostgreSQL the read locks nothing): nothing is
       // left to change, nor to give translations to (their foreign key would fail).
@@ -180,6 +183,7 @@ export class PhrasesRepository {
       if (!affected) return null;
       if (translations) await this.translations.replace(new Map([[id, translations]]), tx);
       if (measure) await measureChapter(tx, current.chapterId);
+      if (recount) await countChapterWords(tx, current.chapterId);
       return current;
     });
   }
@@ -208,6 +212,7 @@ export class PhrasesRepository {
         current.position,
       ]);
       await measureChapter(tx, current.chapterId);
+      await countChapterWords(tx, current.chapterId);
       return current.audioPath;
     });
   }
@@ -218,6 +223,7 @@ export class PhrasesRepository {
     const old = await tx.find(Phrase, { select: { id: true, audioPath: true }, where: { chapterId } });
     await tx.delete(Phrase, { chapterId });
     await measureChapter(tx, chapterId);
+    await countChapterWords(tx, chapterId);
     return old.map((phrase) => phrase.audioPath);
   }
 

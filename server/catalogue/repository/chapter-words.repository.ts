@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { sql } from '../../database/sql';
+
+/** A form of a chapter, with its key (its lemma's or its own: word-keys.ts) and its count. */
+export interface ChapterWord {
+  form: string;
+  word: string;
+  count: number;
+}
+
+/** How much of a book a member knows: running words in all, those known, distinct keys not known. */
+export interface BookCoverage {
+  running: number;
+  known: number;
+  unknown: number;
+}
+
+/** Books per coverage query: with the member and the language, well under every bound on parameters. */
+const BOOKS_PER_QUERY = 100;
+
+/**
+ * Reads of the books' running words (chapter_words, written by chapter-words.ts in every phrase write):
+ * a chapter's forms, and the coverage of books for a member (docs/word-status.md, "Coverage").
+ */
+@Injectable()
+export class ChapterWordsRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async ofChapter(chapterId: number): Promise<ChapterWord[]> {
+    const rows = await sql<Array<{ form: string; word: string; count: number | string }>>(
+      this.db,
+      'SELECT form, word, count FROM chapter_words WHERE chapter_id = ? ORDER BY form',
+      [chapterId],
+    );
+    return rows.map((row) => ({ form: String(row.form), word: String(row.word), count: Number(row.count) }));
+  }
+
+  /**
+   * Each book's coverage for the member, its running words matched against the member's known words of
+   * `lang` (the books' language, by its primary subtag); a book without counted words is left out.
+   */
+  async coverage(userId: number, lang: string, bookIds: number[]): Promise<Map<number, BookCoverage>> {
+    const found = new Map<number, BookCoverage>();
+    for (let at = 0; at < bookIds.length; at += BOOKS_PER_QUERY) {
+      const batch = bookIds.slice(at, at + BOOKS_PER_QUERY);
+      const rows = await sql<
+        Array<{
+          book_id: number | string;
+          running: number | string;
+          known: number | string;
+          unknown: number | string;
+        }>
+      >(
+        this.db,
+        `SELECT w.book_id AS book_id, SUM(w.count) AS running,
+                SUM(CASE WHEN s.word IS NULL THEN 0 ELSE w.count END) AS known,
+                COUNT(DISTINCT CASE WHEN s.word IS NULL THEN w.word END) AS unknown
+           FROM chapter_words w
+           LEFT JOIN word_statuses s ON s.user_id = ? AND s.lang = ? AND s.word = w.word AND s.status = 'known'
+          WHERE w.book_id IN (${batch.map(() => '?').join(', ')})
+          GROUP BY w.book_id`,
+        [userId, lang, ...batch],
+      );
+      for (const row of rows)
+        found.set(Number(row.book_id), {
+          running: Number(row.running),
+          known: Number(row.known),
+          unknown: Number(row.unknown),
+        });
+    }
+    return found;
+  }
+}

@@ -1,0 +1,137 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { countForms } from '../../common/running-words';
+import { sql } from '../../database/sql';
+import { wordKeys } from '../../word-forms/word-keys';
+import { lockChapter } from './chapter-lock';
+
+/** Rows per INSERT: 5 values each, well under SQLite's 999 bound values. */
+const ROWS_PER_INSERT = 150;
+
+/**
+ * Counts a chapter's running words again once its phrases changed (docs/word-status.md, "Coverage"):
+ * each form with its count and key (word-keys.ts), in `chapter_words`. Run in the transaction that
+ * changed the phrases, after it took the chapter's lock (chapter-lock.ts), as measureChapter is; a book's
+ * counts are the sum over its chapters.
+ */
+export async function countChapterWords(tx: EntityManager, chapterId: number): Promise<void> {
+  const [chapter] = await sql<Array<{ book_id: number | string; language: string | null }>>(
+    tx,
+    'SELECT c.book_id AS book_id, b.language AS language FROM chapters c JOIN books b ON b.id = c.book_id WHERE c.id = ?',
+    [chapterId],
+  );
+  await sql(tx, 'DELETE FROM chapter_words WHERE chapter_id = ?', [chapterId]);
+  if (!chapter) return;
+  const lang = chapter.language ?? '';
+  const phrases = await sql<Array<{ phrase: string }>>(
+    tx,
+    'SELECT phrase FROM phrases WHERE chapter_id = ?',
+    [chapterId],
+  );
+  const forms = countForms(
+    phrases.map((row) => row.phrase),
+    lang,
+  );
+  const keys = await wordKeys(
+    tx,
+    lang,
+    new Map([...forms].map(([form, { spellings }]) => [form, spellings])),
+  );
+  const rows = [...forms].map(([form, { count }]) => [
+    chapterId,
+    form,
+    Number(chapter.book_id),
+    keys.get(form)!.key,
+    count,
+  ]);
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    const batch = rows.slice(at, at + ROWS_PER_INSERT);
+    await sql(
+      tx,
+      `INSERT INTO chapter_words (chapter_id, form, book_id, word, count) VALUES ${batch.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      batch.flat(),
+    );
+  }
+}
+
+/**
+ * Counts every chapter of `bookIds` again, each in its own short transaction: after a book's language
+ * changed, or a language's word forms did (their keys change).
+ */
+export async function recountBooks(db: DataSource, bookIds: number[]): Promise<number> {
+  let chapters = 0;
+  for (const bookId of bookIds) {
+    const ids = await sql<Array<{ id: number | string }>>(db, 'SELECT id FROM chapters WHERE book_id = ?', [
+      bookId,
+    ]);
+    for (const { id } of ids) {
+      await db.transaction(async (tx) => {
+        await lockChapter(tx, Number(id));
+        await countChapterWords(tx, Number(id));
+      });
+      chapters++;
+    }
+  }
+  return chapters;
+}
+
+/** Counts each chapter of a book again within `tx` (its language changed: so do its forms' keys). */
+export async function countBookWords(tx: EntityManager, bookId: number): Promise<void> {
+  const ids = await sql<Array<{ id: number | string }>>(
+    tx,
+    'SELECT id FROM chapters WHERE book_id = ? ORDER BY id',
+    [bookId],
+  );
+  for (const { id } of ids) {
+    await lockChapter(tx, Number(id));
+    await countChapterWords(tx, Number(id));
+  }
+}
+
+/** Chapters counted per step of the boot's fill. */
+const FILL_PAGE = 200;
+
+/**
+ * Chapters whose phrases were never counted (kept before chapter_words existed) are counted here, at
+ * boot, each in its own short transaction; answers how many. A chapter without words stays without rows
+ * and costs one indexed probe at each boot.
+ */
+export async function fillChapterWords(db: DataSource): Promise<number> {
+  let after = 0;
+  let counted = 0;
+  for (;;) {
+    const page = await sql<Array<{ id: number | string }>>(
+      db,
+      `SELECT c.id AS id FROM chapters c WHERE c.id > ?
+         AND EXISTS (SELECT 1 FROM phrases p WHERE p.chapter_id = c.id)
+         AND NOT EXISTS (SELECT 1 FROM chapter_words w WHERE w.chapter_id = c.id)
+       ORDER BY c.id LIMIT ${FILL_PAGE}`,
+      [after],
+    );
+    for (const { id } of page) {
+      await db.transaction(async (tx) => {
+        await lockChapter(tx, Number(id));
+        await countChapterWords(tx, Number(id));
+      });
+      counted++;
+    }
+    if (page.length < FILL_PAGE) return counted;
+    after = Number(page[page.length - 1].id);
+  }
+}
+
+/**
+ * Counts again every chapter of the books in `lang` (its primary subtag), each in its own short
+ * transaction: a language's word forms changed, so its forms' keys may have. Answers how many chapters.
+ */
+export async function recountLanguage(db: DataSource, lang: string): Promise<number> {
+  const primary = lang.split('-')[0].toLowerCase();
+  const books = await sql<Array<{ id: number | string }>>(
+    db,
+    'SELECT id FROM books WHERE language = ? OR language LIKE ? ORDER BY id',
+    [primary, `${primary}-%`],
+  );
+  return recountBooks(
+    db,
+    books.map((book) => Number(book.id)),
+  );
+}

@@ -1,0 +1,256 @@
+import { DataSource } from 'typeorm';
+import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
+import { ApiClient, newAdmin, newMember } from './api-client';
+import { bookForm, fixture, form } from './fixtures';
+import { startServer, type TestServer } from './harness';
+
+/**
+ * Word status and coverage (docs/word-status.md): statuses kept per language and key (a form's one lemma),
+ * "Mark the rest as known" and its undo, the reader's marks of a chapter, and the coverage of books, after
+ * marking words, after an edited phrase and after a deleted book.
+ */
+
+type Status = { lang: string; word: string; lemma: string | null; status: string };
+type Coverage = Record<string, { known_share: number; unknown_words: number }>;
+type Refusal = { message: string; errors?: Record<string, string[]> };
+
+describe('Word status and coverage', () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let db: DataSource;
+  let code: string;
+  let other: string;
+  /** Phrase 1 of the free chapter: "Los perros ven las casas." */
+  let phraseId: number;
+
+  beforeAll(async () => {
+    server = await startServer();
+    db = server.app.get(DataSource);
+    admin = (await newAdmin(server)).client;
+    // Spanish word forms first: the counts take their keys when the phrases are written.
+    await db.getRepository(WordFormSet).insert({
+      lang: 'es',
+      origin: 'hunspell',
+      generation: 1,
+      forms: 4,
+      lemmas: 3,
+      updatedAt: new Date(),
+    });
+    await db.getRepository(WordForm).insert(
+      [
+        ['perros', 'perro'],
+        ['perro', 'perro'],
+        ['casas', 'casa'],
+        ['casas', 'casar'],
+      ].map(([f, lemma]) => ({ lang: 'es', origin: 'hunspell', generation: 1, form: f, lemma })),
+    );
+    const book = await admin.post<{ data: { id: number; book_code: string } }>(
+      'admin/book',
+      bookForm({ language: 'es', title: 'Los perros' }),
+    );
+    code = book.body.data.book_code;
+    const texts = [['Los perros ven las casas.', 'El perro come.'], ['Un perro.']];
+    for (const [i, phrases] of texts.entries()) {
+      const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: `Capítulo ${i + 1}`,
+        chapter_no: i + 1,
+        book_id: book.body.data.id,
+      });
+      for (const phrase of phrases) {
+        const res = await admin.post<{ data: { id: number } }>(
+          'admin/phrase',
+          form({
+            chapter_id: chapter.body.data.id,
+            phrase,
+            dictionary: 'ven: they see\ncome: eats',
+            line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+          }),
+        );
+        phraseId ??= res.body.data.id;
+      }
+    }
+    const second = await admin.post<{ data: { id: number; book_code: string } }>(
+      'admin/book',
+      bookForm({ language: 'es', title: 'Otro libro' }),
+    );
+    other = second.body.data.book_code;
+    const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+      title: 'Uno',
+      chapter_no: 1,
+      book_id: second.body.data.id,
+    });
+    await admin.post(
+      'admin/phrase',
+      form({
+        chapter_id: chapter.body.data.id,
+        phrase: 'Las casas, las casas.',
+        dictionary: 'casas: houses',
+        line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+      }),
+    );
+  });
+  afterAll(() => server.close());
+
+  const coverage = async (client: ApiClient, codes = [code, other]) =>
+    (await client.get<{ data: Coverage }>(`user/coverage?books=${codes.join(',')}`)).body.data;
+  const set = (client: ApiClient, body: Record<string, unknown>) =>
+    client.put<{ data: Status }>('user/word-status', body);
+  const marks = async (client: ApiClient, chapter = 1) =>
+    (
+      await client.get<{ data: { lang: string; words: Record<string, string> } }>(
+        `user/word-status/chapter?book_code=${code}&chapter_no=${chapter}`,
+      )
+    ).body.data;
+
+  it('keeps a known word under its one lemma, so every form of it counts, and never a second lemma’s', async () => {
+    const { client } = await newMember(server);
+    // Running words: 8 in chapter 1, 2 in chapter 2; distinct keys: los, perro, ven, las, casas, el, come, un.
+    expect(await coverage(client)).toEqual({
+      [code]: { known_share: 0, unknown_words: 8 },
+      [other]: { known_share: 0, unknown_words: 2 },
+    });
+
+    const perros = await set(client, { lang: 'es', word: 'Perros', status: 'known' });
+    expect(perros.status).toBe(200);
+    expect(perros.body.data).toEqual({ lang: 'es', word: 'perros', lemma: 'perro', status: 'known' });
+    // perros, perro (chapter 1) and perro (chapter 2): 3 of 10.
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.3, unknown_words: 7 });
+
+    // "casas" has two lemmas: known as itself, and casa or casar stay unknown.
+    const casas = await set(client, { lang: 'es-MX', word: 'casas', status: 'known' });
+    expect(casas.body.data).toEqual({ lang: 'es', word: 'casas', lemma: null, status: 'known' });
+    expect(await coverage(client)).toEqual({
+      [code]: { known_share: 0.4, unknown_words: 6 },
+      [other]: { known_share: 0.5, unknown_words: 1 },
+    });
+    expect((await marks(client)).words).toEqual({ perros: 'known', perro: 'known', casas: 'known' });
+
+    // Undone: "new" again, by any form of the lemma.
+    const undone = await set(client, { lang: 'es', word: 'perro', status: 'new' });
+    expect(undone.body.data).toEqual({ lang: 'es', word: 'perro', lemma: 'perro', status: 'new' });
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 7 });
+
+    // Another member's statuses are their own.
+    expect((await coverage((await newMember(server)).client))[code].known_share).toBe(0);
+  });
+
+  it('lets the later of two settings win when one was made offline and sent later', async () => {
+    const { client } = await newMember(server);
+    const hour = 3_600_000;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    expect(
+      (await set(client, { lang: 'es', word: 'come', status: 'known', at: ago(hour) })).body.data.status,
+    ).toBe('known');
+    // An older "new" (queued on another device) is not applied: the answer says it is still known.
+    expect(
+      (await set(client, { lang: 'es', word: 'come', status: 'new', at: ago(2 * hour) })).body.data.status,
+    ).toBe('known');
+    expect((await set(client, { lang: 'es', word: 'come', status: 'new' })).body.data.status).toBe('new');
+    expect(
+      (await set(client, { lang: 'es', word: 'come', status: 'known', at: ago(hour) })).body.data.status,
+    ).toBe('new');
+    const old = await set(client, { lang: 'es', word: 'come', status: 'known', at: ago(40 * 24 * hour) });
+    expect(old.status).toBe(422);
+    expect(Object.keys((old.body as unknown as Refusal).errors!)).toEqual(['at']);
+  });
+
+  it('marks the rest of a chapter known, leaving saved words in learning, and undoes it', async () => {
+    const { client } = await newMember(server);
+    await set(client, { lang: 'es', word: 'los', status: 'known' });
+    // "ven" saved from the glossary: in learning, so not marked.
+    expect((await client.post('user/words', { phrase_id: phraseId, term: 'ven' })).status).toBe(200);
+    expect((await marks(client)).words).toEqual({ los: 'known', ven: 'learning' });
+
+    const marked = await client.post<{ data: { id: number; changed: number } }>('user/word-status/chapter', {
+      book_code: code,
+      chapter_no: 1,
+    });
+    expect(marked.status).toBe(200);
+    // perro (perros and perro), las, casas, el, come: 5 keys.
+    expect(marked.body.data.changed).toBe(5);
+    expect((await marks(client)).words).toEqual({
+      los: 'known',
+      perros: 'known',
+      perro: 'known',
+      las: 'known',
+      casas: 'known',
+      el: 'known',
+      come: 'known',
+      ven: 'learning',
+    });
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.8, unknown_words: 2 });
+    // Nothing left to mark: no batch.
+    expect((await client.post('user/word-status/chapter', { book_code: code, chapter_no: 1 })).body).toEqual({
+      data: { id: null, changed: 0 },
+    });
+
+    // Another member cannot undo it; the member can, once.
+    const stranger = (await newMember(server)).client;
+    expect((await stranger.delete(`user/word-status/chapter/${marked.body.data.id}`)).status).toBe(404);
+    const undo = await client.delete<{ data: { changed: number } }>(
+      `user/word-status/chapter/${marked.body.data.id}`,
+    );
+    expect(undo.body.data).toEqual({ changed: 5 });
+    expect((await marks(client)).words).toEqual({ los: 'known', ven: 'learning' });
+    expect((await client.delete(`user/word-status/chapter/${marked.body.data.id}`)).status).toBe(404);
+  });
+
+  it('follows an edited phrase and a deleted book', async () => {
+    const { client } = await newMember(server);
+    await set(client, { lang: 'es', word: 'gatos', status: 'known' });
+    expect((await coverage(client))[code].known_share).toBe(0);
+    const edited = await admin.post(
+      `admin/phrase/${phraseId}?_method=put`,
+      form({ phrase: 'Los gatos ven las casas.', dictionary: 'ven: they see' }),
+    );
+    expect(edited.status).toBe(200);
+    // "perros" left, "gatos" came: 1 of 10 known, and perro (still in "El perro come.") unknown.
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
+
+    expect((await admin.delete(`admin/book/${other}`)).status).toBe(200);
+    expect(Object.keys(await coverage(client))).toEqual([code]);
+    const [{ n }] = await db.query<Array<{ n: number | string }>>(
+      'SELECT COUNT(*) AS n FROM chapter_words cw WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.id = cw.book_id)',
+    );
+    expect(Number(n)).toBe(0);
+  });
+
+  it('refuses a chapter the member may not read, and bad input, by field; answers members only, privately', async () => {
+    const { client } = await newMember(server);
+    const locked = await client.post<Refusal>('user/word-status/chapter', { book_code: code, chapter_no: 2 });
+    expect(locked.status).toBe(403);
+    expect((await client.get(`user/word-status/chapter?book_code=${code}&chapter_no=2`)).status).toBe(403);
+    expect((await client.post('user/word-status/chapter', { book_code: 'nope', chapter_no: 1 })).status).toBe(
+      404,
+    );
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ lang: 'xx-!!', word: 'casa', status: 'known' }, 'lang'],
+      [{ word: 'casa', status: 'known' }, 'lang'],
+      [{ lang: 'es', word: '1999', status: 'known' }, 'word'],
+      [{ lang: 'es', word: 'x'.repeat(101), status: 'known' }, 'word'],
+      [{ lang: 'es', word: 'casa', status: 'maybe' }, 'status'],
+      [{ lang: 'es', word: 'casa', status: 'known', at: 'yesterday' }, 'at'],
+    ];
+    for (const [body, field] of refusals) {
+      const res = await set(client, body);
+      expect([body, res.status, Object.keys((res.body as unknown as Refusal).errors ?? {})]).toEqual([
+        body,
+        422,
+        [field],
+      ]);
+    }
+    const tooMany = Array.from({ length: 101 }, (_, i) => `b${i}`).join(',');
+    for (const query of ['', `books=${tooMany}`, 'books=,']) {
+      const res = await client.get<Refusal>(`user/coverage?${query}`);
+      expect([query, res.status, Object.keys(res.body.errors ?? {})]).toEqual([query, 422, ['books']]);
+    }
+    const answer = await client.get(`user/coverage?books=${code}`);
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+
+    const visitor = new ApiClient(server);
+    expect((await visitor.get(`user/coverage?books=${code}`)).status).toBe(401);
+    expect(
+      (await visitor.put('user/word-status', { lang: 'es', word: 'casa', status: 'known' })).status,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,241 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ValidationFailed } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { primaryTag } from '../common/language-tags';
+import { formOf, runningWords } from '../common/running-words';
+import { olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
+import { BooksRepository } from '../catalogue/repository/books.repository';
+import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
+import { dateToDb } from '../database/db-dates';
+import { sql } from '../database/sql';
+import { PREMIUM_CHAPTER } from '../reading/access';
+import { ReadingService } from '../reading/reading.service';
+import type { User } from '../users/user.entity';
+import { wordKeys } from '../word-forms/word-keys';
+import type {
+  ChapterMarkAnswer,
+  ChapterMarkDto,
+  ChapterWordsAnswer,
+  ChapterWordsQuery,
+  CoverageAnswer,
+  SetWordStatusDto,
+  UndoneAnswer,
+  WordStatusAnswer,
+} from './word-status.dto';
+
+/** Keys per statement: with the member and the language, well under SQLite's 999 bound values. */
+const KEYS_PER_QUERY = 400;
+/** Status rows per INSERT: 6 values each. */
+const ROWS_PER_INSERT = 150;
+
+const chunks = <T>(list: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+/**
+ * A member's word statuses (docs/word-status.md): "known" kept per language and key (a form's lemma when
+ * it has exactly one: word-keys.ts), "learning" read from the saved words, "new" everything else; marking
+ * the rest of a chapter known, and its undo; the coverage of books.
+ */
+@Injectable()
+export class WordStatusService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly reading: ReadingService,
+    private readonly books: BooksRepository,
+    private readonly chapterWords: ChapterWordsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Sets a word known, or back to new. With `at` (set offline, sent later) the later of two settings wins:
+   * one made after `at` is kept, and answered.
+   */
+  async set(user: User, dto: SetWordStatusDto): Promise<WordStatusAnswer> {
+    const now = this.clock.now();
+    const at = dto.at ? statusTime(new Date(dto.at), now) : now;
+    const lang = primaryTag(dto.lang);
+    const form = formOf(dto.word, lang);
+    const { key, lemma } = (await wordKeys(this.db, lang, new Map([[form, [dto.word, form]]]))).get(form)!;
+    const when = dateToDb(this.db, at);
+    // "new" is kept as a row too, with its time: a "known" sent later from an older queue must not win.
+    await sql(
+      this.db,
+      `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at) VALUES (?, ?, ?, ?, NULL, ?)
+       ON CONFLICT (user_id, lang, word) DO UPDATE SET status = excluded.status, batch_id = NULL,
+         updated_at = excluded.updated_at
+       WHERE word_statuses.updated_at <= excluded.updated_at`,
+      [user.id, lang, key, dto.status, when],
+    );
+    const known = await this.knownAmong(user.id, lang, [key]);
+    return { data: { lang, word: form, lemma, status: known.has(key) ? 'known' : 'new' } };
+  }
+
+  /**
+   * "Mark the rest as known": every word of the chapter the member neither knows nor has saved becomes
+   * known, under one batch that DELETE user/word-status/chapter/{id} undoes.
+   */
+  async markChapter(user: User, dto: ChapterMarkDto): Promise<ChapterMarkAnswer> {
+    const { lang, chapterId, bookId } = await this.chapter(user, dto);
+    const keys = [...new Set((await this.chapterWords.ofChapter(chapterId)).map((word) => word.word))];
+    const known = await this.knownAmong(user.id, lang, keys);
+    const learning = await this.learning(user.id, lang);
+    const rest = keys.filter((key) => !known.has(key) && !learning.has(key));
+    if (!rest.length) return { data: { id: null, changed: 0 } };
+    const when = dateToDb(this.db, this.clock.now());
+    return this.db.transaction(async (tx) => {
+      const [batch] = await sql<Array<{ id: number | string }>>(
+        tx,
+        `INSERT INTO word_status_batches (user_id, book_id, chapter_no, lang, words, created_at)
+         VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,
+        [user.id, bookId, dto.chapter_no, lang, when],
+      );
+      const id = Number(batch.id);
+      // A word set known meanwhile (another device) keeps its own row: it is not this batch's to undo. One
+      // said "new" becomes known, as LingQ's page turn does.
+      for (const part of chunks(rest, ROWS_PER_INSERT))
+        await sql(
+          tx,
+          `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at)
+           VALUES ${part.map(() => "(?, ?, ?, 'known', ?, ?)").join(', ')}
+           ON CONFLICT (user_id, lang, word) DO UPDATE SET status = 'known', batch_id = excluded.batch_id,
+             updated_at = excluded.updated_at
+           WHERE word_statuses.status = 'new'`,
+          part.flatMap((key) => [user.id, lang, key, id, when]),
+        );
+      const [{ n }] = await sql<Array<{ n: number | string }>>(
+        tx,
+        'SELECT COUNT(*) AS n FROM word_statuses WHERE batch_id = ?',
+        [id],
+      );
+      await sql(tx, 'UPDATE word_status_batches SET words = ? WHERE id = ?', [Number(n), id]);
+      return { data: { id, changed: Number(n) } };
+    });
+  }
+
+  /** Undoes a "Mark the rest as known": its words still known by it go back to new. */
+  async undoChapter(user: User, id: number): Promise<UndoneAnswer> {
+    return this.db.transaction(async (tx) => {
+      const [batch] = await sql<Array<{ id: number | string }>>(
+        tx,
+        'SELECT id FROM word_status_batches WHERE id = ? AND user_id = ?',
+        [id, user.id],
+      );
+      if (!batch) throw new NotFoundException('Nothing to undo: no such marking of yours.');
+      const [{ n }] = await sql<Array<{ n: number | string }>>(
+        tx,
+        'SELECT COUNT(*) AS n FROM word_statuses WHERE batch_id = ? AND user_id = ?',
+        [id, user.id],
+      );
+      await sql(tx, 'DELETE FROM word_statuses WHERE batch_id = ? AND user_id = ?', [id, user.id]);
+      await sql(tx, 'DELETE FROM word_status_batches WHERE id = ?', [id]);
+      return { data: { changed: Number(n) } };
+    });
+  }
+
+  /** The chapter's forms the member knows or is learning, for the reader's marks. */
+  async ofChapter(user: User, query: ChapterWordsQuery): Promise<ChapterWordsAnswer> {
+    const { lang, chapterId } = await this.chapter(user, query);
+    const words = await this.chapterWords.ofChapter(chapterId);
+    const known = await this.knownAmong(user.id, lang, [...new Set(words.map((word) => word.word))]);
+    const learning = await this.learning(user.id, lang);
+    const marks: Record<string, 'known' | 'learning'> = {};
+    for (const { form, word } of words) {
+      if (known.has(word)) marks[form] = 'known';
+      else if (learning.has(word) || learning.has(form)) marks[form] = 'learning';
+    }
+    return { data: { lang, words: marks } };
+  }
+
+  /** Each book's share of running words the member knows, and its words they do not (by book code). */
+  async coverage(user: User, codes: string[]): Promise<CoverageAnswer> {
+    const books = await this.books.byCodes(codes);
+    const byLanguage = new Map<string, typeof books>();
+    for (const book of books) {
+      if (!book.language) continue;
+      const lang = primaryTag(book.language);
+      byLanguage.set(lang, [...(byLanguage.get(lang) ?? []), book]);
+    }
+    const data: CoverageAnswer['data'] = {};
+    for (const [lang, list] of byLanguage) {
+      const found = await this.chapterWords.coverage(
+        user.id,
+        lang,
+        list.map((book) => book.id),
+      );
+      for (const book of list) {
+        const counts = found.get(book.id);
+        if (!counts || counts.running === 0) continue;
+        data[book.bookCode] = {
+          known_share: Math.round((counts.known / counts.running) * 10_000) / 10_000,
+          unknown_words: counts.unknown,
+        };
+      }
+    }
+    return { data };
+  }
+
+  /** The chapter asked for, if the member may read it, with its book's language (primary subtag). */
+  private async chapter(
+    user: User,
+    where: { book_code: string; chapter_no: number },
+  ): Promise<{ lang: string; chapterId: number; bookId: number }> {
+    const { book, chapters, index, access } = await this.reading.locate(
+      where.book_code,
+      String(where.chapter_no),
+      user,
+    );
+    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
+    if (!book.language)
+      throw ValidationFailed.field('book_code', 'This book has no language, so its words have no status.');
+    return { lang: primaryTag(book.language), chapterId: chapters[index].id, bookId: book.id };
+  }
+
+  /** Which of `keys` the member knows in `lang`. */
+  private async knownAmong(userId: number, lang: string, keys: string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (const part of chunks(keys, KEYS_PER_QUERY)) {
+      const rows = await sql<Array<{ word: string }>>(
+        this.db,
+        `SELECT word FROM word_statuses WHERE user_id = ? AND lang = ? AND status = 'known'
+           AND word IN (${part.map(() => '?').join(', ')})`,
+        [userId, lang, ...part],
+      );
+      for (const row of rows) known.add(String(row.word));
+    }
+    return known;
+  }
+
+  /**
+   * The member's words in learning: the one-word terms of their saved cards, each as its form and its key
+   * in `lang` (a term saved from a book of another language rarely shares a form, and counts the same).
+   */
+  private async learning(userId: number, lang: string): Promise<Set<string>> {
+    const rows = await sql<Array<{ term: string }>>(
+      this.db,
+      "SELECT DISTINCT term FROM saved_words WHERE user_id = ? AND kind = 'word'",
+      [userId],
+    );
+    const forms = new Map<string, string[]>();
+    for (const { term } of rows) {
+      const words = runningWords(String(term), lang);
+      if (words.length !== 1) continue;
+      const form = formOf(words[0], lang);
+      forms.set(form, [...(forms.get(form) ?? [form]), words[0]]);
+    }
+    const keys = await wordKeys(this.db, lang, forms);
+    const learning = new Set<string>();
+    for (const [form, { key }] of keys) learning.add(form).add(key);
+    return learning;
+  }
+}
+
+/** The time of a status sent later: ahead of the server's clock is now; older than the window is refused. */
+function statusTime(at: Date, now: Date): Date {
+  if (olderThanWindow(at, now))
+    throw ValidationFailed.field(
+      'at',
+      `The time of the status must be within the last ${SENT_LATER_MAX_AGE_DAYS} days.`,
+    );
+  return at > now ? now : at;
+}
