@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
+import { WordFormsService } from '../word-forms/word-forms.service';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
@@ -195,7 +196,7 @@ describe('Word status and coverage', () => {
     expect((await client.delete(`user/word-status/chapter/${marked.body.data.id}`)).status).toBe(404);
   });
 
-  it('follows an edited phrase and a deleted book', async () => {
+  it('follows an edited phrase, new word forms and a deleted book', async () => {
     const { client } = await newMember(server);
     await set(client, { lang: 'es', word: 'gatos', status: 'known' });
     expect((await coverage(client))[code].known_share).toBe(0);
@@ -205,6 +206,16 @@ describe('Word status and coverage', () => {
     );
     expect(edited.status).toBe(200);
     // "perros" left, "gatos" came: 1 of 10 known, and perro (still in "El perro come.") unknown.
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
+
+    // New word forms for Spanish: the books are counted again, "gatos" now under its lemma gato.
+    const list = new FormData();
+    list.append('files', new Blob(['gatos\tgato\n']), 'irregular.tsv');
+    list.set('lang', 'es');
+    expect((await admin.post('admin/word-forms', list)).status).toBeLessThan(300);
+    await server.app.get(WordFormsService).settled();
+    expect((await coverage(client))[code].known_share).toBe(0);
+    expect((await set(client, { lang: 'es', word: 'gato', status: 'known' })).body.data.lemma).toBe('gato');
     expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
 
     expect((await admin.delete(`admin/book/${other}`)).status).toBe(200);

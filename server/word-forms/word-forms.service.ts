@@ -20,6 +20,7 @@ import { expandHunspell } from './hunspell/hunspell';
 import type { FormLemma } from './types';
 import type { WordFormOrigin } from './word-form.entity';
 import { WordFormGenerations } from './word-form-generations';
+import { recountLanguage } from '../catalogue/repository/chapter-words';
 import {
   MAX_FORMS,
   WORD_FORM_FILE_LIMITS,
@@ -64,6 +65,8 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(WordFormsService.name);
   private readonly generations: WordFormGenerations;
   private sweeping: Promise<unknown> = Promise.resolve();
+  /** Books counted again after a change of their language's forms, one language after another. */
+  private recounting: Promise<unknown> = Promise.resolve();
   private stopping = false;
 
   constructor(private readonly db: DataSource) {
@@ -83,14 +86,28 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
       .catch((error: unknown) => this.logger.warn(`The word forms' sweep failed: ${String(error)}`));
   }
 
-  /** Resolves when the boot's sweep has ended (the tests wait for it). */
+  /** Resolves when the boot's sweep and the counts after a change have ended (the tests wait for them). */
   settled(): Promise<unknown> {
-    return this.sweeping;
+    return Promise.all([this.sweeping, this.recounting]);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
-    await this.sweeping;
+    await this.settled();
+  }
+
+  /**
+   * The books of `lang` are counted again in the background: their words' keys follow the new forms
+   * (docs/word-status.md, "Freshness of keys"). A restart stops it; the chapters not reached keep their
+   * keys until the next change.
+   */
+  private recount(lang: string): void {
+    this.recounting = this.recounting
+      .then(() => recountLanguage(this.db, lang, () => this.stopping))
+      .then((chapters) => {
+        if (chapters) this.logger.log(`Counted the words of ${chapters} chapter(s) in ${lang} again.`);
+      })
+      .catch((error: unknown) => this.logger.warn(`Counting ${lang}'s words again failed: ${String(error)}`));
   }
 
   async import(dto: WordFormsImportDto): Promise<WordFormsImportAnswer> {
@@ -98,6 +115,7 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
     const { origin, pairs } = sourceOf(dto.files);
     try {
       const counts = await this.generations.replace(lang, origin, pairs);
+      this.recount(lang);
       return { data: { lang, origin, ...counts } };
     } catch (error) {
       if (error instanceof DictionaryFileError) throw ValidationFailed.field('files', error.message);
@@ -126,6 +144,7 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
     if (!tag || !known || !(await this.generations.remove(tag, origin))) {
       throw new NotFoundException('No such set of word forms.');
     }
+    this.recount(tag);
     return { message: 'The word forms have been deleted.' };
   }
 }

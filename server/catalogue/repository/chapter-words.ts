@@ -57,13 +57,14 @@ export async function countChapterWords(tx: EntityManager, chapterId: number): P
  * Counts every chapter of `bookIds` again, each in its own short transaction: after a book's language
  * changed, or a language's word forms did (their keys change).
  */
-export async function recountBooks(db: DataSource, bookIds: number[]): Promise<number> {
+export async function recountBooks(db: DataSource, bookIds: number[], stop = () => false): Promise<number> {
   let chapters = 0;
   for (const bookId of bookIds) {
     const ids = await sql<Array<{ id: number | string }>>(db, 'SELECT id FROM chapters WHERE book_id = ?', [
       bookId,
     ]);
     for (const { id } of ids) {
+      if (stop()) return chapters;
       await db.transaction(async (tx) => {
         await lockChapter(tx, Number(id));
         await countChapterWords(tx, Number(id));
@@ -123,7 +124,7 @@ export async function fillChapterWords(db: DataSource): Promise<number> {
  * Counts again every chapter of the books in `lang` (its primary subtag), each in its own short
  * transaction: a language's word forms changed, so its forms' keys may have. Answers how many chapters.
  */
-export async function recountLanguage(db: DataSource, lang: string): Promise<number> {
+export async function recountLanguage(db: DataSource, lang: string, stop = () => false): Promise<number> {
   const primary = lang.split('-')[0].toLowerCase();
   const books = await sql<Array<{ id: number | string }>>(
     db,
@@ -133,5 +134,6 @@ export async function recountLanguage(db: DataSource, lang: string): Promise<num
   return recountBooks(
     db,
     books.map((book) => Number(book.id)),
+    stop,
   );
 }
