@@ -89,6 +89,8 @@ describe('Foundation API', () => {
       'books',
       'chapters',
       'dictation_attempts',
+      'dictionaries',
+      'dictionary_entries',
       'imports',
       'listening_events',
       'media_trash',
@@ -104,6 +106,8 @@ describe('Foundation API', () => {
       'stripe_events',
       'subscriptions',
       'users',
+      'word_form_sets',
+      'word_forms',
       'word_trash',
     ]);
     const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id');
