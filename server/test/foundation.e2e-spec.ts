@@ -87,6 +87,7 @@ describe('Foundation API', () => {
       'audiobook_builds',
       'book_words',
       'books',
+      'chapter_words',
       'chapters',
       'dictation_attempts',
       'dictionaries',
@@ -108,6 +109,8 @@ describe('Foundation API', () => {
       'users',
       'word_form_sets',
       'word_forms',
+      'word_status_batches',
+      'word_statuses',
       'word_trash',
     ]);
     const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id');
