@@ -44,5 +44,6 @@ export async function tableNames(dataSource: import('typeorm').DataSource): Prom
       ? `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`
       : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
   );
-  return rows.map((row) => row.name);
+  // Sorted here too: a PostgreSQL cluster's collation may order "_" apart from the bytes.
+  return rows.map((row) => row.name).sort();
 }
