@@ -112,6 +112,15 @@ export class DictationStats {
   accuracy: number | null;
 }
 
+export class KnownWordsLine {
+  @ApiProperty({ description: 'The language (primary subtag).' }) lang: string;
+  @ApiProperty({
+    type: [Number],
+    description: 'The words known at the end of each of the same days as `days`, oldest first.',
+  })
+  known: number[];
+}
+
 export class Stats {
   @ApiProperty({ type: [StatsDay], description: 'The last days, oldest first.' }) days: StatsDay[];
   @ApiProperty() phrases_heard: number;
@@ -121,6 +130,12 @@ export class Stats {
   @ApiProperty() books_finished: number;
   @ApiProperty({ type: DictationStats, description: 'Dictation accuracy over the same days.' })
   dictation: DictationStats;
+  @ApiProperty({
+    type: [KnownWordsLine],
+    description:
+      'Known words per language over the same days (docs/word-status.md); languages with none are left out.',
+  })
+  known_words: KnownWordsLine[];
   @ApiProperty({ description: 'The time zone the days are counted in.' }) time_zone: string;
 }
 

@@ -10,6 +10,7 @@ import { ReviewLog } from '../words/review-log.entity';
 import { SavedWord } from '../words/saved-word.entity';
 import { ListeningEvent } from './listening-event.entity';
 import { activeDates, streakDays } from './streak';
+import { knownWordsByDay } from '../word-status/known-words-history';
 
 /** The chart's length, in the member's days. */
 export const CHART_DAYS = 30;
@@ -36,10 +37,12 @@ export class StatsService {
     const today = localDate(this.clock.now(), zone);
     const first = addDays(today, -(CHART_DAYS - 1));
     const range = { from: startOfDate(first, zone), to: startOfDate(addDays(today, 1), zone) };
-    const [heard, reviewed, dictation] = await Promise.all([
+    const midnights = Array.from({ length: CHART_DAYS + 1 }, (_, i) => startOfDate(addDays(first, i), zone));
+    const [heard, reviewed, dictation, knownWords] = await Promise.all([
       this.heardByPeriod(user, range),
       this.reviewsByPeriod(user, range),
       this.dictation(user, first),
+      knownWordsByDay(this.db, user.id, midnights),
     ]);
     const days = new Map<string, { ms: number; reviews: number }>();
     for (let i = 0; i < CHART_DAYS; i++) days.set(addDays(first, i), { ms: 0, reviews: 0 });
@@ -77,6 +80,7 @@ export class StatsService {
         streak_days: streak,
         books_finished: booksFinished,
         dictation,
+        known_words: knownWords,
         time_zone: zone ?? 'UTC',
       },
     };

@@ -180,6 +180,13 @@ describe('Word status and coverage', () => {
       ven: 'learning',
     });
     expect((await coverage(client))[code]).toEqual({ known_share: 0.8, unknown_words: 2 });
+    // The dashboard's line: 6 Spanish words known today, none before.
+    const stats = await client.get<{
+      data: { days: unknown[]; known_words: Array<{ lang: string; known: number[] }> };
+    }>('user/stats');
+    expect(stats.body.data.known_words).toEqual([
+      { lang: 'es', known: [...Array.from({ length: stats.body.data.days.length - 1 }, () => 0), 6] },
+    ]);
     // Nothing left to mark: no batch.
     expect((await client.post('user/word-status/chapter', { book_code: code, chapter_no: 1 })).body).toEqual({
       data: { id: null, changed: 0 },
