@@ -32,6 +32,14 @@ import { ALIGNMENT_HEADING, alignmentMarkdown } from './bench/alignment-markdown
 import { dictionaryImportMarkdown, measureDictionaryImport } from './bench/dictionary-import-timing.mjs';
 import { lookupMarkdown, measureLookup } from './bench/lookup-timing.mjs';
 import { lookupTapMarkdown, measureLookupTaps } from './bench/lookup-tap-timing.mjs';
+import {
+  coverageMarkdown,
+  KNOWN_WORDS,
+  measureCoverage,
+  seedKnownWords,
+  signIn,
+  signUpMember,
+} from './bench/coverage-timing.mjs';
 import { adminHeaders } from './bench/import-timing.mjs';
 import { startPostgres } from './postgres.mjs';
 
@@ -53,7 +61,7 @@ const CEFR = 'A2';
  * into docs/benchmarks.md, keeping the others.
  */
 const ONLY = process.env.BENCH_ONLY ?? '';
-const SECTIONS = ['offline', 'practice', 'formats', 'dictation', 'alignment', 'dictionaries'];
+const SECTIONS = ['offline', 'practice', 'formats', 'dictation', 'alignment', 'dictionaries', 'coverage'];
 if (ONLY && !SECTIONS.includes(ONLY)) {
   console.error(`BENCH_ONLY must be one of ${SECTIONS.join(', ')} or unset, not "${ONLY}".`);
   process.exit(1);
@@ -925,7 +933,65 @@ const dictionariesOnly = async () => {
   console.log(['', ...lines].join('\n'));
 };
 
+const COVERAGE_HEADING = '## Coverage: known words per book';
+
+/**
+ * `BENCH_ONLY=coverage`: the catalogue at BOOKS books with their counted words, a member who knows
+ * KNOWN_WORDS Spanish words, and `GET user/coverage` of a page of books and of 100, on SQLite then on
+ * PostgreSQL with the same rows (scripts/bench/coverage-timing.mjs); written into docs/benchmarks.md.
+ */
+const coverageOnly = async () => {
+  const storage = mkdtempSync(join(tmpdir(), 'lingonovel-bench-'));
+  let server;
+  const loadBefore = loadavg()[0];
+  try {
+    console.log('Preparing the catalogue…');
+    const { books } = await prepareData(storage);
+    server = await startServer(storage);
+    const member = await signUpMember(base);
+    await stop(server);
+    server = undefined;
+    const { codes, common } = seedKnownWords(storage, member.id);
+    const rows = [];
+    const measureOn = async (engine, env) => {
+      server = await startServer(storage, [], env);
+      const token = await signIn(base, member);
+      for (const size of [24, 100]) {
+        console.log(`${engine}: coverage of ${size} books…`);
+        rows.push(coverageMarkdown(await measureCoverage(base, token, codes, { size }), engine, books));
+      }
+      await stop(server);
+      server = undefined;
+    };
+    await measureOn('SQLite', {});
+    const cluster = await startPostgres();
+    try {
+      await measureOn('PostgreSQL', { DATABASE_URL: await copyToPostgres(root, storage, cluster.url) });
+    } finally {
+      cluster.stop();
+    }
+    const lines = [
+      COVERAGE_HEADING,
+      '',
+      `\`BENCH_ONLY=coverage node scripts/bench.mjs\`, ${cpus().length} cores, load ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}. ` +
+        `${books.toLocaleString('en-US')} books (${codes.length.toLocaleString('en-US')} in Spanish), each with its original's counted words; ` +
+        `the member knows ${KNOWN_WORDS.toLocaleString('en-US')} Spanish words, the ${common.toLocaleString('en-US')} most frequent keys of the Spanish books and made-up ones. ` +
+        'Timed from loopback: the figure bounds the server time from above.',
+      '',
+      '| measure | figure | target | |',
+      '| --- | --- | --- | --- |',
+      ...rows,
+    ];
+    writeSection(root, COVERAGE_HEADING, lines);
+    console.log(['', ...lines].join('\n'));
+  } finally {
+    if (server) await stop(server);
+    rmSync(storage, { recursive: true, force: true });
+  }
+};
+
 const runs = {
+  coverage: coverageOnly,
   dictionaries: dictionariesOnly,
   offline: offlineOnly,
   practice: practiceOnly,

@@ -1,6 +1,6 @@
 // The bench's catalogue: the demo books, then copies of them (sharing their media) up to BOOKS, spread over
 // languages and CEFR levels, each with the chapter rows of its original (so that every book has a free
-// chapter for the sitemap), and a pseudo-word in its title and one in its description for the searches to
+// chapter for the sitemap) and its counted words (for coverage), and a pseudo-word in its title and one in its description for the searches to
 // find. Written straight into the SQLite file (the server is stopped), with the search columns the
 // application's own normaliser computes; `npm run migrate-to` then copies the same rows to PostgreSQL.
 // No ANALYZE on SQLite: the application never runs it, so its plans are made without statistics.
@@ -26,7 +26,12 @@ export async function seedCopies(root, storage, books) {
   const db = new Database(join(storage, 'lingonovel.sqlite'));
   const demo = db.prepare('SELECT * FROM books ORDER BY id').all();
   const chaptersOf = db.prepare(
-    'SELECT title, chapter_no FROM chapters WHERE book_id = ? ORDER BY chapter_no',
+    'SELECT id, title, chapter_no FROM chapters WHERE book_id = ? ORDER BY chapter_no',
+  );
+  // Each copy's chapters take their original's counted words (chapter_words, docs/word-status.md).
+  const wordsOf = db.prepare('SELECT form, word, count FROM chapter_words WHERE chapter_id = ?');
+  const insertWord = db.prepare(
+    'INSERT INTO chapter_words (chapter_id, form, book_id, word, count) VALUES (?, ?, ?, ?, ?)',
   );
   const demoChapters = new Map(demo.map((book) => [book.id, chaptersOf.all(book.id)]));
   const insertBook = db.prepare(`INSERT INTO books (book_code, title, author, narrated_by, description,
@@ -53,8 +58,11 @@ export async function seedCopies(root, storage, books) {
         title_key: (searchKey(title) || ' ').slice(0, 400),
         search_text: searchKey(text),
       });
-      for (const chapter of demoChapters.get(source.id))
-        insertChapter.run(lastInsertRowid, chapter.title, chapter.chapter_no);
+      for (const chapter of demoChapters.get(source.id)) {
+        const copy = insertChapter.run(lastInsertRowid, chapter.title, chapter.chapter_no).lastInsertRowid;
+        for (const word of wordsOf.all(chapter.id))
+          insertWord.run(copy, word.form, lastInsertRowid, word.word, word.count);
+      }
     }
   })();
   const count = db.prepare('SELECT COUNT(*) AS n FROM books').get().n;
