@@ -230,6 +230,8 @@ export class LookupSheet {
       );
       parts.push(empty);
     }
+    const status = this.statusSection(word);
+    if (status) parts.unshift(status);
     this.content.replaceChildren(...parts);
     this.content.removeAttribute('aria-busy');
     const found = answer.glossary || answer.entries.length > 0;
@@ -261,6 +263,35 @@ export class LookupSheet {
     this.content.replaceChildren(box);
     this.content.removeAttribute('aria-busy');
     this.place();
+  }
+
+  /**
+   * "I know this word" and "I don't know it yet", the member's word status (site/lib/reader/word-marks.ts,
+   * docs/word-status.md): the pressed one is the status held. Members only.
+   */
+  private statusSection(word: string): HTMLElement | null {
+    const marks = this.reader.wordMarks;
+    if (!marks) return null;
+    const section = make('div', { className: 'lookup-status' });
+    const known = make('button', {
+      type: 'button',
+      className: 'lookup-save',
+      textContent: 'I know this word',
+    });
+    const fresh = make('button', {
+      type: 'button',
+      className: 'lookup-save',
+      textContent: 'I don’t know it yet',
+    });
+    this.keepPaint(() => {
+      const held = marks.statusOf(word);
+      known.setAttribute('aria-pressed', String(held === 'known'));
+      fresh.setAttribute('aria-pressed', String(held !== 'known'));
+    });
+    known.addEventListener('click', () => this.toggle(known, () => marks.set(word, 'known')));
+    fresh.addEventListener('click', () => this.toggle(fresh, () => marks.set(word, 'new')));
+    section.append(known, fresh);
+    return section;
   }
 
   private glossarySection(entry: { term: string; meaning: string }): HTMLElement {

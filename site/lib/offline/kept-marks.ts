@@ -10,7 +10,7 @@
 import type { WordResponse } from '../../../server/words/words.dto';
 import { api } from '../api';
 import { getToken, getUser } from '../session';
-import { marksKey, wordsKey } from './names';
+import { marksKey, statusesKey, wordsKey } from './names';
 import { pendingActions } from './queue';
 import { get, offlineSupported, put } from './store';
 
@@ -25,12 +25,16 @@ export interface KeptMarks {
 /** What glossary-marks.ts shows: the glossary entries saved from a chapter's phrases. */
 export type KeptWords = Array<{ id: number; phrase_id: number; term: string }>;
 
+/** What word-marks.ts shows: the chapter's forms the member knows or is learning (the rest are new). */
+export type KeptStatuses = Record<string, 'known' | 'learning'>;
+
 interface Kinds {
   marks: KeptMarks;
   words: KeptWords;
+  statuses: KeptStatuses;
 }
 
-const KEYS = { marks: marksKey, words: wordsKey };
+const KEYS = { marks: marksKey, words: wordsKey, statuses: statusesKey };
 
 /** The member signed in here, or null. */
 function member(): number | null {

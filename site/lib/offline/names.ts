@@ -72,12 +72,17 @@ export const marksKey = (member: number, book: string, chapter: number) =>
   `marks:${member}:${book}:${chapter}`;
 export const wordsKey = (member: number, book: string, chapter: number) =>
   `words:${member}:${book}:${chapter}`;
+/** A member's word statuses of a chapter's forms (word-marks.ts, docs/word-status.md): the reader's underlines. */
+export const statusesKey = (member: number, book: string, chapter: number) =>
+  `statuses:${member}:${book}:${chapter}`;
 /**
- * The member a `state` key of theirs belongs to (their review cards, their "I speak", their marks and
- * saved words), or null.
+ * The member a `state` key of theirs belongs to (their review cards, their "I speak", their marks, saved
+ * words and word statuses), or null.
  */
 export function stateKeyMember(key: IDBValidKey): number | null {
-  const owner = /^(?:review|speaks|marks|words):(\d+)(?::|$)/.exec(typeof key === 'string' ? key : '')?.[1];
+  const owner = /^(?:review|speaks|marks|words|statuses):(\d+)(?::|$)/.exec(
+    typeof key === 'string' ? key : '',
+  )?.[1];
   return owner ? Number(owner) : null;
 }
 /** Where a member's sync state is kept (queue.ts's SyncState): one per member. */

@@ -15,7 +15,7 @@ import { getToken, getUser } from '../session';
 import { syncKey } from './names';
 import { addOver, entries, get, offlineSupported, put, remove } from './store';
 
-export type ActionKind = 'progress' | 'listening' | 'word' | 'review';
+export type ActionKind = 'progress' | 'listening' | 'word' | 'review' | 'status';
 
 export interface QueuedAction {
   member: number;

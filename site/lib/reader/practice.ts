@@ -7,6 +7,7 @@
 import type { Item } from './chapter-view';
 import type { ClipPlayer } from './clip-player';
 import type { GlossaryMarks } from './glossary-marks';
+import type { WordMarks } from './word-marks';
 
 /** What the modes see of <reader-app> (reader-element.ts). */
 export interface ReaderHost extends HTMLElement {
@@ -19,6 +20,8 @@ export interface ReaderHost extends HTMLElement {
   holdAfterPhrase: boolean;
   /** The glossary's Save toggles, which the word lookup's Save for a glossary entry goes through. */
   readonly glossary: GlossaryMarks | undefined;
+  /** The member's word statuses, which the word lookup's "I know this word" goes through. */
+  readonly wordMarks: WordMarks | undefined;
   playAt(i: number, rate?: number): void;
   stop(): void;
   announce(message: string): void;

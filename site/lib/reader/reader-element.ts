@@ -16,6 +16,7 @@ import { PlayerBar } from './player-bar';
 import { Practice, type ReaderHost } from './practice';
 import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
 import { SettingsSheet } from './settings-sheet';
+import type { WordMarks } from './word-marks';
 import { WordTaps } from './word-taps';
 
 const SPEEDS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.4, 1.5];
@@ -38,6 +39,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   private sheet!: SettingsSheet;
   private practice!: Practice;
   private words!: WordTaps;
+  private statuses: WordMarks | undefined;
   /** Dictation takes one phrase at a time: play all stops after each (dictation.ts). */
   holdAfterPhrase = false;
 
@@ -50,6 +52,9 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   }
   get glossary(): GlossaryMarks | undefined {
     return this.marks;
+  }
+  get wordMarks(): WordMarks | undefined {
+    return this.statuses;
   }
 
   get book(): string {
@@ -97,6 +102,14 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   private async start(): Promise<void> {
     if (!this.free && !(await this.loadLocked())) return;
     void this.marks?.show(this.book, this.chapterNo);
+    // A member's word statuses: their code comes only for members (visitors see no marks).
+    if (getToken())
+      void import('./word-marks')
+        .then(async ({ WordMarks }) => {
+          this.statuses = new WordMarks(this, this.el('[data-phrases]'));
+          await this.statuses.show();
+        })
+        .catch(() => undefined);
     const fromHash = /^#p-(\d+)$/.exec(location.hash);
     const place = await loadPlace(this.book);
     // A member's speed follows them from device to device: the server's, unless this browser's is newer.

@@ -1,0 +1,179 @@
+/**
+ * The reader's word statuses (docs/word-status.md): the chapter's new words underlined dotted and the
+ * words in learning underlined solid (styles, not colour alone: reader.css), a switch in the settings
+ * sheet to turn the underlines off, "I know this word" / "I don't know it yet" in the word lookup, and "Mark
+ * the rest as known" at the chapter's end, with Undo. A member's statuses come from the server
+ * (`GET user/word-status/chapter`), kept on the device for the reader offline (kept-marks.ts); a status
+ * set offline waits in the queue with its time (queue.ts) and shows at once. Visitors see no marks.
+ */
+import type { WordStatusResponse } from '../../../server/word-status/word-status.dto';
+import { formOf } from '../../../server/common/running-words';
+import { api, ApiError } from '../api';
+import { keepCopy, keptCopy, type KeptStatuses } from '../offline/kept-marks';
+import { sendOrQueue } from '../offline/queue';
+import { getToken } from '../session';
+import { WORD_CLASS, wrapWords } from '../lookup/words';
+import { textShown } from './word-taps';
+import type { ReaderHost } from './practice';
+
+/** Whether the underlines show, on this device (a reading preference, like the speed). */
+const MARKS_SETTING = 'lingonovel:word-marks';
+
+export type ShownStatus = 'known' | 'learning' | 'new';
+
+export class WordMarks {
+  private statuses: KeptStatuses = {};
+  private loaded = false;
+  private undoId: number | null = null;
+
+  constructor(
+    private readonly reader: ReaderHost,
+    private readonly list: HTMLElement,
+  ) {
+    const toggle = reader.querySelector<HTMLButtonElement>('[data-action="word-marks"]');
+    if (toggle) {
+      toggle.hidden = !getToken();
+      toggle.addEventListener('click', () => {
+        const on = toggle.getAttribute('aria-pressed') !== 'true';
+        localStorage.setItem(MARKS_SETTING, on ? 'on' : 'off');
+        this.showSetting();
+      });
+    }
+    const rest = reader.querySelector<HTMLElement>('[data-mark-rest]');
+    if (rest && getToken()) {
+      rest.hidden = false;
+      rest.querySelector('[data-action="mark-rest"]')?.addEventListener('click', () => void this.markRest());
+      rest.querySelector('[data-action="undo-rest"]')?.addEventListener('click', () => void this.undoRest());
+    }
+    this.showSetting();
+  }
+
+  private get lang(): string {
+    return this.reader.dataset.lang ?? '';
+  }
+
+  private get on(): boolean {
+    return localStorage.getItem(MARKS_SETTING) !== 'off';
+  }
+
+  private showSetting(): void {
+    this.reader.querySelector('[data-action="word-marks"]')?.setAttribute('aria-pressed', String(this.on));
+    this.list.classList.toggle('word-marks', this.on && this.loaded);
+  }
+
+  /** The member's statuses of the chapter: the server's, else the device's copy (offline). */
+  async show(): Promise<void> {
+    if (!getToken() || !this.lang) return;
+    const { book, chapterNo } = this.reader;
+    try {
+      const answer = await api<{ data: { words: KeptStatuses } }>(
+        `user/word-status/chapter?book_code=${encodeURIComponent(book)}&chapter_no=${chapterNo}`,
+      );
+      this.statuses = answer.data.words;
+      void keepCopy('statuses', book, chapterNo, this.statuses);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 0) return;
+      this.statuses = (await keptCopy('statuses', book, chapterNo)) ?? {};
+    }
+    this.loaded = true;
+    this.paint();
+  }
+
+  /** A word's status as the reader knows it. */
+  statusOf(word: string): ShownStatus {
+    return this.statuses[formOf(word, this.lang)] ?? 'new';
+  }
+
+  /** Underlines every shown word by its status (known words: none). */
+  paint(): void {
+    if (!this.loaded) return;
+    for (const item of this.reader.phrases) {
+      const text = item.li.querySelector<HTMLElement>('.phrase');
+      if (!text || !textShown(item.li)) continue;
+      wrapWords(text, this.lang);
+      for (const word of text.querySelectorAll<HTMLElement>(`.${WORD_CLASS}`))
+        word.dataset.status = this.statusOf(word.textContent ?? '');
+    }
+    this.showSetting();
+  }
+
+  /**
+   * "I know this word" / "I don't know it yet" (the lookup's buttons): sent, or queued with its time
+   * offline, and shown at once. Answers the message said.
+   */
+  async set(word: string, status: 'known' | 'new'): Promise<string> {
+    if (!getToken()) {
+      location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+      return '';
+    }
+    const body = { lang: this.lang, word, status };
+    try {
+      const answer = await sendOrQueue<{ data: WordStatusResponse }>(
+        'status',
+        'user/word-status',
+        'PUT',
+        body,
+        {
+          ...body,
+          at: new Date().toISOString(),
+        },
+      );
+      this.remember(word, status);
+      // Other forms of the same lemma change too: the server's view of the chapter says which.
+      if (answer) void this.show();
+      else this.paint();
+      const said = status === 'known' ? 'is marked as known' : 'is marked as new';
+      return answer ? `“${word}” ${said}.` : `“${word}” ${said}; it will be saved when you are back online.`;
+    } catch (error) {
+      return error instanceof ApiError ? error.message : 'The word could not be marked.';
+    }
+  }
+
+  private remember(word: string, status: 'known' | 'new'): void {
+    const form = formOf(word, this.lang);
+    if (status === 'known') this.statuses[form] = 'known';
+    else if (this.statuses[form] === 'known') delete this.statuses[form];
+    void keepCopy('statuses', this.reader.book, this.reader.chapterNo, this.statuses);
+  }
+
+  /** "Mark the rest as known": the words of the chapter neither known nor saved; Undo offered after. */
+  private async markRest(): Promise<void> {
+    const status = this.reader.querySelector<HTMLElement>('[data-mark-rest-status]');
+    const undo = this.reader.querySelector<HTMLButtonElement>('[data-action="undo-rest"]');
+    try {
+      const answer = await api<{ data: { id: number | null; changed: number } }>('user/word-status/chapter', {
+        method: 'POST',
+        body: { book_code: this.reader.book, chapter_no: this.reader.chapterNo },
+      });
+      this.undoId = answer.data.id;
+      if (status)
+        status.textContent = answer.data.changed
+          ? `${answer.data.changed} ${answer.data.changed === 1 ? 'word' : 'words'} marked as known.`
+          : 'Every word of this chapter is known or saved already.';
+      if (undo) undo.hidden = this.undoId === null;
+      await this.show();
+    } catch (error) {
+      if (status)
+        status.textContent = error instanceof ApiError ? error.message : 'The words could not be marked.';
+    }
+  }
+
+  private async undoRest(): Promise<void> {
+    if (this.undoId === null) return;
+    const status = this.reader.querySelector<HTMLElement>('[data-mark-rest-status]');
+    const undo = this.reader.querySelector<HTMLButtonElement>('[data-action="undo-rest"]');
+    try {
+      const answer = await api<{ data: { changed: number } }>(`user/word-status/chapter/${this.undoId}`, {
+        method: 'DELETE',
+      });
+      this.undoId = null;
+      if (undo) undo.hidden = true;
+      if (status)
+        status.textContent = `Undone: ${answer.data.changed} ${answer.data.changed === 1 ? 'word is' : 'words are'} new again.`;
+      await this.show();
+      this.reader.querySelector<HTMLButtonElement>('[data-action="mark-rest"]')?.focus();
+    } catch (error) {
+      if (status) status.textContent = error instanceof ApiError ? error.message : 'It could not be undone.';
+    }
+  }
+}
