@@ -78,6 +78,8 @@ class BooksBrowser extends HTMLElement {
     if (target instanceof HTMLInputElement)
       target.setSelectionRange(target.value.length, target.value.length);
     this.announce(this.querySelector('[data-browse-results] h2')?.textContent ?? '');
+    // Other books are shown: a member's coverage fills them in (coverage-badges.ts).
+    document.dispatchEvent(new CustomEvent('lingonovel:books-shown'));
   }
 
   private announce(text: string): void {
