@@ -8,6 +8,7 @@ import type { Stats } from '../../server/listening/listening.dto';
 import { axisTop, dayName, minutes, plural } from '../lib/chart';
 import { DayChart } from './DayChart';
 import { DictationChart } from './DictationChart';
+import { KnownWordsChart } from './KnownWordsChart';
 
 export type { Stats };
 
@@ -58,6 +59,7 @@ export default function ProgressStats({ stats }: { stats: Stats | undefined }) {
         caption={`Minutes listened each day, the last ${days.length} days: ${minutes(total)} in all, ${plural(reviews, 'review', 'reviews')}.`}
       />
       <DictationChart stats={stats.dictation} />
+      <KnownWordsChart stats={stats} />
       <p>
         <a href="/review">Review your words</a> · <a href="/words">Your words</a>
       </p>
