@@ -80,7 +80,7 @@ export interface LanguageShelves {
   shelves: LevelShelf[];
 }
 
-const toPublicBook = (book: Book): PublicBook => ({
+export const toPublicBook = (book: Book): PublicBook => ({
   ...toBookResponse(book),
   image_srcset: coverSrcset(book.coverPath),
   sample_audio_ms: book.sampleAudioMs,

@@ -47,6 +47,9 @@ const NOT_COPIED = new Set([
   'imports',
   'media_trash',
   'book_words',
+  // Derived from the statuses and the books, computed again on the target (coverage-refresher.ts).
+  'book_coverage',
+  'coverage_runs',
   // Derived from the media (docs/formats.md): measured and built again on the target when first asked.
   'audio_measures',
   'audiobook_builds',

@@ -102,9 +102,67 @@ export class WordStatus1764489600000 implements MigrationInterface {
         ],
       }),
     );
+    // "Best for me" (sort=coverage) at the catalogue's size reads precomputed shares: per member and book,
+    // the running words and those known, refreshed in the background per member and language whenever
+    // their statuses or the language's books change (coverage_runs: when it changed, when it was computed).
+    await db.createTable(
+      new Table({
+        name: 'book_coverage',
+        columns: [
+          { name: 'user_id', type: 'integer', isPrimary: true },
+          { name: 'book_id', type: 'integer', isPrimary: true },
+          { name: 'lang', type: 'varchar', length: '35' },
+          { name: 'running', type: 'integer' },
+          { name: 'known', type: 'integer' },
+        ],
+        indices: [{ name: 'IDX_book_coverage_user_lang', columnNames: ['user_id', 'lang'] }],
+        foreignKeys: [
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            columnNames: ['book_id'],
+            referencedTableName: 'books',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+        ],
+      }),
+    );
+    await db.createTable(
+      new Table({
+        name: 'coverage_runs',
+        columns: [
+          { name: 'user_id', type: 'integer', isPrimary: true },
+          { name: 'lang', type: 'varchar', length: '35', isPrimary: true },
+          { name: 'changed_at', type: time },
+          { name: 'computed_at', type: time, isNullable: true },
+          { name: 'claimed_until', type: time, isNullable: true },
+        ],
+        indices: [{ name: 'IDX_coverage_runs_lang', columnNames: ['lang'] }],
+        foreignKeys: [
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+        ],
+      }),
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {
-    for (const table of ['word_statuses', 'word_status_batches', 'chapter_words']) await db.dropTable(table);
+    for (const table of [
+      'coverage_runs',
+      'book_coverage',
+      'word_statuses',
+      'word_status_batches',
+      'chapter_words',
+    ])
+      await db.dropTable(table);
   }
 }

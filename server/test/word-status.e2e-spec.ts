@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
 import { WordFormsService } from '../word-forms/word-forms.service';
+import { CoverageRefresher } from '../word-status/coverage-refresher';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
@@ -201,6 +202,44 @@ describe('Word status and coverage', () => {
     expect(undo.body.data).toEqual({ changed: 5 });
     expect((await marks(client)).words).toEqual({ los: 'known', ven: 'learning' });
     expect((await client.delete(`user/word-status/chapter/${marked.body.data.id}`)).status).toBe(404);
+  });
+
+  it('sorts a member’s books nearest to 95% known first (Best for me), following their statuses', async () => {
+    const { client } = await newMember(server);
+    type Books = {
+      data: Array<{ book_code: string; known_share: number }>;
+      meta: { coverage_as_of: string | null };
+    };
+    const best = async () => {
+      await server.app.get(CoverageRefresher).settled();
+      const res = await client.get<Books>('user/books?lang=es&sort=coverage');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      return res.body;
+    };
+    await set(client, { lang: 'es', word: 'casas', status: 'known' });
+    // This book: 1 of 10 known (0.85 from 95%); the other: 2 of 4 (0.45 from it).
+    const first = await best();
+    expect(first.data.map((book) => [book.book_code, book.known_share])).toEqual([
+      [other, 0.5],
+      [code, 0.1],
+    ]);
+    expect(Date.parse(first.meta.coverage_as_of!)).not.toBeNaN();
+    for (const word of ['perros', 'los', 'ven', 'el'])
+      await set(client, { lang: 'es', word, status: 'known' });
+    // Now 7 of 10 (0.25 from 95%): first.
+    expect((await best()).data.map((book) => [book.book_code, book.known_share])).toEqual([
+      [code, 0.7],
+      [other, 0.5],
+    ]);
+    // Other sorts keep their order, each book with its share; a search cannot be sorted so.
+    const newest = await client.get<Books>('user/books?lang=es');
+    expect(newest.body.data.map((book) => book.book_code)).toEqual([other, code]);
+    expect(newest.body.meta.coverage_as_of).toBeNull();
+    const search = await client.get<Refusal>('user/books?sort=coverage&q=perros');
+    expect([search.status, Object.keys(search.body.errors ?? {})]).toEqual([422, ['sort']]);
+    expect((await new ApiClient(server).get('guest/books?sort=coverage')).status).toBe(422);
+    expect((await new ApiClient(server).get('user/books?sort=coverage')).status).toBe(401);
   });
 
   it('follows an edited phrase, new word forms and a deleted book', async () => {

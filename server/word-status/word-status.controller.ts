@@ -12,6 +12,7 @@ import {
   ChapterWordsQuery,
   CoverageAnswer,
   CoverageQuery,
+  MemberBooksAnswer,
   SetWordStatusDto,
   UndoneAnswer,
   WordStatusAnswer,
@@ -59,6 +60,18 @@ export class WordStatusController {
   ) {
     res.setHeader('Cache-Control', PRIVATE);
     return this.statuses.ofChapter(user, query);
+  }
+
+  /** The catalogue's browse (guest/books' parameters) with the member's coverage, and sort=coverage. */
+  @Get('books')
+  @ApiOkResponse({ type: MemberBooksAnswer })
+  books(
+    @CurrentUser() user: User,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    res.setHeader('Cache-Control', PRIVATE);
+    return this.statuses.books(user, query);
   }
 
   @Get('coverage')

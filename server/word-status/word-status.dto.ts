@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { BookBrowseMeta, PublicBook } from '../catalogue/catalogue.service';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Field } from '../common/field';
@@ -175,4 +176,28 @@ export class CoverageAnswer {
     description: 'By book code; a book that does not exist, or has no counted words, is left out.',
   })
   data: Record<string, BookCoverageResponse>;
+}
+
+export class MemberBook extends PublicBook {
+  @ApiProperty({
+    description:
+      'The share of the book’s running words the member knows, from 0 to 1 (0: none, or not counted).',
+  })
+  known_share: number;
+}
+
+export class MemberBooksMeta extends BookBrowseMeta {
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      'With sort=coverage: when the order was computed from the member’s statuses (the oldest of their languages); null before any.',
+  })
+  coverage_as_of: string | null;
+}
+
+export class MemberBooksAnswer {
+  @ApiProperty({ type: [MemberBook] }) data: MemberBook[];
+  @ApiProperty({ type: MemberBooksMeta }) meta: MemberBooksMeta;
 }

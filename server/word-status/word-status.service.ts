@@ -5,15 +5,19 @@ import { Clock } from '../common/clock';
 import { primaryTag } from '../common/language-tags';
 import { formOf, runningWords } from '../common/running-words';
 import { olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
+import { parseBrowseQuery } from '../catalogue/browse-query';
+import { toPublicBook } from '../catalogue/catalogue.service';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
-import { dateToDb } from '../database/db-dates';
+import { dateFromDb, dateToDb } from '../database/db-dates';
 import { sql } from '../database/sql';
 import { PREMIUM_CHAPTER } from '../reading/access';
 import { ReadingService } from '../reading/reading.service';
 import type { User } from '../users/user.entity';
 import { wordKeys } from '../word-forms/word-keys';
+import { CoverageRefresher } from './coverage-refresher';
 import type {
+  MemberBooksAnswer,
   ChapterMarkAnswer,
   ChapterMarkDto,
   ChapterWordsAnswer,
@@ -42,8 +46,9 @@ export class WordStatusService {
   constructor(
     private readonly db: DataSource,
     private readonly reading: ReadingService,
-    private readonly books: BooksRepository,
+    private readonly bookRows: BooksRepository,
     private readonly chapterWords: ChapterWordsRepository,
+    private readonly refresher: CoverageRefresher,
     private readonly clock: Clock,
   ) {}
 
@@ -67,6 +72,7 @@ export class WordStatusService {
        WHERE word_statuses.updated_at <= excluded.updated_at`,
       [user.id, lang, key, dto.status, when],
     );
+    await this.refresher.touch(user.id, lang);
     const known = await this.knownAmong(user.id, lang, [key]);
     return { data: { lang, word: form, lemma, status: known.has(key) ? 'known' : 'new' } };
   }
@@ -83,7 +89,7 @@ export class WordStatusService {
     const rest = keys.filter((key) => !known.has(key) && !learning.has(key));
     if (!rest.length) return { data: { id: null, changed: 0 } };
     const when = dateToDb(this.db, this.clock.now());
-    return this.db.transaction(async (tx) => {
+    const answer = await this.db.transaction(async (tx): Promise<ChapterMarkAnswer> => {
       const [batch] = await sql<Array<{ id: number | string }>>(
         tx,
         `INSERT INTO word_status_batches (user_id, book_id, chapter_no, lang, words, created_at)
@@ -111,14 +117,17 @@ export class WordStatusService {
       await sql(tx, 'UPDATE word_status_batches SET words = ? WHERE id = ?', [Number(n), id]);
       return { data: { id, changed: Number(n) } };
     });
+    await this.refresher.touch(user.id, lang);
+    return answer;
   }
 
   /** Undoes a "Mark the rest as known": its words still known by it go back to new. */
   async undoChapter(user: User, id: number): Promise<UndoneAnswer> {
-    return this.db.transaction(async (tx) => {
-      const [batch] = await sql<Array<{ id: number | string }>>(
+    let lang = '';
+    const answer = await this.db.transaction(async (tx): Promise<UndoneAnswer> => {
+      const [batch] = await sql<Array<{ id: number | string; lang: string }>>(
         tx,
-        'SELECT id FROM word_status_batches WHERE id = ? AND user_id = ?',
+        'SELECT id, lang FROM word_status_batches WHERE id = ? AND user_id = ?',
         [id, user.id],
       );
       if (!batch) throw new NotFoundException('Nothing to undo: no such marking of yours.');
@@ -129,8 +138,57 @@ export class WordStatusService {
       );
       await sql(tx, 'DELETE FROM word_statuses WHERE batch_id = ? AND user_id = ?', [id, user.id]);
       await sql(tx, 'DELETE FROM word_status_batches WHERE id = ?', [id]);
+      lang = String(batch.lang);
       return { data: { changed: Number(n) } };
     });
+    await this.refresher.touch(user.id, lang);
+    return answer;
+  }
+
+  /**
+   * `GET user/books`: the catalogue's browse for a member, each book with its coverage, and "Best for me"
+   * (sort=coverage): the books nearest to 95% known first, by the precomputed coverage
+   * (coverage-refresher.ts), whose time the answer gives.
+   */
+  async books(user: User, query: Record<string, unknown>): Promise<MemberBooksAnswer> {
+    const best = query.sort === 'coverage';
+    const parsed = parseBrowseQuery({ ...query, sort: best ? undefined : query.sort }, { perPage: true });
+    if (!parsed.ok) throw new ValidationFailed(parsed.errors);
+    if (best && parsed.filter.q)
+      throw ValidationFailed.field(
+        'sort',
+        'Best for me does not sort a search: leave q out, or choose another sort.',
+      );
+    const { books, total, facets } = await this.bookRows.browse(
+      parsed.filter,
+      best ? { coverageFor: user.id } : {},
+    );
+    const shares = books.length
+      ? (
+          await this.coverage(
+            user,
+            books.map((book) => book.bookCode),
+          )
+        ).data
+      : {};
+    const [{ oldest }] = await sql<Array<{ oldest: Date | string | null }>>(
+      this.db,
+      'SELECT MIN(computed_at) AS oldest FROM coverage_runs WHERE user_id = ?',
+      [user.id],
+    );
+    return {
+      data: books.map((book) => ({
+        ...toPublicBook(book),
+        known_share: shares[book.bookCode]?.known_share ?? 0,
+      })),
+      meta: {
+        total,
+        page: parsed.filter.page,
+        per_page: parsed.filter.perPage,
+        facets,
+        coverage_as_of: best && oldest ? dateFromDb(oldest).toISOString() : null,
+      },
+    };
   }
 
   /** The chapter's forms the member knows or is learning, for the reader's marks. */
@@ -149,7 +207,7 @@ export class WordStatusService {
 
   /** Each book's share of running words the member knows, and its words they do not (by book code). */
   async coverage(user: User, codes: string[]): Promise<CoverageAnswer> {
-    const books = await this.books.byCodes(codes);
+    const books = await this.bookRows.byCodes(codes);
     const byLanguage = new Map<string, typeof books>();
     for (const book of books) {
       if (!book.language) continue;

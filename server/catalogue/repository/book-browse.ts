@@ -17,7 +17,16 @@ export interface BrowseOptions {
    * feeds) skips; its facets are then empty. A search counts them from rows it reads anyway.
    */
   facets?: boolean;
+  /**
+   * "Best for me" (docs/word-status.md): this member's books nearest to 95% of their running words known
+   * come first, by their precomputed coverage (book_coverage); a book without one counts as 0%. Not with a
+   * search.
+   */
+  coverageFor?: number;
 }
+
+/** The share of running words known that "Best for me" puts first: most known, with a few new ones. */
+export const BEST_SHARE = 0.95;
 
 export interface BrowsePage {
   books: Book[];
@@ -34,14 +43,23 @@ export interface BrowsePage {
 export async function browseBooks(
   db: EntityManager,
   filter: BrowseFilter,
-  { facets = true }: BrowseOptions = {},
+  { facets = true, coverageFor }: BrowseOptions = {},
 ): Promise<BrowsePage> {
   const terms = filter.q ? searchTerms(filter.q) : [];
   if (terms.length) return searchBooks(db, filter, terms);
   const matching = (except?: Facet) => where(db.createQueryBuilder(Book, 'b'), filter, terms, except);
 
   const page = matching();
-  if (filter.sort === 'title') page.addOrderBy('b.title_key', 'ASC');
+  if (coverageFor !== undefined) {
+    page
+      .leftJoin('book_coverage', 'bc', 'bc.book_id = b.id AND bc.user_id = :coverageFor', { coverageFor })
+      .addSelect(
+        `ABS(COALESCE(bc.known * 1.0 / NULLIF(bc.running, 0), 0) - ${BEST_SHARE})`,
+        'coverage_distance',
+      )
+      .addOrderBy('coverage_distance', 'ASC')
+      .addOrderBy('b.created_at', 'DESC');
+  } else if (filter.sort === 'title') page.addOrderBy('b.title_key', 'ASC');
   else if (filter.sort === 'shortest') {
     // The length every page shows (books.dto.ts, bookLength): the clips' once there are any, else as typed.
     page

@@ -71,4 +71,26 @@ export class ChapterWordsRepository {
     }
     return found;
   }
+
+  /**
+   * Computes again a member's coverage of every book in `lang` (its primary subtag), for "Best for me":
+   * one grouped query over the language's counted words and the member's known words, in a transaction
+   * that replaces the member's rows of the language.
+   */
+  async refreshCoverage(userId: number, lang: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await sql(tx, 'DELETE FROM book_coverage WHERE user_id = ? AND lang = ?', [userId, lang]);
+      await sql(
+        tx,
+        `INSERT INTO book_coverage (user_id, book_id, lang, running, known)
+         SELECT ?, w.book_id, ?, SUM(w.count), SUM(CASE WHEN s.word IS NULL THEN 0 ELSE w.count END)
+           FROM chapter_words w
+           JOIN books b ON b.id = w.book_id
+           LEFT JOIN word_statuses s ON s.user_id = ? AND s.lang = ? AND s.word = w.word AND s.status = 'known'
+          WHERE b.language = ? OR b.language LIKE ?
+          GROUP BY w.book_id`,
+        [userId, lang, userId, lang, lang, `${lang}-%`],
+      );
+    });
+  }
 }
