@@ -1,0 +1,125 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { newAccount, signIn, signUpByApi } from './helpers/accounts';
+import { expect, test } from './helpers/fixtures';
+import { PHONE } from './helpers/screens';
+
+// Knowing which words you know (issue 34, docs/word-status.md), on a phone: a word tapped and marked
+// known in its lookup loses its underline and shows on the book's card as coverage; "Mark the rest as
+// known" at the chapter's end, then Undo.
+
+const BOOK = 'der-leuchtturmwarter';
+const WORD = 'Insel';
+
+test.use(PHONE);
+
+/** The middle of `word` in phrase `position`, scrolled into view: where a finger lands. */
+const wordPoint = (page: Page, position: number, word: string) =>
+  page.locator(`li#p-${position} .phrase`).evaluate((button, wanted) => {
+    button.scrollIntoView({ block: 'center' });
+    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node as Text;
+      const at = text.data.indexOf(wanted);
+      if (at === -1) continue;
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + wanted.length);
+      const box = range.getBoundingClientRect();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    }
+    throw new Error(`“${wanted}” is not in the phrase`);
+  }, word);
+
+/** The book's card on /books in its language, and what it says of the member's coverage. */
+async function cardCoverage(page: Page): Promise<string> {
+  await page.goto('/books?lang=de');
+  const card = page.locator(`li.book-card[data-coverage-of="${BOOK}"]`);
+  await expect(card).toBeVisible();
+  // Filled in after the cached page loads; an empty line until the member knows a word.
+  await page.waitForLoadState('networkidle');
+  return (
+    (await card
+      .locator('.book-coverage')
+      .textContent()
+      .catch(() => null)) ?? ''
+  );
+}
+
+test('mark a word known in its lookup, see the card’s coverage change, and undo Mark the rest as known', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const account = newAccount('status');
+  await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await cardCoverage(page)).toBe('');
+
+  await page.goto(`/read/${BOOK}/1`);
+  await expect(page.locator('reader-app.ready')).toBeAttached();
+  // New words are underlined (dotted), once the member's statuses came.
+  const insel = page.locator('li#p-1 .w', { hasText: WORD });
+  await expect(insel).toHaveAttribute('data-status', 'new');
+  await expect(page.locator('[data-phrases]')).toHaveClass(/word-marks/);
+  expect(await insel.evaluate((el) => getComputedStyle(el).textDecorationStyle)).toBe('dotted');
+
+  const point = await wordPoint(page, 1, WORD);
+  await page.touchscreen.tap(point.x, point.y);
+  const sheet = page.getByRole('dialog', { name: WORD });
+  await expect(sheet).toBeVisible();
+  const known = sheet.getByRole('button', { name: 'I know this word' });
+  await expect(known).toHaveAttribute('aria-pressed', 'false');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await known.click();
+  await expect(known).toHaveAttribute('aria-pressed', 'true');
+  await expect(sheet.getByRole('button', { name: 'I don’t know it yet' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  await page.keyboard.press('Escape');
+  await expect(insel).toHaveAttribute('data-status', 'known');
+  expect(await insel.evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe('none');
+
+  const after = await cardCoverage(page);
+  expect(after).toMatch(/^You know \d+% of its words$/);
+  const percent = Number(/(\d+)%/.exec(after)![1]);
+  expect(percent).toBeGreaterThan(0);
+
+  // The rest of the chapter, then Undo.
+  await page.goto(`/read/${BOOK}/1`);
+  await expect(page.locator('reader-app.ready')).toBeAttached();
+  const markRest = page.getByRole('button', { name: 'Mark the rest as known' });
+  await markRest.scrollIntoViewIfNeeded();
+  await markRest.click();
+  const status = page.locator('[data-mark-rest-status]');
+  await expect(status).toHaveText(/^\d+ words marked as known\.$/);
+  await expect(page.locator('[data-phrases] .w[data-status="new"]')).toHaveCount(0);
+  expect(Number(/(\d+)%/.exec(await cardCoverage(page))![1])).toBeGreaterThan(percent);
+
+  await page.goto(`/read/${BOOK}/1`);
+  await expect(page.locator('reader-app.ready')).toBeAttached();
+  // The Undo is offered where the marking was made: mark again, then undo at once.
+  await page.getByRole('button', { name: 'Mark the rest as known' }).click();
+  await expect(status).toHaveText('Every word of this chapter is known or saved already.');
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeHidden();
+});
+
+test('Undo right after Mark the rest as known makes the words new again', async ({ page, request }) => {
+  const account = newAccount('undo');
+  await signUpByApi(request, account);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/read/${BOOK}/1`);
+  await expect(page.locator('reader-app.ready')).toBeAttached();
+  await expect(page.locator('[data-phrases] .w[data-status="new"]').first()).toBeAttached();
+  const before = await page.locator('[data-phrases] .w[data-status="new"]').count();
+  await page.getByRole('button', { name: 'Mark the rest as known' }).click();
+  await expect(page.locator('[data-mark-rest-status]')).toHaveText(/words marked as known/);
+  await expect(page.locator('[data-phrases] .w[data-status="new"]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.locator('[data-mark-rest-status]')).toHaveText(/^Undone: \d+ words are new again\.$/);
+  await expect(page.locator('[data-phrases] .w[data-status="new"]')).toHaveCount(before);
+  await expect(page.getByRole('button', { name: 'Mark the rest as known' })).toBeFocused();
+});
