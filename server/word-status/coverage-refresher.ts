@@ -58,7 +58,7 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     while (true) {
       const running = this.running;
       await running;
-      if (running === this.running && !this.again) return;
+      if (running === this.running && (!this.again || this.stopping)) return;
     }
   }
 
