@@ -6,7 +6,9 @@ import { columnTypes, ID_COLUMN, timestampNow } from './column-types';
  * - `chapter_words`: each chapter's word forms (lower case, NFC) with their counts over its phrases'
  *   running words, and each form's key: its lemma when the language's word forms give exactly one, else
  *   the form itself. Written by the catalogue's owner in the same transaction as every phrase write; a
- *   book's coverage sums its chapters' rows. `book_id` rides along so that a book's rows are one index range.
+ *   book's coverage sums its chapters' rows. `book_id` rides along so that a book's rows are one index range;
+ *   it has no foreign key (the chapter's cascades), so a phrase write never locks its book's row (a book's
+ *   delete locks the book, then its chapters: the other order would deadlock on PostgreSQL).
  * - `word_statuses`: a member's status per language and key, "known" (a word they said they know, or one
  *   a "Mark the rest as known" set: its `batch_id`) or "new" (said so: kept with its time, so that an older
  *   setting sent later from an offline queue loses). No row is new too; "learning" comes from saved words.
@@ -33,12 +35,6 @@ export class WordStatus1764489600000 implements MigrationInterface {
           {
             columnNames: ['chapter_id'],
             referencedTableName: 'chapters',
-            referencedColumnNames: ['id'],
-            onDelete: 'CASCADE',
-          },
-          {
-            columnNames: ['book_id'],
-            referencedTableName: 'books',
             referencedColumnNames: ['id'],
             onDelete: 'CASCADE',
           },
@@ -105,6 +101,8 @@ export class WordStatus1764489600000 implements MigrationInterface {
     // "Best for me" (sort=coverage) at the catalogue's size reads precomputed shares: per member and book,
     // the running words and those known, refreshed in the background per member and language whenever
     // their statuses or the language's books change (coverage_runs: when it changed, when it was computed).
+    // No foreign key to books, for the same reason as chapter_words: a deleted book's rows are left to the
+    // member's next refresh of its language, and never read (the browse joins from the books).
     await db.createTable(
       new Table({
         name: 'book_coverage',
@@ -120,12 +118,6 @@ export class WordStatus1764489600000 implements MigrationInterface {
           {
             columnNames: ['user_id'],
             referencedTableName: 'users',
-            referencedColumnNames: ['id'],
-            onDelete: 'CASCADE',
-          },
-          {
-            columnNames: ['book_id'],
-            referencedTableName: 'books',
             referencedColumnNames: ['id'],
             onDelete: 'CASCADE',
           },

@@ -12,6 +12,8 @@ import { changedRows, sql } from '../database/sql';
 const SCAN_MS = 30_000;
 /** How long a claim on one member's language holds: far longer than one refresh takes. */
 const CLAIM_MS = 5 * 60_000;
+/** How long a run that failed waits before it is tried again. */
+const BACK_OFF_MS = 60_000;
 /** Refreshes per scan; more wait for the next. */
 const PER_SCAN = 50;
 
@@ -77,18 +79,15 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
   /** Books changed (their words, their language, or they went): every member of their languages. */
   private async booksChanged(codes: string[]): Promise<void> {
     const now = dateToDb(this.db, this.clock.now());
-    if (!codes.length) {
-      await sql(this.db, 'UPDATE coverage_runs SET changed_at = ?', [now]);
-    } else {
-      const languages = new Set(
-        (await this.books.byCodes(codes)).flatMap((book) =>
-          book.language ? [primaryTag(book.language)] : [],
-        ),
-      );
-      // A deleted book is no longer found: its rows went with it (foreign key), nobody's order needs it.
-      for (const lang of languages)
-        await sql(this.db, 'UPDATE coverage_runs SET changed_at = ? WHERE lang = ?', [now, lang]);
-    }
+    // No codes: a notice this instance may have missed (a boot, a reconnect), not a change; stamping every
+    // member's every language for it would recompute them all at each boot. The next change stamps them.
+    if (!codes.length) return;
+    const languages = new Set(
+      (await this.books.byCodes(codes)).flatMap((book) => (book.language ? [primaryTag(book.language)] : [])),
+    );
+    // A deleted book is no longer found: nobody's order shows it (the browse joins from the books).
+    for (const lang of languages)
+      await sql(this.db, 'UPDATE coverage_runs SET changed_at = ? WHERE lang = ?', [now, lang]);
     this.wake();
   }
 
@@ -106,20 +105,28 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async scan(): Promise<void> {
+    // Runs claimed elsewhere, or failing and waiting out their back-off, are left for later.
     const due = await sql<Array<{ user_id: number | string; lang: string }>>(
       this.db,
-      `SELECT user_id, lang FROM coverage_runs WHERE computed_at IS NULL OR computed_at < changed_at
+      `SELECT user_id, lang FROM coverage_runs
+        WHERE (computed_at IS NULL OR computed_at < changed_at) AND (claimed_until IS NULL OR claimed_until < ?)
         ORDER BY changed_at LIMIT ${PER_SCAN}`,
+      [dateToDb(this.db, this.clock.now())],
     );
+    let done = 0;
     for (const run of due) {
       if (this.stopping) return;
-      await this.refresh(Number(run.user_id), String(run.lang));
+      if (await this.refresh(Number(run.user_id), String(run.lang))) done++;
     }
-    if (due.length === PER_SCAN) this.again = true;
+    if (due.length === PER_SCAN && done > 0) this.again = true;
   }
 
-  /** One member's language: claimed, computed, then stamped with the time the computation started. */
-  private async refresh(userId: number, lang: string): Promise<void> {
+  /**
+   * One member's language: claimed, computed, then stamped with the time the computation started. A
+   * failure keeps the claim for a minute (a back-off), so that a run that keeps failing never holds up the
+   * others. Answers whether it was computed.
+   */
+  private async refresh(userId: number, lang: string): Promise<boolean> {
     const started = this.clock.now();
     const claimed = await changedRows(
       this.db,
@@ -128,7 +135,7 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
           AND (computed_at IS NULL OR computed_at < changed_at)`,
       [dateToDb(this.db, new Date(started.getTime() + CLAIM_MS)), userId, lang, dateToDb(this.db, started)],
     );
-    if (!claimed) return;
+    if (!claimed) return false;
     try {
       await this.chapterWords.refreshCoverage(userId, lang);
       // A change after `started` keeps the run due: it is computed again (one in the same millisecond too).
@@ -137,12 +144,17 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
         'UPDATE coverage_runs SET computed_at = ?, claimed_until = NULL WHERE user_id = ? AND lang = ?',
         [dateToDb(this.db, new Date(started.getTime() - 1)), userId, lang],
       );
+      return true;
     } catch (error) {
-      await sql(this.db, 'UPDATE coverage_runs SET claimed_until = NULL WHERE user_id = ? AND lang = ?', [
+      this.logger.warn(
+        `Coverage of member ${userId} in ${lang} failed, tried again in a minute: ${String(error)}`,
+      );
+      await sql(this.db, 'UPDATE coverage_runs SET claimed_until = ? WHERE user_id = ? AND lang = ?', [
+        dateToDb(this.db, new Date(this.clock.now().getTime() + BACK_OFF_MS)),
         userId,
         lang,
-      ]);
-      throw error;
+      ]).catch(() => undefined);
+      return false;
     }
   }
 }

@@ -79,7 +79,13 @@ export class ChapterWordsRepository {
    */
   async refreshCoverage(userId: number, lang: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await sql(tx, 'DELETE FROM book_coverage WHERE user_id = ? AND lang = ?', [userId, lang]);
+      // The language's rows, and any of a book now in the language (it changed language since).
+      await sql(
+        tx,
+        `DELETE FROM book_coverage WHERE user_id = ?
+           AND (lang = ? OR book_id IN (SELECT id FROM books WHERE language = ? OR language LIKE ?))`,
+        [userId, lang, lang, `${lang}-%`],
+      );
       await sql(
         tx,
         `INSERT INTO book_coverage (user_id, book_id, lang, running, known)
