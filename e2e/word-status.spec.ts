@@ -31,19 +31,20 @@ const wordPoint = (page: Page, position: number, word: string) =>
     throw new Error(`“${wanted}” is not in the phrase`);
   }, word);
 
-/** The book's card on /books in its language, and what it says of the member's coverage. */
+/**
+ * The book's card on /books in its language, once the member's coverage came (GET user/coverage): what it
+ * says of it, or '' when it says nothing (no word of the book known).
+ */
 async function cardCoverage(page: Page): Promise<string> {
+  const answered = page.waitForResponse((r) => r.url().includes('/api/v1/user/coverage?') && r.ok());
   await page.goto('/books?lang=de');
   const card = page.locator(`li.book-card[data-coverage-of="${BOOK}"]`);
   await expect(card).toBeVisible();
-  // Filled in after the cached page loads; an empty line until the member knows a word.
-  await page.waitForLoadState('networkidle');
-  return (
-    (await card
-      .locator('.book-coverage')
-      .textContent()
-      .catch(() => null)) ?? ''
-  );
+  await answered;
+  const line = card.locator('.book-coverage');
+  // Drawn right after the answer: give it a frame.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  return (await line.count()) ? ((await line.textContent()) ?? '') : '';
 }
 
 test('mark a word known in its lookup, see the card’s coverage change, and undo Mark the rest as known', async ({

@@ -54,6 +54,8 @@ export function countForms(
   for (const text of texts)
     for (const word of runningWords(text, lang)) {
       const form = formOf(word, lang);
+      // Lower case may lengthen a word ("İ" outside Turkish): the columns hold MAX_FORM.
+      if (form.length > MAX_FORM) continue;
       const found = forms.get(form);
       if (found) {
         found.count++;

@@ -1,7 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { formOf } from '../common/running-words';
+import { formOf, MAX_FORM } from '../common/running-words';
 import { primaryTag } from '../common/language-tags';
 import { sql } from '../database/sql';
+
+/**
+ * Before the key of a form with several lemmas: no word-like segment holds it, so such a key never equals
+ * a lemma's or a plain form's.
+ */
+export const AMBIGUOUS = '~';
 
 /** Spellings asked per statement: with the language's two, well under SQLite's 999 bound values. */
 const PER_QUERY = 400;
@@ -14,8 +20,9 @@ export interface WordKey {
 
 /**
  * The key each form's status and counts are kept under (docs/word-status.md): its lemma, in lower case,
- * when the language's live word forms give the form exactly one ("perros" → perro); else the form itself,
- * so that marking "casas" known (casa or casar?) never marks "casar" known too. `forms`: each form with
+ * when the language's live word forms give the form exactly one ("perros" → perro); with several, the form
+ * itself marked as ambiguous (AMBIGUOUS), so that marking "casas" known (casa or casar?) never marks
+ * "casar" known too; with none, the form itself (so "perro" meets perros' key). `forms`: each form with
  * the spellings it was met in ("Häuser" and "häuser"), since word forms keep a source's case.
  */
 export async function wordKeys(
@@ -49,10 +56,12 @@ export async function wordKeys(
       lemmas.set(form, found);
     }
   }
-  for (const [form, found] of lemmas)
-    if (found.size === 1) {
-      const [lemma] = found;
-      keys.set(form, { key: lemma, lemma });
-    }
+  for (const [form, found] of lemmas) {
+    const [lemma] = found;
+    if (found.size === 1 && lemma.length <= MAX_FORM) keys.set(form, { key: lemma, lemma });
+    // Two lemmas or more: the form's own key, apart from every lemma's ("casa" may be casar's too, so
+    // knowing "casitas", whose only lemma is casa, does not make the form "casa" known).
+    else if (found.size > 1) keys.set(form, { key: `${AMBIGUOUS}${form}`, lemma: null });
+  }
   return keys;
 }

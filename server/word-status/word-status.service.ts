@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { primaryTag } from '../common/language-tags';
-import { formOf, runningWords } from '../common/running-words';
+import { formOf, MAX_FORM, runningWords } from '../common/running-words';
 import { olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 import { parseBrowseQuery } from '../catalogue/browse-query';
 import { toPublicBook } from '../catalogue/catalogue.service';
@@ -61,6 +61,8 @@ export class WordStatusService {
     const at = dto.at ? statusTime(new Date(dto.at), now) : now;
     const lang = primaryTag(dto.lang);
     const form = formOf(dto.word, lang);
+    if (form.length > MAX_FORM)
+      throw ValidationFailed.field('word', `The word must not be longer than ${MAX_FORM} characters.`);
     const { key, lemma } = (await wordKeys(this.db, lang, new Map([[form, [dto.word, form]]]))).get(form)!;
     const when = dateToDb(this.db, at);
     // "new" is kept as a row too, with its time: a "known" sent later from an older queue must not win.
@@ -83,10 +85,12 @@ export class WordStatusService {
    */
   async markChapter(user: User, dto: ChapterMarkDto): Promise<ChapterMarkAnswer> {
     const { lang, chapterId, bookId } = await this.chapter(user, dto);
-    const keys = [...new Set((await this.chapterWords.ofChapter(chapterId)).map((word) => word.word))];
+    const words = await this.chapterWords.ofChapter(chapterId);
+    const keys = [...new Set(words.map((word) => word.word))];
     const known = await this.knownAmong(user.id, lang, keys);
-    const learning = await this.learning(user.id, lang);
-    const rest = keys.filter((key) => !known.has(key) && !learning.has(key));
+    const learning = await this.learning(user.id, lang, new Set(words.map((word) => word.form)));
+    // Sorted: two markings at once insert in the same order, so they never deadlock on PostgreSQL.
+    const rest = keys.filter((key) => !known.has(key) && !learning.has(key)).sort();
     if (!rest.length) return { data: { id: null, changed: 0 } };
     const when = dateToDb(this.db, this.clock.now());
     const answer = await this.db.transaction(async (tx): Promise<ChapterMarkAnswer> => {
@@ -114,6 +118,11 @@ export class WordStatusService {
         'SELECT COUNT(*) AS n FROM word_statuses WHERE batch_id = ?',
         [id],
       );
+      if (Number(n) === 0) {
+        // Everything was marked meanwhile (a second tap, another device): nothing to undo.
+        await sql(tx, 'DELETE FROM word_status_batches WHERE id = ?', [id]);
+        return { data: { id: null, changed: 0 } };
+      }
       await sql(tx, 'UPDATE word_status_batches SET words = ? WHERE id = ?', [Number(n), id]);
       return { data: { id, changed: Number(n) } };
     });
@@ -136,7 +145,12 @@ export class WordStatusService {
         'SELECT COUNT(*) AS n FROM word_statuses WHERE batch_id = ? AND user_id = ?',
         [id, user.id],
       );
-      await sql(tx, 'DELETE FROM word_statuses WHERE batch_id = ? AND user_id = ?', [id, user.id]);
+      // "new" again, with the time of the undo: a "known" sent later from an older queue must not win.
+      await sql(
+        tx,
+        "UPDATE word_statuses SET status = 'new', batch_id = NULL, updated_at = ? WHERE batch_id = ? AND user_id = ?",
+        [dateToDb(tx, this.clock.now()), id, user.id],
+      );
       await sql(tx, 'DELETE FROM word_status_batches WHERE id = ?', [id]);
       lang = String(batch.lang);
       return { data: { changed: Number(n) } };
@@ -171,9 +185,13 @@ export class WordStatusService {
           )
         ).data
       : {};
-    const [{ oldest }] = await sql<Array<{ oldest: Date | string | null }>>(
+    // The oldest computation of the member's languages; none while one was never computed.
+    const [{ oldest, pending }] = await sql<
+      Array<{ oldest: Date | string | null; pending: number | string }>
+    >(
       this.db,
-      'SELECT MIN(computed_at) AS oldest FROM coverage_runs WHERE user_id = ?',
+      `SELECT MIN(computed_at) AS oldest, SUM(CASE WHEN computed_at IS NULL THEN 1 ELSE 0 END) AS pending
+         FROM coverage_runs WHERE user_id = ?`,
       [user.id],
     );
     return {
@@ -186,7 +204,7 @@ export class WordStatusService {
         page: parsed.filter.page,
         per_page: parsed.filter.perPage,
         facets,
-        coverage_as_of: best && oldest ? dateFromDb(oldest).toISOString() : null,
+        coverage_as_of: best && oldest && !Number(pending) ? dateFromDb(oldest).toISOString() : null,
       },
     };
   }
@@ -196,7 +214,7 @@ export class WordStatusService {
     const { lang, chapterId } = await this.chapter(user, query);
     const words = await this.chapterWords.ofChapter(chapterId);
     const known = await this.knownAmong(user.id, lang, [...new Set(words.map((word) => word.word))]);
-    const learning = await this.learning(user.id, lang);
+    const learning = await this.learning(user.id, lang, new Set(words.map((word) => word.form)));
     const marks: Record<string, 'known' | 'learning'> = {};
     for (const { form, word } of words) {
       if (known.has(word)) marks[form] = 'known';
@@ -265,10 +283,11 @@ export class WordStatusService {
   }
 
   /**
-   * The member's words in learning: the one-word terms of their saved cards, each as its form and its key
-   * in `lang` (a term saved from a book of another language rarely shares a form, and counts the same).
+   * The member's words in learning among a chapter's forms: the one-word terms of their saved cards, each
+   * as its form and its key in `lang` (a term saved from a book of another language rarely shares a form,
+   * and counts the same).
    */
-  private async learning(userId: number, lang: string): Promise<Set<string>> {
+  private async learning(userId: number, lang: string, chapterForms: Set<string>): Promise<Set<string>> {
     const rows = await sql<Array<{ term: string }>>(
       this.db,
       "SELECT DISTINCT term FROM saved_words WHERE user_id = ? AND kind = 'word'",
@@ -279,6 +298,8 @@ export class WordStatusService {
       const words = runningWords(String(term), lang);
       if (words.length !== 1) continue;
       const form = formOf(words[0], lang);
+      // Only the chapter's forms matter: keys are looked up for those, not for every saved word.
+      if (!chapterForms.has(form)) continue;
       forms.set(form, [...(forms.get(form) ?? [form]), words[0]]);
     }
     const keys = await wordKeys(this.db, lang, forms);

@@ -22,8 +22,12 @@ async function fill(root: ParentNode): Promise<void> {
   const codes = [...new Set(places.map((place) => place.dataset.coverageOf!))];
   for (let at = 0; at < codes.length; at += PER_REQUEST) {
     const batch = codes.slice(at, at + PER_REQUEST);
+    // Passive: a member whose session ended is not sent to sign in from a public page.
     const answer = await api<{ data: Coverage }>(
       `user/coverage?books=${batch.map(encodeURIComponent).join(',')}`,
+      {
+        passive: true,
+      },
     );
     for (const place of places) {
       const found = answer.data[place.dataset.coverageOf!];

@@ -106,7 +106,11 @@ export class BooksRepository implements OnApplicationBootstrap {
       if (books.length < FILL_PAGE) break;
     }
     await fillBookWords(this.db);
-    await fillChapterWords(this.db);
+    // In the background: an upgraded installation counts its chapters' words without holding up its first
+    // request (coverage leaves out what is not counted yet).
+    void fillChapterWords(this.db).catch((error: unknown) =>
+      console.warn(`Counting the chapters' words failed: ${String(error)}`),
+    );
   }
 
   /** Books with a clip or sample whose length is not yet its decoded one (clip-lengths.ts). */

@@ -172,11 +172,12 @@ export class PhrasesRepository {
       const found = await tx.findOneBy(Phrase, { id });
       if (!found) return null;
       const measure = changes.audioMs !== undefined;
-      const recount = changes.phrase !== undefined && changes.phrase !== found.phrase;
-      if (measure || recount) await lockChapter(tx, found.chapterId);
+      const newText = changes.phrase !== undefined;
+      if (measure || newText) await lockChapter(tx, found.chapterId);
       // Read again under the lock: a delete or another edit may have ended meanwhile.
-      const current = measure || recount ? await tx.findOneBy(Phrase, { id }) : found;
+      const current = measure || newText ? await tx.findOneBy(Phrase, { id }) : found;
       if (!current) return null;
+      const recount = newText && changes.phrase !== current.phrase;
       // A delete may have committed since the read (on PostgreSQL the read locks nothing): nothing is
       // left to change, nor to give translations to (their foreign key would fail).
       const { affected } = await tx.update(Phrase, { id }, changes);

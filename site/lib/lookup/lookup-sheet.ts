@@ -271,7 +271,8 @@ export class LookupSheet {
    */
   private statusSection(word: string): HTMLElement | null {
     const marks = this.reader.wordMarks;
-    if (!marks) return null;
+    // A number has no status.
+    if (!marks || marks.statusOf(word) === null) return null;
     const section = make('div', { className: 'lookup-status' });
     const known = make('button', {
       type: 'button',

@@ -419,6 +419,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       this.render(chapter);
       showChapter(this, chapter);
       void this.marks?.show(this.book, chapter.chapter_no);
+      void this.statuses?.chapterChanged();
       this.dispatchEvent(new CustomEvent('reader:chapter'));
       // Stopped while the chapter was on its way: it is shown, and stays silent.
       if (this.playingAll) this.playAt(0);

@@ -16,6 +16,9 @@ import { WORD_CLASS, wrapWords } from '../lookup/words';
 import { textShown } from './word-taps';
 import type { ReaderHost } from './practice';
 
+/** A word with a letter: only those have a status (docs/word-status.md). */
+const LETTER = /\p{L}/u;
+
 /** Whether the underlines show, on this device (a reading preference, like the speed). */
 const MARKS_SETTING = 'lingonovel:word-marks';
 
@@ -68,6 +71,8 @@ export class WordMarks {
     try {
       const answer = await api<{ data: { words: KeptStatuses } }>(
         `user/word-status/chapter?book_code=${encodeURIComponent(book)}&chapter_no=${chapterNo}`,
+        // A free chapter's page is public: an ended session is not sent to sign in from it.
+        { passive: true },
       );
       this.statuses = answer.data.words;
       void keepCopy('statuses', book, chapterNo, this.statuses);
@@ -79,9 +84,21 @@ export class WordMarks {
     this.paint();
   }
 
-  /** A word's status as the reader knows it. */
-  statusOf(word: string): ShownStatus {
+  /** A word's status as the reader knows it; null for a number, which has none ("1999"). */
+  statusOf(word: string): ShownStatus | null {
+    if (!LETTER.test(word)) return null;
     return this.statuses[formOf(word, this.lang)] ?? 'new';
+  }
+
+  /** Another chapter shown in place (play all moved on): its statuses, and no Undo of the last one's. */
+  async chapterChanged(): Promise<void> {
+    this.undoId = null;
+    const undo = this.reader.querySelector<HTMLButtonElement>('[data-action="undo-rest"]');
+    if (undo) undo.hidden = true;
+    const status = this.reader.querySelector<HTMLElement>('[data-mark-rest-status]');
+    if (status) status.textContent = '';
+    this.loaded = false;
+    await this.show();
   }
 
   /** Underlines every shown word by its status (known words: none). */
@@ -91,8 +108,11 @@ export class WordMarks {
       const text = item.li.querySelector<HTMLElement>('.phrase');
       if (!text || !textShown(item.li)) continue;
       wrapWords(text, this.lang);
-      for (const word of text.querySelectorAll<HTMLElement>(`.${WORD_CLASS}`))
-        word.dataset.status = this.statusOf(word.textContent ?? '');
+      for (const word of text.querySelectorAll<HTMLElement>(`.${WORD_CLASS}`)) {
+        const status = this.statusOf(word.textContent ?? '');
+        if (status) word.dataset.status = status;
+        else delete word.dataset.status;
+      }
     }
     this.showSetting();
   }
