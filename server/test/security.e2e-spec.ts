@@ -50,6 +50,9 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/opds/new',
   'GET /api/v1/opds/search',
   'GET /api/v1/opds/covers/:bookCode/:width.jpg',
+  // A word's lookup (docs/lookup.md): anyone may look a word up; a member's token picks the definitions'
+  // language, and a phrase of a locked chapter is refused (403) whoever asks.
+  'GET /api/v1/lookup',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');
