@@ -14,7 +14,7 @@ import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
 import { ErrorAnswer } from '../common/error-answer';
 import { MemoryRateLimit } from '../common/memory-rate-limit';
 import type { User } from '../users/user.entity';
-import { LookupAnswer, LookupQuery } from './lookup.dto';
+import { ChapterLookupsAnswer, ChapterLookupsQuery, LookupAnswer, LookupQuery } from './lookup.dto';
 import { LookupService, PRIVATE_LOOKUP } from './lookup.service';
 
 /** Lookups per client address and minute, counted in each instance's memory (docs/lookup.md). */
@@ -68,5 +68,20 @@ export class LookupController {
     @Res({ passthrough: true }) res: Response,
   ) {
     return this.lookups.lookup(query, user, res);
+  }
+
+  /** A chapter's lookups, for a download to take with it (docs/lookup.md, "Offline"). Always private. */
+  @Get('chapter')
+  @MemoryRateLimit({
+    bucket: 'lookup',
+    limit: LOOKUPS_PER_MINUTE,
+    windowMs: 60_000,
+    message: TOO_MANY_LOOKUPS,
+  })
+  @ApiOkResponse({ type: ChapterLookupsAnswer })
+  @ErrorAnswer(403, 'The chapter is one the caller may not read.')
+  @ErrorAnswer(404, 'No such book or chapter.')
+  chapter(@Query() query: ChapterLookupsQuery, @MaybeUser() user: User | undefined) {
+    return this.lookups.chapter(query, user);
   }
 }

@@ -117,3 +117,50 @@ export class LookupResult {
 export class LookupAnswer {
   @ApiProperty({ type: LookupResult }) data: LookupResult;
 }
+
+export class ChapterLookupsQuery {
+  @Field(
+    Trim(),
+    IsNotEmpty({ message: 'The book_code field is required.' }),
+    IsString({ message: 'The book code must be text.' }),
+    MaxLength(200, { message: 'The book code must not be longer than 200 characters.' }),
+  )
+  book_code: string;
+
+  @Field(
+    IsNotEmpty({ message: 'The chapter_no field is required.' }),
+    ToInteger(),
+    IsInt({ message: 'The chapter number must be a whole number.' }),
+    Min(1, { message: 'The chapter number must be 1 or more.' }),
+    Max(2_147_483_647, { message: 'The chapter number is too large.' }),
+  )
+  chapter_no: number;
+
+  /** The language of the definitions; left out: as a lookup chooses it. */
+  @Field(IsOptional(), ...LanguageTag('target'))
+  target?: string;
+}
+
+export class ChapterWordLookup {
+  @ApiProperty({ enum: ['form', 'lemma', 'folded'] }) matched: LookupStep;
+  @ApiProperty({ type: [String] }) lemmas: string[];
+  @ApiProperty({ type: [LookupEntry], description: 'At most 6, each definition cut at 600 characters.' })
+  entries: LookupEntry[];
+}
+
+export class ChapterLookups {
+  @ApiProperty({ type: 'string', nullable: true }) lang: string | null;
+  @ApiProperty() target: string;
+  @ApiProperty({ description: 'False when the bound (about 1.5 MB) left words out.' }) complete: boolean;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/ChapterWordLookup' },
+    description:
+      'By form (lower case, NFC): each word of the chapter a dictionary has. A word left out has no entry.',
+  })
+  words: Record<string, ChapterWordLookup>;
+}
+
+export class ChapterLookupsAnswer {
+  @ApiProperty({ type: ChapterLookups }) data: ChapterLookups;
+}

@@ -1,6 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { BooksRepository } from '../catalogue/repository/books.repository';
+import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
+import { shortened } from '../common/cut-text';
+import { countForms } from '../common/running-words';
+import { PREMIUM_CHAPTER } from '../reading/access';
+import { ReadingService } from '../reading/reading.service';
 import { primaryTag } from '../common/language-tags';
 import { foldWord } from '../dictionaries/fold';
 import { splitGlossary } from '../reading/glossary';
@@ -9,7 +14,19 @@ import type { User } from '../users/user.entity';
 import { ReadablePhrase } from '../words/readable-phrase';
 import { DictionaryEntries, type FoundEntry, type LiveDictionary } from './dictionary-entries';
 import { matchGlossary } from './glossary-match';
-import type { LookupAnswer, LookupEntry, LookupStep } from './lookup.dto';
+import type {
+  ChapterLookups,
+  ChapterLookupsAnswer,
+  LookupAnswer,
+  LookupEntry,
+  LookupStep,
+} from './lookup.dto';
+
+/** What a downloaded chapter's lookups keep (docs/lookup.md, "Offline"): a few entries a word, cut short. */
+export const OFFLINE_ENTRIES_PER_WORD = 6;
+export const OFFLINE_DEFINITION = 600;
+/** The bundle's bound, in characters of JSON (about as many bytes for Latin scripts). */
+export const OFFLINE_BUNDLE_CHARS = 1_500_000;
 
 /** The definitions' language when nothing else decides it. */
 export const DEFAULT_TARGET = 'en';
@@ -53,6 +70,8 @@ export class LookupService {
     private readonly dictionaries: DictionaryEntries,
     private readonly readable: ReadablePhrase,
     private readonly books: BooksRepository,
+    private readonly phrases: PhrasesRepository,
+    private readonly reading: ReadingService,
   ) {}
 
   async lookup(
@@ -65,13 +84,89 @@ export class LookupService {
     const phrase = query.phrase_id ? await this.readable.of(user, query.phrase_id) : null;
     // Left out (with a phrase): the phrase's book's language; a book without one looks in every dictionary.
     const lang = query.lang || (phrase ? ((await this.books.byId(phrase.book_id))?.language ?? null) : null);
-    const forms = [...new Set([word, lang ? word.toLocaleLowerCase(lang) : word.toLowerCase()])];
-    const [fromLang, found] = await Promise.all([
-      this.dictionaries.fromLanguage(lang),
-      lang ? this.dictionaries.lemmasOf(lang, forms) : Promise.resolve([]),
-    ]);
+    const fromLang = await this.dictionaries.fromLanguage(lang);
+    const target = query.target ?? chooseTarget(user ? speaksOf(user) : [], fromLang);
+    const found = await this.ofDictionaries(word, lang, intoTarget(fromLang, target));
+    const glossary = phrase
+      ? matchGlossary(splitGlossary(phrase.dictionary), word, lang ?? undefined, found.allLemmas)
+      : null;
+    // Who asks changes the answer (a member's languages, a phrase's access): then no cache may keep it.
+    res.setHeader('Cache-Control', user || phrase ? PRIVATE_LOOKUP : PUBLIC_LOOKUP);
+    return {
+      data: {
+        word,
+        lang,
+        target,
+        matched: glossary ? 'glossary' : found.matched,
+        lemmas: found.lemmas,
+        glossary,
+        entries: found.entries,
+      },
+    };
+  }
+
+  /**
+   * The lookups a downloaded chapter takes with it (docs/lookup.md, "Offline"): each word of the chapter
+   * that a dictionary has, as a lookup without a phrase answers it, bounded per word and in all. Only a
+   * chapter the caller may read (the one access rule, ReadingService).
+   */
+  async chapter(
+    query: { book_code: string; chapter_no: number; target?: string },
+    user: User | undefined,
+  ): Promise<ChapterLookupsAnswer> {
+    const { book, chapters, index, access } = await this.reading.locate(
+      query.book_code,
+      String(query.chapter_no),
+      user,
+    );
+    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
+    const lang = book.language ?? null;
+    const fromLang = await this.dictionaries.fromLanguage(lang);
     const target = query.target ?? chooseTarget(user ? speaksOf(user) : [], fromLang);
     const used = intoTarget(fromLang, target);
+    const phrases = await this.phrases.ofChapter(chapters[index].id);
+    const words: ChapterLookups['words'] = {};
+    let size = 0;
+    let complete = true;
+    for (const [form, { spellings }] of countForms(
+      phrases.map((p) => p.phrase),
+      lang ?? '',
+    )) {
+      if (!used.length) break;
+      // The word as the chapter first writes it ("Insel"): dictionaries keep a language's own case.
+      const [written] = spellings;
+      const found = await this.ofDictionaries(written, lang, used);
+      if (!found.entries.length) continue;
+      const item = {
+        // Entries were found: some step matched.
+        matched: found.matched!,
+        lemmas: found.lemmas,
+        entries: found.entries.slice(0, OFFLINE_ENTRIES_PER_WORD).map((entry) => ({
+          ...entry,
+          definition: shortened(entry.definition, OFFLINE_DEFINITION),
+        })),
+      };
+      size += form.length + JSON.stringify(item).length;
+      if (size > OFFLINE_BUNDLE_CHARS) {
+        complete = false;
+        break;
+      }
+      words[form] = item;
+    }
+    return { data: { lang, target, complete, words } };
+  }
+
+  /**
+   * The dictionaries' part of a lookup: the exact form (and its lower case), its lemmas, then its folded
+   * spelling; the entries in that order, each step's dictionaries in the order given.
+   */
+  private async ofDictionaries(
+    word: string,
+    lang: string | null,
+    used: LiveDictionary[],
+  ): Promise<{ allLemmas: string[]; lemmas: string[]; entries: LookupEntry[]; matched: LookupStep | null }> {
+    const forms = [...new Set([word, lang ? word.toLocaleLowerCase(lang) : word.toLowerCase()])];
+    const found = lang ? await this.dictionaries.lemmasOf(lang, forms) : [];
     const ids = used.map((d) => d.id);
     const lemmas = found.filter((lemma) => !forms.includes(lemma));
 
@@ -84,9 +179,6 @@ export class LookupService {
     const folded =
       ofForm.length || ofLemmas.length ? [] : await this.dictionaries.byFolded(ids, foldWord(word));
     const ordered = orderLemmas(lemmas, ofLemmas);
-    const glossary = phrase
-      ? matchGlossary(splitGlossary(phrase.dictionary), word, lang ?? undefined, found)
-      : null;
 
     const rank = new Map(used.map((d, i) => [d.id, i]));
     const byDictionary = (a: FoundEntry, b: FoundEntry) =>
@@ -114,17 +206,13 @@ export class LookupService {
       ),
       ...folded.sort(byDictionary).map(shown(null)),
     ];
-    const matched: LookupStep | null = glossary
-      ? 'glossary'
-      : ofForm.length
-        ? 'form'
-        : ofLemmas.length
-          ? 'lemma'
-          : folded.length
-            ? 'folded'
-            : null;
-    // Who asks changes the answer (a member's languages, a phrase's access): then no cache may keep it.
-    res.setHeader('Cache-Control', user || phrase ? PRIVATE_LOOKUP : PUBLIC_LOOKUP);
-    return { data: { word, lang, target, matched, lemmas: ordered, glossary, entries } };
+    const matched: LookupStep | null = ofForm.length
+      ? 'form'
+      : ofLemmas.length
+        ? 'lemma'
+        : folded.length
+          ? 'folded'
+          : null;
+    return { allLemmas: found, lemmas: ordered, entries, matched };
   }
 }

@@ -37,6 +37,7 @@ describe('Word lookup', () => {
   /** A phrase of the free chapter, and one of a locked chapter, of a Spanish book. */
   let freePhrase: number;
   let lockedPhrase: number;
+  let bookCode: string;
   const dict: Record<string, Dictionary> = {};
 
   async function addDictionary(
@@ -83,7 +84,11 @@ describe('Word lookup', () => {
     server = await startServer();
     db = server.app.get(DataSource);
     admin = (await newAdmin(server)).client;
-    const book = await admin.post<{ data: { id: number } }>('admin/book', bookForm({ language: 'es' }));
+    const book = await admin.post<{ data: { id: number; book_code: string } }>(
+      'admin/book',
+      bookForm({ language: 'es' }),
+    );
+    bookCode = book.body.data.book_code;
     const phrases: number[] = [];
     for (const n of [1, 2]) {
       const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
@@ -433,6 +438,44 @@ describe('Word lookup', () => {
       source: 'dictionary',
     });
     expect(locked.status).toBe(403);
+  });
+
+  it('gives a chapter’s lookups for a download to take with it, and refuses a locked chapter', async () => {
+    type Bundle = {
+      data: {
+        lang: string;
+        target: string;
+        complete: boolean;
+        words: Record<string, { matched: string; lemmas: string[]; entries: Entry[] }>;
+      };
+    };
+    const res = await new ApiClient(server).get<Bundle>(`lookup/chapter?book_code=${bookCode}&chapter_no=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    // "Las casas de la mesa.": only "casas" is in a dictionary (through its lemmas).
+    expect(res.body.data).toEqual({
+      lang: 'es',
+      target: 'en',
+      complete: true,
+      words: {
+        casas: {
+          matched: 'lemma',
+          lemmas: ['casar', 'casa'],
+          entries: [
+            entry(dict.first, 'casar', 'to marry', 'v', 'casar'),
+            entry(dict.second, 'casar', 'to wed', null, 'casar'),
+            entry(dict.first, 'casa', 'house', 'n', 'casa'),
+          ],
+        },
+      },
+    });
+    const { client } = await newMember(server);
+    expect((await client.get(`lookup/chapter?book_code=${bookCode}&chapter_no=2`)).status).toBe(403);
+    expect((await client.get(`lookup/chapter?book_code=${bookCode}&chapter_no=9`)).status).toBe(404);
+    const bad = await client.get<{ errors: Record<string, string[]> }>(
+      'lookup/chapter?book_code=&chapter_no=x',
+    );
+    expect([bad.status, Object.keys(bad.body.errors).sort()]).toEqual([422, ['book_code', 'chapter_no']]);
   });
 
   it('takes the language of the phrase’s book when none is sent, and composes the word (NFC)', async () => {

@@ -53,6 +53,8 @@ const PUBLIC_ROUTES = [
   // A word's lookup (docs/lookup.md): anyone may look a word up; a member's token picks the definitions'
   // language, and a phrase of a locked chapter is refused (403) whoever asks.
   'GET /api/v1/lookup',
+  // A downloaded chapter's lookups: a free chapter's for anyone, a locked one's for who may read it.
+  'GET /api/v1/lookup/chapter',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');
