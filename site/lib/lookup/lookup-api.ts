@@ -5,7 +5,9 @@
  * for the page, per phrase and word, so a second tap opens filled; a failed one is forgotten, so the next
  * tap asks again.
  */
-import { api } from '../api';
+import { formOf } from '../../../server/common/running-words';
+import { api, ApiError } from '../api';
+import { chapterLookupsKey } from '../offline/names';
 
 export interface LookupEntry {
   headword: string;
@@ -23,20 +25,72 @@ export interface LookupAnswer {
   lemmas: string[];
   glossary: { term: string; meaning: string } | null;
   entries: LookupEntry[];
+  /** Answered from a downloaded chapter's lookups (offline). */
+  offline?: boolean;
 }
 
 const answers = new Map<string, Promise<LookupAnswer>>();
 
-export function lookUp(lang: string, word: string, phraseId: number): Promise<LookupAnswer> {
+/**
+ * A word's lookup. Offline (the server cannot be reached), a downloaded chapter's lookups answer it
+ * (`chapter`: where the word was tapped; docs/lookup.md, "Offline"), without the glossary step, which the
+ * sheet takes from the phrase itself; with none kept, the failure stands.
+ */
+export function lookUp(
+  lang: string,
+  word: string,
+  phraseId: number,
+  chapter?: { book: string; chapterNo: number },
+): Promise<LookupAnswer> {
   const key = `${lang}\n${phraseId}\n${word}`;
   let answer = answers.get(key);
   if (!answer) {
     const query = new URLSearchParams({ ...(lang ? { lang } : {}), word, phrase_id: String(phraseId) });
-    answer = api<{ data: LookupAnswer }>(`lookup?${query.toString()}`).then(({ data }) => data);
+    answer = api<{ data: LookupAnswer }>(`lookup?${query.toString()}`).then(
+      ({ data }) => data,
+      async (error: unknown) => {
+        const kept =
+          error instanceof ApiError && error.status === 0 && chapter
+            ? await keptLookup(chapter, lang, word)
+            : null;
+        if (!kept) throw error;
+        return kept;
+      },
+    );
     answers.set(key, answer);
-    answer.catch(() => answers.delete(key));
+    // Failed, or answered from the device: asked again next time (the server may be back).
+    answer.then((found) => found.offline && answers.delete(key)).catch(() => answers.delete(key));
   }
   return answer;
+}
+
+/** What a download keeps of a chapter's lookups (GET lookup/chapter). */
+interface KeptLookups {
+  data: {
+    target: string;
+    words: Record<string, { matched: LookupAnswer['matched']; lemmas: string[]; entries: LookupEntry[] }>;
+  };
+}
+
+async function keptLookup(
+  chapter: { book: string; chapterNo: number },
+  lang: string,
+  word: string,
+): Promise<LookupAnswer | null> {
+  if (typeof caches === 'undefined') return null;
+  const kept = await caches.match(chapterLookupsKey(chapter.book, chapter.chapterNo)).catch(() => undefined);
+  if (!kept) return null;
+  const bundle = (await kept.json()) as KeptLookups;
+  const found = bundle.data.words[formOf(word, lang)];
+  return {
+    word,
+    target: bundle.data.target,
+    matched: found?.matched ?? null,
+    lemmas: found?.lemmas ?? [],
+    glossary: null,
+    entries: found?.entries ?? [],
+    offline: true,
+  };
 }
 
 /** The longest meaning a card keeps (server/words/words.dto.ts, MAX_MEANING). */

@@ -111,7 +111,7 @@ export class LookupSheet {
     this.content.setAttribute('aria-busy', 'true');
     this.show();
     if (tapAt !== undefined) this.measure(tapAt);
-    lookUp(this.lang, word, item.id).then(
+    lookUp(this.lang, word, item.id, { book: this.reader.book, chapterNo: this.reader.chapterNo }).then(
       (answer) => shown === this.shown && this.fill(word, answer),
       (error: unknown) => shown === this.shown && this.failed(word, error),
     );
@@ -216,7 +216,9 @@ export class LookupSheet {
   private fill(word: string, answer: LookupAnswer): void {
     this.paints = [];
     const parts: HTMLElement[] = [];
-    if (answer.glossary) parts.push(this.glossarySection(answer.glossary));
+    // Offline, the glossary comes from the phrase on the page (the server matched it online).
+    const glossary = answer.glossary ?? (answer.offline ? this.pageGlossary(word) : null);
+    if (glossary) parts.push(this.glossarySection(glossary));
     for (const group of groupEntries(answer.entries))
       parts.push(this.entrySection(word, group, answer.target));
     if (parts.length === 0) {
@@ -234,7 +236,7 @@ export class LookupSheet {
     if (status) parts.unshift(status);
     this.content.replaceChildren(...parts);
     this.content.removeAttribute('aria-busy');
-    const found = answer.glossary || answer.entries.length > 0;
+    const found = glossary || answer.entries.length > 0;
     this.status.textContent = `Lookup of “${word}”: ${found ? 'done' : 'no entry'}.`;
     this.place();
   }
@@ -293,6 +295,17 @@ export class LookupSheet {
     fresh.addEventListener('click', () => this.toggle(fresh, () => marks.set(word, 'new')));
     section.append(known, fresh);
     return section;
+  }
+
+  /** The phrase's glossary entry whose term is the word, case aside (the offline lookup's glossary step). */
+  private pageGlossary(word: string): { term: string; meaning: string } | null {
+    const wanted = word.toLocaleLowerCase(this.lang || undefined);
+    for (const row of this.item?.li.querySelectorAll('.glossary > div') ?? []) {
+      const term = row.querySelector('dt')?.textContent ?? '';
+      if (term.toLocaleLowerCase(this.lang || undefined) === wanted)
+        return { term, meaning: row.querySelector('dd')?.firstChild?.textContent?.trim() ?? '' };
+    }
+    return null;
   }
 
   private glossarySection(entry: { term: string; meaning: string }): HTMLElement {

@@ -6,9 +6,18 @@
  * Cancel) resumes where it stopped: clips already on the device are not fetched again.
  */
 import type { ReaderChapter, TableOfContents } from '../../../server/reading/reading.dto';
-import { ApiError, fetchForDevice } from '../api';
+import { api, ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
-import { chapterDataPath, clipKey, FREE_CACHE, memberCache, PAGES_CACHE, readerPath, SHELLS } from './names';
+import {
+  chapterDataPath,
+  chapterLookupsKey,
+  clipKey,
+  FREE_CACHE,
+  memberCache,
+  PAGES_CACHE,
+  readerPath,
+  SHELLS,
+} from './names';
 import { entries, get, offlineSupported, put, remove } from './store';
 import { translationsCopy } from './translations';
 
@@ -157,6 +166,20 @@ export async function downloadChapter(
   }
   await cache.put(dataUrl, jsonResponse(body));
   bytes += new Blob([body]).size;
+  // Its lookups (bounded by the server), best effort: without them the chapter opens and plays offline,
+  // and a tapped word says it needs the connection.
+  const lookups = await api<unknown>(
+    `lookup/chapter?book_code=${encodeURIComponent(book)}&chapter_no=${chapterNo}`,
+    { signal, passive: true },
+  ).catch((error: unknown) => {
+    if (signal.aborted) throw error;
+    return null;
+  });
+  if (lookups) {
+    const text = JSON.stringify(lookups);
+    await cache.put(chapterLookupsKey(book, chapterNo), jsonResponse(text));
+    bytes += new Blob([text]).size;
+  }
   const page = await fetchForDevice(readerPath(book, chapterNo), { signal });
   // The page as stored (decoded): its Content-Length, when sent, counts the compressed bytes.
   bytes += (await page.clone().blob()).size;

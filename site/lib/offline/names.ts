@@ -50,6 +50,13 @@ export function chapterDataPath(book: string, chapterNo: number): string {
   return `/api/v1/guest/book/${encodeURIComponent(book)}/chapter/${chapterNo}`;
 }
 
+/**
+ * Where a download keeps the chapter's lookups (GET lookup/chapter, docs/lookup.md "Offline"): beside its
+ * data, in the same cache, so that deleting the chapter's data (any search) deletes them too.
+ */
+export const chapterLookupsKey = (book: string, chapterNo: number): string =>
+  `${location.origin}${chapterDataPath(book, chapterNo)}?lookups`;
+
 export function readerPath(book: string, chapterNo: number): string {
   return `/read/${encodeURIComponent(book)}/${chapterNo}`;
 }
