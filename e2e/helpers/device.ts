@@ -1,0 +1,26 @@
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+const isControlled = (page: Page) => page.evaluate(() => navigator.serviceWorker.controller !== null);
+
+/**
+ * Waits until the service worker controls the page; a page whose navigation began while the first worker
+ * was still activating can miss its claim, and is reloaded as a learner would (see e2e/offline.spec.ts).
+ */
+export async function controlled(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  try {
+    await expect.poll(() => isControlled(page), { timeout: 10_000 }).toBe(true);
+  } catch {
+    await page.reload();
+    await expect.poll(() => isControlled(page), { timeout: 30_000 }).toBe(true);
+  }
+}
+
+/** Downloads the chapter whose reader page is `path`, with its button, as a learner does. */
+export async function downloadHere(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await controlled(page);
+  await page.getByRole('button', { name: 'Download for offline' }).click();
+  await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
+}
