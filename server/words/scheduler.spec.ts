@@ -33,6 +33,30 @@ describe(Scheduler.name, () => {
   });
 });
 
+describe('a member’s own parameters', () => {
+  it('change the intervals: a learner whose memory FSRS finds stronger waits longer for the same answer', () => {
+    const defaults = new Scheduler(false);
+    // FSRS-6's defaults with the first four (a new card's stability after each answer) multiplied by 4:
+    // what the optimiser gives a learner who remembers well.
+    const strong = new Scheduler(
+      false,
+      [
+        0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614,
+        0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
+      ].map((w, i) => (i < 4 ? w * 4 : w)),
+    );
+    const good = (scheduler: Scheduler) => {
+      const first = scheduler.answer(fresh(), Rating.Good, NOW).card;
+      const second = scheduler.answer(first, Rating.Good, first.due).card;
+      return second.due.getTime() - first.due.getTime();
+    };
+    expect(good(strong)).toBeGreaterThan(good(defaults) * 1.5);
+    expect(strong.preview(fresh(), NOW).easy.getTime()).toBeGreaterThan(
+      defaults.preview(fresh(), NOW).easy.getTime(),
+    );
+  });
+});
+
 describe(formatInterval.name, () => {
   it.each([
     [30_000, '1 min'],

@@ -71,14 +71,16 @@ export function newCard(now: Date): CardColumns {
 }
 
 /**
- * FSRS through ts-fsrs, with its default parameters and a target retention of 0.9: the one place that
- * knows the library, so the rest of the code deals in saved words and dates.
+ * FSRS through ts-fsrs, with its default parameters or a member's own (docs/practice.md, "Your own FSRS")
+ * and a target retention of 0.9: the one place that knows the library, so the rest of the code deals in
+ * saved words and dates.
  */
 export class Scheduler {
   private readonly fsrs: FSRS;
 
-  constructor(fuzz: boolean) {
-    this.fsrs = fsrs({ request_retention: 0.9, enable_fuzz: fuzz });
+  /** `weights`: a member's own parameters (fsrs-training.ts), else FSRS's defaults. */
+  constructor(fuzz: boolean, weights?: readonly number[]) {
+    this.fsrs = fsrs({ request_retention: 0.9, enable_fuzz: fuzz, ...(weights ? { w: [...weights] } : {}) });
   }
 
   /** The card after one answer, and the log of that answer. */
