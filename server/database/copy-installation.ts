@@ -40,6 +40,7 @@ export const COPIED_TABLES = [
   'chapter_words',
   'word_status_batches',
   'word_statuses',
+  'fsrs_parameters',
 ] as const;
 const NOT_COPIED = new Set([
   'migrations',
@@ -67,6 +68,7 @@ const NUMBERED = new Set(
         'word_form_sets',
         'chapter_words',
         'word_statuses',
+        'fsrs_parameters',
       ].includes(table),
   ),
 );

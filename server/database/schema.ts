@@ -41,6 +41,7 @@ import { AudiobookBuild } from '../formats/audiobook-build.entity';
 import { AppPassword } from '../app-passwords/app-password.entity';
 import { Dictionaries1764403200000 } from '../migrations/1764403200000-Dictionaries';
 import { WordStatus1764489600000 } from '../migrations/1764489600000-WordStatus';
+import { OwnFsrs1764496800000 } from '../migrations/1764496800000-OwnFsrs';
 import { Dictionary } from '../dictionaries/dictionary.entity';
 import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
@@ -96,4 +97,5 @@ export const MIGRATIONS = [
   ImportJobs1764316800000,
   Dictionaries1764403200000,
   WordStatus1764489600000,
+  OwnFsrs1764496800000,
 ];

@@ -94,6 +94,7 @@ describe('Foundation API', () => {
       'dictation_attempts',
       'dictionaries',
       'dictionary_entries',
+      'fsrs_parameters',
       'imports',
       'listening_events',
       'media_trash',

@@ -55,6 +55,7 @@ export class ReviewQueue {
   @ApiProperty({ type: [ReviewCard] }) cards: ReviewCard[];
   @ApiProperty() due_count: number;
   @ApiProperty() new_count: number;
+  @ApiProperty({ type: () => FsrsParametersState }) parameters?: FsrsParametersState;
   @ApiProperty({
     type: 'string',
     format: 'date-time',
@@ -62,6 +63,25 @@ export class ReviewQueue {
     description: 'With nothing to review now: when the next card comes (null with no words at all).',
   })
   next_due_at: string | null;
+}
+
+export class FsrsParametersState {
+  @ApiProperty({
+    description: 'Whether the member’s own FSRS parameters schedule their reviews (else the defaults).',
+  })
+  own: boolean;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When they were computed.',
+  })
+  computed_at: string | null;
+  @ApiProperty({ description: 'Reviews the member has made.' }) reviews: number;
+  @ApiProperty({
+    description: 'Reviews from which their own parameters are computed (weekly, in the background).',
+  })
+  needed: number;
 }
 
 export class ReviewQueueAnswer {

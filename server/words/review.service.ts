@@ -1,7 +1,6 @@
-import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, LessThanOrEqual, Or, type Repository } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
@@ -21,7 +20,8 @@ import type {
 } from './review.dto';
 import { AHEAD_DAYS, MAX_AHEAD, MAX_DUE, NEW_PER_DAY } from './review-limits';
 import { SavedWord } from './saved-word.entity';
-import { cardOf, formatInterval, Scheduler } from './scheduler';
+import { OwnParameters } from './own-parameters';
+import { cardOf, formatInterval, type Scheduler } from './scheduler';
 import { addDays, localDate, quarterOf, startOfDate } from '../common/time-zone';
 import { WordsService, type WordRow } from './words.service';
 
@@ -59,18 +59,14 @@ function sentAt(reviewedAt: Date, now: Date, word: SavedWord): Date {
 /** Reviews of saved words, scheduled with FSRS: what is due, and one answer at a time. */
 @Injectable()
 export class ReviewService {
-  private readonly scheduler: Scheduler;
-
   constructor(
     @InjectRepository(SavedWord) private readonly words: Repository<SavedWord>,
     private readonly wordsService: WordsService,
     private readonly books: BooksRepository,
     private readonly db: DataSource,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.scheduler = new Scheduler(config.reviewFuzz);
-  }
+    private readonly parameters: OwnParameters,
+  ) {}
 
   /**
    * The cards to review now: the due cards already learnt, oldest due first (at most MAX_DUE of them),
@@ -101,6 +97,7 @@ export class ReviewService {
         cards: await this.cards(user, [...due, ...fresh], now),
         due_count: dueCount,
         new_count: fresh.length,
+        parameters: await this.parameters.stateOf(user.id),
         next_due_at: due.length || fresh.length ? null : await this.nextDue(user, now, startOfDay),
       },
     };
@@ -183,12 +180,15 @@ export class ReviewService {
    * most, however many rows: the member's plan (when a clip is locked) and the cards' states.
    */
   private async cards(user: User, rows: WordRow[], now: Date): Promise<ReviewCard[]> {
-    const cards = await this.wordsService.respond(user, rows);
+    const [cards, scheduler] = await Promise.all([
+      this.wordsService.respond(user, rows),
+      this.parameters.schedulerOf(user.id),
+    ]);
     const states = rows.length ? await this.words.findBy({ id: In(rows.map((row) => Number(row.id))) }) : [];
     const byId = new Map(states.map((word) => [word.id, word]));
     return cards.map((card) => {
       const word = byId.get(card.id)!;
-      return { ...card, next: this.next(word, now), version: word.version };
+      return { ...card, next: this.next(scheduler, word, now), version: word.version };
     });
   }
 
@@ -211,7 +211,7 @@ export class ReviewService {
     const settled = new Date(at.getTime() - DUPLICATE_WINDOW_MS);
     const byTime = shownVersion === undefined;
     if (byTime && word.lastReview && word.lastReview > settled) throw new ConflictException(JUST_ANSWERED);
-    const { card } = this.scheduler.answer(word, rating, at);
+    const { card } = (await this.parameters.schedulerOf(user.id)).answer(word, rating, at);
     await this.db.transaction(async (tx) => {
       const { affected } = await tx.getRepository(SavedWord).update(
         {
@@ -268,8 +268,8 @@ export class ReviewService {
     return { data: card, message: 'The last answer has been undone.' };
   }
 
-  private next(word: SavedWord, now: Date): NextDue {
-    const preview = this.scheduler.preview(word, now);
+  private next(scheduler: Scheduler, word: SavedWord, now: Date): NextDue {
+    const preview = scheduler.preview(word, now);
     const entry = (due: Date) => ({ due_at: due.toISOString(), label: formatInterval(now, due) });
     return {
       again: entry(preview.again),

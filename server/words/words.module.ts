@@ -13,6 +13,8 @@ import { SavedWord } from './saved-word.entity';
 import { WordsController } from './words.controller';
 import { WordsService } from './words.service';
 import { WordTrash } from './word-trash';
+import { FsrsOptimiser } from './fsrs-optimiser';
+import { OwnParameters } from './own-parameters';
 
 /** Words and phrase cards: saved from the reader, reviewed later with the narrator's voice. */
 @Module({
@@ -27,6 +29,8 @@ import { WordTrash } from './word-trash';
     WordTrash,
     PhraseCards,
     ReadablePhrase,
+    OwnParameters,
+    FsrsOptimiser,
   ],
   // Practice's marks make phrase cards through it (this module stays the one writer of saved_words), and
   // its calls check access to a phrase as saving a word does.

@@ -215,6 +215,13 @@ export default function ReviewSession() {
           <a href="/words">Your words</a>
         </p>
       )}
+      {queue.parameters && (
+        <p className="review-source" data-parameters={queue.parameters.own ? 'own' : 'default'}>
+          {queue.parameters.own && queue.parameters.computed_at
+            ? `Scheduled with your own FSRS parameters, computed from your reviews on ${new Date(queue.parameters.computed_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })}.`
+            : `Scheduled with FSRS’s default parameters. Yours are computed from your own reviews once you have ${queue.parameters.needed} (${queue.parameters.reviews} so far).`}
+        </p>
+      )}
       <p className="keys">
         Keys: Space shows the answer, 1–4 answer, P plays the phrase, U undoes the last answer.
         {answered > 0 && (
