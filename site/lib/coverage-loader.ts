@@ -4,4 +4,7 @@ import { getToken } from './session';
 export function memberCoverage(): void {
   if (!getToken()) return;
   void import('./coverage-badges').then((module) => module.showCoverage()).catch(() => undefined);
+  // /books' sort "Best for me" (best-for-me.ts).
+  if (location.pathname === '/books')
+    void import('./best-for-me').then((module) => module.bestForMe()).catch(() => undefined);
 }
