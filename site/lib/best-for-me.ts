@@ -79,7 +79,8 @@ async function show(): Promise<void> {
     const value = new FormData(form).get(name);
     if (typeof value === 'string' && value) query.set(name, value);
   }
-  if (String(new FormData(form).get('q') ?? '').trim()) {
+  const searched = new FormData(form).get('q');
+  if (typeof searched === 'string' && searched.trim()) {
     heading.textContent = 'Best for me does not sort a search: clear the search, or choose another sort.';
     return;
   }
