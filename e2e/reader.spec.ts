@@ -78,8 +78,16 @@ async function bearer(page: Page): Promise<Record<string, string>> {
   return { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` };
 }
 
-async function savedPlace(request: APIRequestContext, headers: Record<string, string>): Promise<number> {
+/**
+ * The member's saved place in the book, or null while there is none: a poll may ask before the page's
+ * save has reached the server (a loaded machine), and must ask again rather than fail on the 404.
+ */
+async function savedPlace(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+): Promise<number | null> {
   const response = await request.get(`/api/v1/user/progress/${BOOK}`, { headers });
+  if (response.status() === 404) return null;
   return ((await response.json()) as { data: { position: number } }).data.position;
 }
 
