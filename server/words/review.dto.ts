@@ -51,20 +51,6 @@ export class ReviewCard extends WordResponse {
   @ApiProperty({ description: 'Send it back with the answer.' }) version: number;
 }
 
-export class ReviewQueue {
-  @ApiProperty({ type: [ReviewCard] }) cards: ReviewCard[];
-  @ApiProperty() due_count: number;
-  @ApiProperty() new_count: number;
-  @ApiProperty({ type: () => FsrsParametersState }) parameters?: FsrsParametersState;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
-    nullable: true,
-    description: 'With nothing to review now: when the next card comes (null with no words at all).',
-  })
-  next_due_at: string | null;
-}
-
 export class FsrsParametersState {
   @ApiProperty({
     description: 'Whether the member’s own FSRS parameters schedule their reviews (else the defaults).',
@@ -82,6 +68,20 @@ export class FsrsParametersState {
     description: 'Reviews from which their own parameters are computed (weekly, in the background).',
   })
   needed: number;
+}
+
+export class ReviewQueue {
+  @ApiProperty({ type: [ReviewCard] }) cards: ReviewCard[];
+  @ApiProperty() due_count: number;
+  @ApiProperty() new_count: number;
+  @ApiProperty({ type: FsrsParametersState, required: false }) parameters?: FsrsParametersState;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'With nothing to review now: when the next card comes (null with no words at all).',
+  })
+  next_due_at: string | null;
 }
 
 export class ReviewQueueAnswer {
