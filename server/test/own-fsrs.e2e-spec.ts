@@ -19,7 +19,7 @@ type Queue = {
   };
 };
 
-const TERMS = Array.from({ length: 20 }, (_, i) => `palabra${i}`);
+const TERMS = Array.from({ length: 40 }, (_, i) => `palabra${i}`);
 const DAY = 86_400_000;
 
 describe('Own FSRS parameters', () => {
@@ -64,17 +64,19 @@ describe('Own FSRS parameters', () => {
   it('computes a member’s own parameters from 400 reviews, and they change the intervals', async () => {
     const strong = await learner();
     const plain = await learner();
-    // 25 reviews a word, over a year, the gaps growing, nearly always remembered: a strong memory.
-    const start = Date.now() - 400 * DAY;
+    // 13 reviews a word, the gaps growing from 3 days to years, nearly always remembered: a strong memory,
+    // for which the optimiser raises the first stabilities (about 2.6 times the defaults').
     const logs: Partial<ReviewLog>[] = [];
     for (const [w, wordId] of strong.words.entries()) {
-      let at = start + w * 3_600_000;
-      for (let r = 0; r < 25; r++) {
-        at += Math.round(DAY * Math.min(14, 1 + r * 0.6));
+      const gaps = Array.from({ length: 13 }, (_, r) => (r === 0 ? 0 : Math.round(3 * 1.8 ** r)));
+      const total = gaps.reduce((sum, gap) => sum + gap, 0);
+      let at = Date.now() - (total + 1) * DAY + w * 60_000;
+      for (let r = 0; r < 13; r++) {
+        at += gaps[r] * DAY;
         logs.push({
           wordId,
           userId: strong.id,
-          rating: (w + r) % 11 === 0 ? 1 : (w + r) % 5 === 0 ? 4 : 3,
+          rating: (w + r) % 13 === 0 && r > 0 ? 1 : 3,
           state: r === 0 ? 0 : 2,
           due: new Date(at),
           reviewedAt: new Date(at),
@@ -84,7 +86,7 @@ describe('Own FSRS parameters', () => {
     await db.getRepository(ReviewLog).insert(logs);
 
     const before = await strong.client.get<Queue>('user/review');
-    expect(before.body.data.parameters).toEqual({ own: false, computed_at: null, reviews: 500, needed: 400 });
+    expect(before.body.data.parameters).toEqual({ own: false, computed_at: null, reviews: 520, needed: 400 });
 
     const optimiser = server.app.get(FsrsOptimiser);
     expect(await optimiser.scan()).toBe(1);
@@ -92,7 +94,7 @@ describe('Own FSRS parameters', () => {
     expect(await optimiser.scan()).toBe(0);
 
     const after = await strong.client.get<Queue>('user/review');
-    expect(after.body.data.parameters).toMatchObject({ own: true, reviews: 500 });
+    expect(after.body.data.parameters).toMatchObject({ own: true, reviews: 520 });
     expect(Date.parse(after.body.data.parameters.computed_at!)).not.toBeNaN();
     // The member without reviews keeps the defaults.
     const other = await plain.client.get<Queue>('user/review');

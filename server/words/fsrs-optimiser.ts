@@ -92,13 +92,23 @@ export class FsrsOptimiser implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One member: claimed, their log read, the weights computed and kept (or the defaults kept). */
   private async compute(userId: number, now: Date): Promise<boolean> {
-    const claim = dateToDb(this.db, new Date(now.getTime() + CLAIM_MS));
+    // The member's row first, then the claim: a conditional UPDATE, whose count both drivers give.
+    await sql(
+      this.db,
+      'INSERT INTO fsrs_parameters (user_id, reviews) VALUES (?, 0) ON CONFLICT (user_id) DO NOTHING',
+      [userId],
+    );
     const claimed = await changedRows(
       this.db,
-      `INSERT INTO fsrs_parameters (user_id, reviews, claimed_until) VALUES (?, 0, ?)
-       ON CONFLICT (user_id) DO UPDATE SET claimed_until = excluded.claimed_until
-       WHERE fsrs_parameters.claimed_until IS NULL OR fsrs_parameters.claimed_until < ?`,
-      [userId, claim, dateToDb(this.db, now)],
+      `UPDATE fsrs_parameters SET claimed_until = ?
+        WHERE user_id = ? AND (claimed_until IS NULL OR claimed_until < ?)
+          AND (computed_at IS NULL OR computed_at < ?)`,
+      [
+        dateToDb(this.db, new Date(now.getTime() + CLAIM_MS)),
+        userId,
+        dateToDb(this.db, now),
+        dateToDb(this.db, new Date(now.getTime() - RECOMPUTE_AFTER_MS)),
+      ],
     );
     if (!claimed) return false;
     let weights: number[] | null = null;
@@ -140,13 +150,16 @@ export class FsrsOptimiser implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The optimiser's weights, or null where it cannot run or gives something FSRS cannot take. */
   private async optimise(items: TrainingReview[][]): Promise<number[] | null> {
-    const binding = await (this.binding ??= import(BINDING).then(
-      (module) => module as Binding,
-      (error: unknown) => {
+    const binding = await (this.binding ??= Promise.resolve()
+      .then(
+        // A plain require: its native addon is CommonJS, and loads (or fails) here, not at the server's boot.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        () => require(BINDING) as Binding,
+      )
+      .catch((error: unknown) => {
         this.logger.warn(`The FSRS optimiser cannot run here; default parameters are kept: ${String(error)}`);
         return null;
-      },
-    ));
+      }));
     if (!binding || !items.length) return null;
     const weights = await binding.computeParameters(
       items.map(
