@@ -9,10 +9,13 @@ import { api } from './api';
 const PER_REQUEST = 100;
 type Coverage = Record<string, { known_share: number; unknown_words: number }>;
 
-/** The text for a share: whole percents, and never "100%" while a word is still unknown. */
+/**
+ * The text for a share: whole percents, never "100%" while a word is still unknown, and "under 1%" rather
+ * than "0%" once a word is known.
+ */
 export function coverageText(share: number, unknown: number): string {
   const percent = unknown > 0 ? Math.min(99, Math.floor(share * 100)) : Math.round(share * 100);
-  return `You know ${percent}% of its words`;
+  return percent === 0 && share > 0 ? 'You know under 1% of its words' : `You know ${percent}% of its words`;
 }
 
 async function fill(root: ParentNode): Promise<void> {
