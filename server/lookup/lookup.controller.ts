@@ -8,13 +8,19 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
 import { ErrorAnswer } from '../common/error-answer';
 import { MemoryRateLimit } from '../common/memory-rate-limit';
 import type { User } from '../users/user.entity';
-import { ChapterLookupsAnswer, ChapterLookupsQuery, LookupAnswer, LookupQuery } from './lookup.dto';
+import {
+  ChapterLookupsAnswer,
+  ChapterLookupsQuery,
+  ChapterWordLookup,
+  LookupAnswer,
+  LookupQuery,
+} from './lookup.dto';
 import { LookupService, PRIVATE_LOOKUP } from './lookup.service';
 
 /** Lookups per client address and minute, counted in each instance's memory (docs/lookup.md). */
@@ -40,6 +46,8 @@ export class PrivateUntilPublic implements CanActivate {
 /** A word's lookup, for anyone: a member's token, when sent, picks the definitions' language. */
 @OptionalAuth()
 @UseGuards(PrivateUntilPublic)
+// ChapterWordLookup: named by reference in a chapter's lookups' map.
+@ApiExtraModels(ChapterWordLookup)
 @Controller('lookup')
 export class LookupController {
   constructor(private readonly lookups: LookupService) {}

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ErrorAnswer } from '../common/error-answer';
 import { IdParam } from '../common/id-param';
 import type { User } from '../users/user.entity';
 import {
+  BookCoverageResponse,
   ChapterMarkAnswer,
   ChapterMarkDto,
   ChapterWordsAnswer,
@@ -23,6 +24,8 @@ import { WordStatusService } from './word-status.service';
 const PRIVATE = 'private, no-store';
 
 /** Which words a member knows (docs/word-status.md). */
+// BookCoverageResponse: named by reference in the coverage answer's map.
+@ApiExtraModels(BookCoverageResponse)
 @Controller('user')
 export class WordStatusController {
   constructor(private readonly statuses: WordStatusService) {}
