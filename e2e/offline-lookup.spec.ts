@@ -2,6 +2,7 @@ import { adminSession, type Session } from './helpers/admin';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { downloadHere } from './helpers/device';
 import { expect, test } from './helpers/fixtures';
+import { wordPoint } from './helpers/reader';
 import { PHONE } from './helpers/screens';
 
 // Lookups offline (issue 34, docs/lookup.md "Offline"): a downloaded chapter takes its words' lookups with
@@ -59,20 +60,7 @@ test('a downloaded chapter looks its words up offline; Save and I know this word
   await context.setOffline(true);
   await page.goto(`/read/${BOOK}/1`);
   await expect(page.locator('reader-app.ready')).toBeAttached();
-  const point = await page.locator('li#p-1 .phrase').evaluate((button, wanted) => {
-    button.scrollIntoView({ block: 'center' });
-    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = (node as Text).data.indexOf(wanted);
-      if (at === -1) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + wanted.length);
-      const box = range.getBoundingClientRect();
-      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    }
-    throw new Error('not found');
-  }, WORD);
+  const point = await wordPoint(page, 1, WORD);
   await page.touchscreen.tap(point.x, point.y);
   const sheet = page.getByRole('dialog', { name: WORD });
   await expect(sheet.getByText(DEFINITION)).toBeVisible();

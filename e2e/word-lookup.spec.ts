@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { adminSession, type Session } from './helpers/admin';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
-import { audioState, inSettings, PLAY_ICON, playing } from './helpers/reader';
+import { audioState, inSettings, PLAY_ICON, playing, wordPoint } from './helpers/reader';
 import { PHONE, SCREENS } from './helpers/screens';
 import { smallTargets, TAP_PX } from './helpers/tap-targets';
 
@@ -61,30 +61,6 @@ async function member(page: Page, request: APIRequestContext, label: string): Pr
   await signIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
-
-/**
- * The middle of a word of a phrase, on screen: where a learner's finger lands (the text may not be split
- * yet). Scrolled into the middle of the screen first unless `stay`.
- */
-const wordPoint = (page: Page, position: number, word: string, stay = false) =>
-  page.locator(`li#p-${position} .phrase`).evaluate(
-    (button, [wanted, still]) => {
-      if (!still) button.scrollIntoView({ block: 'center' });
-      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node as Text;
-        const at = text.data.indexOf(wanted);
-        if (at === -1) continue;
-        const range = document.createRange();
-        range.setStart(text, at);
-        range.setEnd(text, at + wanted.length);
-        const box = range.getBoundingClientRect();
-        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-      }
-      throw new Error(`“${wanted}” is not in the phrase`);
-    },
-    [word, stay] as const,
-  );
 
 /** Tap-to-visible, as the page measured it (performance.measure 'lookup-open'): reported, not asserted. */
 const openTime = (page: Page) =>

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { newAccount, signIn, signUpByApi } from './helpers/accounts';
 import { expect, test } from './helpers/fixtures';
+import { wordPoint } from './helpers/reader';
 import { PHONE } from './helpers/screens';
 
 // Knowing which words you know (issue 34, docs/word-status.md), on a phone: a word tapped and marked
@@ -12,24 +13,6 @@ const BOOK = 'der-leuchtturmwarter';
 const WORD = 'Insel';
 
 test.use(PHONE);
-
-/** The middle of `word` in phrase `position`, scrolled into view: where a finger lands. */
-const wordPoint = (page: Page, position: number, word: string) =>
-  page.locator(`li#p-${position} .phrase`).evaluate((button, wanted) => {
-    button.scrollIntoView({ block: 'center' });
-    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node as Text;
-      const at = text.data.indexOf(wanted);
-      if (at === -1) continue;
-      const range = document.createRange();
-      range.setStart(text, at);
-      range.setEnd(text, at + wanted.length);
-      const box = range.getBoundingClientRect();
-      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    }
-    throw new Error(`“${wanted}” is not in the phrase`);
-  }, word);
 
 /**
  * The book's card on /books in its language, once the member's coverage came (GET user/coverage): what it

@@ -97,3 +97,27 @@ export function placesSent(page: Page): number[] {
   });
   return positions;
 }
+
+/**
+ * The middle of a word of a phrase, on screen: where a learner's finger lands (the text may not be split
+ * yet). Scrolled into the middle of the screen first unless `stay`.
+ */
+export const wordPoint = (page: Page, position: number, word: string, stay = false) =>
+  page.locator(`li#p-${position} .phrase`).evaluate(
+    (button, [wanted, still]) => {
+      if (!still) button.scrollIntoView({ block: 'center' });
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node as Text;
+        const at = text.data.indexOf(wanted);
+        if (at === -1) continue;
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + wanted.length);
+        const box = range.getBoundingClientRect();
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      }
+      throw new Error(`“${wanted}” is not in the phrase`);
+    },
+    [word, stay] as const,
+  );
