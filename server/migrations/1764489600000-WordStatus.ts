@@ -30,7 +30,11 @@ export class WordStatus1764489600000 implements MigrationInterface {
           { name: 'word', type: 'varchar', length: '100' },
           { name: 'count', type: 'integer' },
         ],
-        indices: [{ name: 'IDX_chapter_words_book', columnNames: ['book_id', 'word'] }],
+        indices: [
+          { name: 'IDX_chapter_words_book', columnNames: ['book_id', 'word'] },
+          // The books holding a key, for the coverage of a member whose word changed (shiftCoverage).
+          { name: 'IDX_chapter_words_word', columnNames: ['word', 'book_id'] },
+        ],
         foreignKeys: [
           {
             columnNames: ['chapter_id'],
@@ -98,9 +102,10 @@ export class WordStatus1764489600000 implements MigrationInterface {
         ],
       }),
     );
-    // "Best for me" (sort=coverage) at the catalogue's size reads precomputed shares: per member and book,
-    // the running words and those known, refreshed in the background per member and language whenever
-    // their statuses or the language's books change (coverage_runs: when it changed, when it was computed).
+    // Coverage at the catalogue's size is read precomputed: per member and book, the running words, those
+    // known and the keys not known; each status change shifts them in its own transaction, and a change of
+    // the language's books has them computed again in the background (coverage_runs: when it changed,
+    // when it was computed).
     // No foreign key to books, for the same reason as chapter_words: a deleted book's rows are left to the
     // member's next refresh of its language, and never read (the browse joins from the books).
     await db.createTable(
@@ -112,6 +117,7 @@ export class WordStatus1764489600000 implements MigrationInterface {
           { name: 'lang', type: 'varchar', length: '35' },
           { name: 'running', type: 'integer' },
           { name: 'known', type: 'integer' },
+          { name: 'unknown', type: 'integer' },
         ],
         indices: [{ name: 'IDX_book_coverage_user_lang', columnNames: ['user_id', 'lang'] }],
         foreignKeys: [

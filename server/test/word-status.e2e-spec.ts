@@ -1,4 +1,6 @@
 import { DataSource } from 'typeorm';
+import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
+import { sql } from '../database/sql';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
 import { WordFormsService } from '../word-forms/word-forms.service';
 import { CoverageRefresher } from '../word-status/coverage-refresher';
@@ -204,6 +206,75 @@ describe('Word status and coverage', () => {
     expect((await client.delete(`user/word-status/chapter/${marked.body.data.id}`)).status).toBe(404);
   });
 
+  it('answers from its precomputed coverage, kept exact by each status change without computing it again', async () => {
+    const { client, id } = await newMember(server);
+    const refresher = server.app.get(CoverageRefresher);
+    const live = async () => {
+      const books = await sql<Array<{ id: number | string; book_code: string }>>(
+        db,
+        'SELECT id, book_code FROM books WHERE book_code IN (?, ?)',
+        [code, other],
+      );
+      const counts = await server.app.get(ChapterWordsRepository).coverage(
+        id,
+        'es',
+        books.map((book) => Number(book.id)),
+      );
+      return Object.fromEntries(
+        books.map((book) => {
+          const c = counts.get(Number(book.id))!;
+          return [
+            book.book_code,
+            { known_share: Math.round((c.known / c.running) * 10_000) / 10_000, unknown_words: c.unknown },
+          ];
+        }),
+      );
+    };
+    const stored = async () =>
+      (
+        await db.query<Array<{ n: number | string }>>(
+          'SELECT SUM(known) AS n FROM book_coverage WHERE user_id = ' + Number(id),
+        )
+      )[0].n;
+    // The first request is computed when asked, and asks for its precomputation.
+    expect((await coverage(client))[code]).toEqual({ known_share: 0, unknown_words: 8 });
+    await refresher.settled();
+    expect(await refresher.state(db, id, 'es')).toBe('fresh');
+    const [{ computed_at: computed }] = await db.query<Array<{ computed_at: unknown }>>(
+      `SELECT computed_at FROM coverage_runs WHERE user_id = ${Number(id)}`,
+    );
+
+    await set(client, { lang: 'es', word: 'casas', status: 'known' });
+    expect(await coverage(client)).toEqual({
+      [code]: { known_share: 0.1, unknown_words: 7 },
+      [other]: { known_share: 0.5, unknown_words: 1 },
+    });
+    // Read from book_coverage: 1 known in this book, 2 in the other.
+    expect(Number(await stored())).toBe(3);
+    const marked = await client.post<{ data: { id: number; changed: number } }>('user/word-status/chapter', {
+      book_code: code,
+      chapter_no: 1,
+    });
+    expect(marked.body.data.changed).toBe(6);
+    // Every word but "un" (perro's key covers "Un perro." too).
+    expect(await coverage(client)).toEqual(await live());
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.9, unknown_words: 1 });
+    await set(client, { lang: 'es', word: 'casas', status: 'new' });
+    await set(client, { lang: 'es', word: 'casas', status: 'new' });
+    expect(await coverage(client)).toEqual(await live());
+    expect((await coverage(client))[other]).toEqual({ known_share: 0.5, unknown_words: 1 });
+    await client.delete(`user/word-status/chapter/${marked.body.data.id}`);
+    expect(await coverage(client)).toEqual(await live());
+    expect((await coverage(client))[code]).toEqual({ known_share: 0, unknown_words: 8 });
+    expect(Number(await stored())).toBe(0);
+    // None of it computed the member's coverage again: each change shifted it.
+    await refresher.settled();
+    const [{ computed_at: after }] = await db.query<Array<{ computed_at: unknown }>>(
+      `SELECT computed_at FROM coverage_runs WHERE user_id = ${Number(id)}`,
+    );
+    expect(String(after)).toBe(String(computed));
+  });
+
   it('sorts a member’s books nearest to 95% known first (Best for me), following their statuses', async () => {
     const { client } = await newMember(server);
     type Books = {
@@ -260,9 +331,14 @@ describe('Word status and coverage', () => {
     list.set('lang', 'es');
     expect((await admin.post('admin/word-forms', list)).status).toBeLessThan(300);
     await server.app.get(WordFormsService).settled();
-    // "gato" is no form of the list (only its lemma): its own key, which is gatos' now.
-    expect((await set(client, { lang: 'es', word: 'gato', status: 'known' })).body.data.lemma).toBeNull();
+    // The member's "gatos" is carried to its new key: still known, and "gato" with it.
     expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
+    await server.app.get(CoverageRefresher).settled();
+    expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
+    expect((await set(client, { lang: 'es', word: 'gato', status: 'known' })).body.data).toMatchObject({
+      lemma: null,
+      status: 'known',
+    });
 
     expect((await admin.delete(`admin/book/${other}`)).status).toBe(200);
     expect(Object.keys(await coverage(client))).toEqual([code]);

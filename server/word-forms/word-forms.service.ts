@@ -9,7 +9,7 @@ import {
 import { DataSource } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
 import { MessageAnswer } from '../common/answers';
-import { canonicalTag } from '../common/language-tags';
+import { canonicalTag, primaryTag } from '../common/language-tags';
 import { dateFromDb } from '../database/db-dates';
 import { sql } from '../database/sql';
 import { DictionaryFileError, type DictionaryFile } from '../dictionaries/formats/types';
@@ -67,6 +67,7 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
   private sweeping: Promise<unknown> = Promise.resolve();
   /** Books counted again after a change of their language's forms, one language after another. */
   private recounting: Promise<unknown> = Promise.resolve();
+  private readonly recounted: Array<(lang: string) => Promise<void>> = [];
   private stopping = false;
 
   constructor(private readonly db: DataSource) {
@@ -87,6 +88,11 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /** Resolves when the boot's sweep and the counts after a change have ended (the tests wait for them). */
+  /** Runs `listener` with a language (its primary subtag) once its books' words were counted again. */
+  afterRecount(listener: (lang: string) => Promise<void>): void {
+    this.recounted.push(listener);
+  }
+
   settled(): Promise<unknown> {
     return Promise.all([this.sweeping, this.recounting]);
   }
@@ -104,8 +110,10 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
   private recount(lang: string): void {
     this.recounting = this.recounting
       .then(() => recountLanguage(this.db, lang, () => this.stopping))
-      .then((chapters) => {
-        if (chapters) this.logger.log(`Counted the words of ${chapters} chapter(s) in ${lang} again.`);
+      .then(async (chapters) => {
+        if (!chapters) return;
+        this.logger.log(`Counted the words of ${chapters} chapter(s) in ${lang} again.`);
+        for (const listener of this.recounted) await listener(primaryTag(lang));
       })
       .catch((error: unknown) => this.logger.warn(`Counting ${lang}'s words again failed: ${String(error)}`));
   }

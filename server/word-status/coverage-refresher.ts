@@ -1,11 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { primaryTag } from '../common/language-tags';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
 import { dateToDb } from '../database/db-dates';
+import { WordFormsService } from '../word-forms/word-forms.service';
 import { changedRows, sql } from '../database/sql';
 
 /** How often the refresher looks for members whose coverage changed, besides being woken by a change. */
@@ -18,12 +19,11 @@ const BACK_OFF_MS = 60_000;
 const PER_SCAN = 50;
 
 /**
- * Keeps "Best for me" fresh (docs/word-status.md, "Best for me"): each member's coverage of every book in a
- * language, `book_coverage`, is computed again in the background whenever the member's statuses in it
- * change (`touch`, by the status service) or the language's books do (a catalogue change). A change
- * stamps `coverage_runs.changed_at`; the refresher computes the runs whose computation is older, each
- * claimed by a conditional UPDATE so that two instances never compute the same one. The answer of
- * `GET user/books?sort=coverage` says when its order was computed.
+ * Keeps the precomputed coverage (docs/word-status.md, "Coverage"): each member's coverage of every book in
+ * a language, `book_coverage`. A change of the member's statuses shifts it in its own transaction
+ * (`follow`); a change of the language's books stamps `coverage_runs.changed_at` of every member in it,
+ * and the refresher computes the runs whose computation is older, each claimed by a conditional UPDATE
+ * so that two instances never compute the same one. Until then the coverage is computed when asked.
  */
 @Injectable()
 export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -39,8 +39,11 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     private readonly books: BooksRepository,
     private readonly chapterWords: ChapterWordsRepository,
     events: CatalogueEvents,
+    wordForms: WordFormsService,
   ) {
     events.subscribe((codes) => this.booksChanged(codes));
+    // A language's words got new keys (its word forms changed): every member's coverage of it is stale.
+    wordForms.afterRecount((lang) => this.languageChanged(lang));
   }
 
   onApplicationBootstrap(): void {
@@ -64,21 +67,70 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  /** The member's statuses in `lang` changed: their coverage is computed again. */
-  async touch(userId: number, lang: string): Promise<void> {
-    const now = dateToDb(this.db, this.clock.now());
+  /**
+   * Within the transaction that changed the member's statuses of `keys` in `lang` (now known: `sign` 1;
+   * no longer known: -1): their precomputed coverage is shifted at once when it is complete, else their
+   * run is stamped to be computed again. The run's row is locked first, so a catalogue change stamping it
+   * meanwhile waits for this transaction (PostgreSQL) and its computation then sees these statuses. Answers
+   * whether a computation is due: call `wake` once the transaction committed.
+   */
+  async follow(
+    tx: EntityManager,
+    userId: number,
+    lang: string,
+    keys: string[],
+    sign: 1 | -1,
+  ): Promise<boolean> {
+    if (!keys.length) return false;
+    const now = dateToDb(tx, this.clock.now());
+    const locked = await changedRows(
+      tx,
+      'UPDATE coverage_runs SET changed_at = changed_at WHERE user_id = ? AND lang = ?',
+      [userId, lang],
+    );
+    if (locked && (await this.state(tx, userId, lang)) === 'fresh') {
+      await this.chapterWords.shiftCoverage(tx, userId, lang, keys, sign);
+      return false;
+    }
     await sql(
-      this.db,
+      tx,
       `INSERT INTO coverage_runs (user_id, lang, changed_at) VALUES (?, ?, ?)
        ON CONFLICT (user_id, lang) DO UPDATE SET changed_at = excluded.changed_at`,
       [userId, lang, now],
+    );
+    return true;
+  }
+
+  /**
+   * Whether the member's precomputed coverage of `lang` is complete and current (computed since the last
+   * change of their statuses or of the language's books), waits for a computation, or was never asked for.
+   */
+  async state(
+    db: DataSource | EntityManager,
+    userId: number,
+    lang: string,
+  ): Promise<'fresh' | 'due' | 'none'> {
+    const [run] = await sql<Array<{ fresh: number | string }>>(
+      db,
+      `SELECT CASE WHEN computed_at IS NOT NULL AND computed_at >= changed_at THEN 1 ELSE 0 END AS fresh
+         FROM coverage_runs WHERE user_id = ? AND lang = ?`,
+      [userId, lang],
+    );
+    return !run ? 'none' : Number(run.fresh) === 1 ? 'fresh' : 'due';
+  }
+
+  /** A member's coverage of `lang` is computed in the background, so that their next request reads it. */
+  async start(userId: number, lang: string): Promise<void> {
+    await sql(
+      this.db,
+      'INSERT INTO coverage_runs (user_id, lang, changed_at) VALUES (?, ?, ?) ON CONFLICT (user_id, lang) DO NOTHING',
+      [userId, lang, dateToDb(this.db, this.clock.now())],
     );
     this.wake();
   }
 
   /** Books changed (their words, their language, or they went): every member of their languages. */
   private async booksChanged(codes: string[]): Promise<void> {
-    const now = dateToDb(this.db, this.clock.now());
     // No codes: a notice this instance may have missed (a boot, a reconnect), not a change; stamping every
     // member's every language for it would recompute them all at each boot. The next change stamps them.
     if (!codes.length) return;
@@ -86,12 +138,18 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
       (await this.books.byCodes(codes)).flatMap((book) => (book.language ? [primaryTag(book.language)] : [])),
     );
     // A deleted book is no longer found: nobody's order shows it (the browse joins from the books).
-    for (const lang of languages)
-      await sql(this.db, 'UPDATE coverage_runs SET changed_at = ? WHERE lang = ?', [now, lang]);
+    for (const lang of languages) await this.languageChanged(lang);
+  }
+
+  /** Every member's coverage of `lang` is computed again. */
+  private async languageChanged(lang: string): Promise<void> {
+    const now = dateToDb(this.db, this.clock.now());
+    await sql(this.db, 'UPDATE coverage_runs SET changed_at = ? WHERE lang = ?', [now, lang]);
     this.wake();
   }
 
-  private wake(): void {
+  /** Computes the due runs soon (in this process's queue of refreshes). */
+  wake(): void {
     if (this.stopping) return;
     this.again = true;
     this.running = this.running.then(async () => {
@@ -118,7 +176,8 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
       if (this.stopping) return;
       if (await this.refresh(Number(run.user_id), String(run.lang))) done++;
     }
-    if (due.length === PER_SCAN && done > 0) this.again = true;
+    // More may be due: the next page, or a run changed while (or in the millisecond) it was computed.
+    if (done > 0) this.again = true;
   }
 
   /**

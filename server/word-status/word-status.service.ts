@@ -1,5 +1,5 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { primaryTag } from '../common/language-tags';
@@ -65,18 +65,24 @@ export class WordStatusService {
       throw ValidationFailed.field('word', `The word must not be longer than ${MAX_FORM} characters.`);
     const { key, lemma } = (await wordKeys(this.db, lang, new Map([[form, [dto.word, form]]]))).get(form)!;
     const when = dateToDb(this.db, at);
-    // "new" is kept as a row too, with its time: a "known" sent later from an older queue must not win.
-    await sql(
-      this.db,
-      `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at) VALUES (?, ?, ?, ?, NULL, ?)
-       ON CONFLICT (user_id, lang, word) DO UPDATE SET status = excluded.status, batch_id = NULL,
-         updated_at = excluded.updated_at
-       WHERE word_statuses.updated_at <= excluded.updated_at`,
-      [user.id, lang, key, dto.status, when],
-    );
-    await this.refresher.touch(user.id, lang);
-    const known = await this.knownAmong(user.id, lang, [key]);
-    return { data: { lang, word: form, lemma, status: known.has(key) ? 'known' : 'new' } };
+    let due = false;
+    const known = await this.db.transaction(async (tx) => {
+      const before = (await this.knownAmong(tx, user.id, lang, [key])).has(key);
+      // "new" is kept as a row too, with its time: a "known" sent later from an older queue must not win.
+      await sql(
+        tx,
+        `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at) VALUES (?, ?, ?, ?, NULL, ?)
+         ON CONFLICT (user_id, lang, word) DO UPDATE SET status = excluded.status, batch_id = NULL,
+           updated_at = excluded.updated_at
+         WHERE word_statuses.updated_at <= excluded.updated_at`,
+        [user.id, lang, key, dto.status, when],
+      );
+      const after = (await this.knownAmong(tx, user.id, lang, [key])).has(key);
+      if (after !== before) due = await this.refresher.follow(tx, user.id, lang, [key], after ? 1 : -1);
+      return after;
+    });
+    if (due) this.refresher.wake();
+    return { data: { lang, word: form, lemma, status: known ? 'known' : 'new' } };
   }
 
   /**
@@ -87,12 +93,13 @@ export class WordStatusService {
     const { lang, chapterId, bookId } = await this.chapter(user, dto);
     const words = await this.chapterWords.ofChapter(chapterId);
     const keys = [...new Set(words.map((word) => word.word))];
-    const known = await this.knownAmong(user.id, lang, keys);
+    const known = await this.knownAmong(this.db, user.id, lang, keys);
     const learning = await this.learning(user.id, lang, new Set(words.map((word) => word.form)));
     // Sorted: two markings at once insert in the same order, so they never deadlock on PostgreSQL.
     const rest = keys.filter((key) => !known.has(key) && !learning.has(key)).sort();
     if (!rest.length) return { data: { id: null, changed: 0 } };
     const when = dateToDb(this.db, this.clock.now());
+    let due = false;
     const answer = await this.db.transaction(async (tx): Promise<ChapterMarkAnswer> => {
       const [batch] = await sql<Array<{ id: number | string }>>(
         tx,
@@ -124,15 +131,17 @@ export class WordStatusService {
         return { data: { id: null, changed: 0 } };
       }
       await sql(tx, 'UPDATE word_status_batches SET words = ? WHERE id = ?', [Number(n), id]);
+      due = await this.refresher.follow(tx, user.id, lang, await this.batchWords(tx, id), 1);
       return { data: { id, changed: Number(n) } };
     });
-    await this.refresher.touch(user.id, lang);
+    if (due) this.refresher.wake();
     return answer;
   }
 
   /** Undoes a "Mark the rest as known": its words still known by it go back to new. */
   async undoChapter(user: User, id: number): Promise<UndoneAnswer> {
     let lang = '';
+    let due = false;
     const answer = await this.db.transaction(async (tx): Promise<UndoneAnswer> => {
       const [batch] = await sql<Array<{ id: number | string; lang: string }>>(
         tx,
@@ -140,11 +149,8 @@ export class WordStatusService {
         [id, user.id],
       );
       if (!batch) throw new NotFoundException('Nothing to undo: no such marking of yours.');
-      const [{ n }] = await sql<Array<{ n: number | string }>>(
-        tx,
-        'SELECT COUNT(*) AS n FROM word_statuses WHERE batch_id = ? AND user_id = ?',
-        [id, user.id],
-      );
+      lang = String(batch.lang);
+      const words = await this.batchWords(tx, id);
       // "new" again, with the time of the undo: a "known" sent later from an older queue must not win.
       await sql(
         tx,
@@ -152,10 +158,10 @@ export class WordStatusService {
         [dateToDb(tx, this.clock.now()), id, user.id],
       );
       await sql(tx, 'DELETE FROM word_status_batches WHERE id = ?', [id]);
-      lang = String(batch.lang);
-      return { data: { changed: Number(n) } };
+      due = await this.refresher.follow(tx, user.id, lang, words, -1);
+      return { data: { changed: words.length } };
     });
-    await this.refresher.touch(user.id, lang);
+    if (due) this.refresher.wake();
     return answer;
   }
 
@@ -213,7 +219,7 @@ export class WordStatusService {
   async ofChapter(user: User, query: ChapterWordsQuery): Promise<ChapterWordsAnswer> {
     const { lang, chapterId } = await this.chapter(user, query);
     const words = await this.chapterWords.ofChapter(chapterId);
-    const known = await this.knownAmong(user.id, lang, [...new Set(words.map((word) => word.word))]);
+    const known = await this.knownAmong(this.db, user.id, lang, [...new Set(words.map((word) => word.word))]);
     const learning = await this.learning(user.id, lang, new Set(words.map((word) => word.form)));
     const marks: Record<string, 'known' | 'learning'> = {};
     for (const { form, word } of words) {
@@ -234,11 +240,14 @@ export class WordStatusService {
     }
     const data: CoverageAnswer['data'] = {};
     for (const [lang, list] of byLanguage) {
-      const found = await this.chapterWords.coverage(
-        user.id,
-        lang,
-        list.map((book) => book.id),
-      );
+      const ids = list.map((book) => book.id);
+      // Read precomputed when current (coverage-refresher.ts); else computed now, and its computation asked for.
+      const state = await this.refresher.state(this.db, user.id, lang);
+      if (state === 'none') await this.refresher.start(user.id, lang);
+      const found =
+        state === 'fresh'
+          ? await this.chapterWords.storedCoverage(user.id, ids)
+          : await this.chapterWords.coverage(user.id, lang, ids);
       for (const book of list) {
         const counts = found.get(book.id);
         if (!counts || counts.running === 0) continue;
@@ -267,12 +276,25 @@ export class WordStatusService {
     return { lang: primaryTag(book.language), chapterId: chapters[index].id, bookId: book.id };
   }
 
+  /** The words a chapter marking made known and nothing changed since (its undo's words). */
+  private async batchWords(tx: EntityManager, id: number): Promise<string[]> {
+    const rows = await sql<Array<{ word: string }>>(tx, 'SELECT word FROM word_statuses WHERE batch_id = ?', [
+      id,
+    ]);
+    return rows.map((row) => String(row.word));
+  }
+
   /** Which of `keys` the member knows in `lang`. */
-  private async knownAmong(userId: number, lang: string, keys: string[]): Promise<Set<string>> {
+  private async knownAmong(
+    db: DataSource | EntityManager,
+    userId: number,
+    lang: string,
+    keys: string[],
+  ): Promise<Set<string>> {
     const known = new Set<string>();
     for (const part of chunks(keys, KEYS_PER_QUERY)) {
       const rows = await sql<Array<{ word: string }>>(
-        this.db,
+        db,
         `SELECT word FROM word_statuses WHERE user_id = ? AND lang = ? AND status = 'known'
            AND word IN (${part.map(() => '?').join(', ')})`,
         [userId, lang, ...part],

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { primaryTag } from '../../common/language-tags';
 import { countForms } from '../../common/running-words';
 import { sql } from '../../database/sql';
 import { wordKeys } from '../../word-forms/word-keys';
@@ -13,12 +14,19 @@ const ROWS_PER_INSERT = 150;
  * changed the phrases, after it took the chapter's lock (chapter-lock.ts), as measureChapter is; a book's
  * counts are the sum over its chapters.
  */
-export async function countChapterWords(tx: EntityManager, chapterId: number): Promise<void> {
+export async function countChapterWords(
+  tx: EntityManager,
+  chapterId: number,
+  { carryStatuses = false } = {},
+): Promise<void> {
   const [chapter] = await sql<Array<{ book_id: number | string; language: string | null }>>(
     tx,
     'SELECT c.book_id AS book_id, b.language AS language FROM chapters c JOIN books b ON b.id = c.book_id WHERE c.id = ?',
     [chapterId],
   );
+  const before = carryStatuses
+    ? await sql<ChapterKey[]>(tx, 'SELECT form, word FROM chapter_words WHERE chapter_id = ?', [chapterId])
+    : [];
   await sql(tx, 'DELETE FROM chapter_words WHERE chapter_id = ?', [chapterId]);
   if (!chapter) return;
   const lang = chapter.language ?? '';
@@ -51,13 +59,54 @@ export async function countChapterWords(tx: EntityManager, chapterId: number): P
       batch.flat(),
     );
   }
+  const moved = before.flatMap(({ form, word }) => {
+    const key = keys.get(String(form))?.key;
+    return key && key !== String(word) ? [[String(word), key]] : [];
+  });
+  await carryStatusesTo(tx, primaryTag(lang), moved);
+}
+
+interface ChapterKey {
+  form: string;
+  word: string;
+}
+
+/** Key pairs per statement: two values each, with the language. */
+const PAIRS_PER_CARRY = 200;
+
+/**
+ * A form's key changed (its language's word forms did: "perros" is now keyed by its lemma "perro"): every
+ * member's status of the old key is given to the new one where they have none, so that a word they said
+ * they know stays known (docs/word-status.md, "Freshness of keys"). The old key keeps its status too:
+ * other forms may still be keyed by it.
+ */
+async function carryStatusesTo(tx: EntityManager, lang: string, pairs: string[][]): Promise<void> {
+  for (let at = 0; at < pairs.length; at += PAIRS_PER_CARRY) {
+    const part = pairs.slice(at, at + PAIRS_PER_CARRY);
+    await sql(
+      tx,
+      `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at)
+       SELECT s.user_id, s.lang, m.new_key, s.status, NULL, s.updated_at
+         FROM word_statuses s
+         JOIN (${part.map(() => 'SELECT CAST(? AS varchar(100)) AS old_key, CAST(? AS varchar(100)) AS new_key').join(' UNION ALL ')}) m
+           ON m.old_key = s.word
+        WHERE s.lang = ?
+       ON CONFLICT (user_id, lang, word) DO NOTHING`,
+      [...part.flat(), lang],
+    );
+  }
 }
 
 /**
  * Counts every chapter of `bookIds` again, each in its own short transaction: after a book's language
  * changed, or a language's word forms did (their keys change).
  */
-export async function recountBooks(db: DataSource, bookIds: number[], stop = () => false): Promise<number> {
+export async function recountBooks(
+  db: DataSource,
+  bookIds: number[],
+  stop = () => false,
+  options: { carryStatuses?: boolean } = {},
+): Promise<number> {
   let chapters = 0;
   for (const bookId of bookIds) {
     const ids = await sql<Array<{ id: number | string }>>(db, 'SELECT id FROM chapters WHERE book_id = ?', [
@@ -67,7 +116,7 @@ export async function recountBooks(db: DataSource, bookIds: number[], stop = () 
       if (stop()) return chapters;
       await db.transaction(async (tx) => {
         await lockChapter(tx, Number(id));
-        await countChapterWords(tx, Number(id));
+        await countChapterWords(tx, Number(id), options);
       });
       chapters++;
     }
@@ -135,5 +184,6 @@ export async function recountLanguage(db: DataSource, lang: string, stop = () =>
     db,
     books.map((book) => Number(book.id)),
     stop,
+    { carryStatuses: true },
   );
 }
