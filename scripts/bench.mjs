@@ -33,10 +33,16 @@ import { dictionaryImportMarkdown, measureDictionaryImport } from './bench/dicti
 import { lookupMarkdown, measureLookup } from './bench/lookup-timing.mjs';
 import { lookupTapMarkdown, measureLookupTaps } from './bench/lookup-tap-timing.mjs';
 import {
+  addVocabulary,
+  BOOK_VOCABULARY,
   coverageMarkdown,
+  holdComputation,
   KNOWN_WORDS,
+  markingMarkdown,
   measureCoverage,
+  measureMarking,
   seedKnownWords,
+  timeComputation,
   signIn,
   signUpMember,
 } from './bench/coverage-timing.mjs';
@@ -951,15 +957,29 @@ const coverageOnly = async () => {
     const member = await signUpMember(base);
     await stop(server);
     server = undefined;
-    const { codes, common } = seedKnownWords(storage, member.id);
+    const vocabulary = addVocabulary(storage);
+    const { codes, common, top } = seedKnownWords(storage, member.id);
     const rows = [];
     const measureOn = async (engine, env) => {
       server = await startServer(storage, [], env);
+      const where = { storage, url: env.DATABASE_URL };
       const token = await signIn(base, member);
+      await holdComputation(where, member.id);
       for (const size of [24, 100]) {
-        console.log(`${engine}: coverage of ${size} books…`);
+        console.log(`${engine}: coverage of ${size} books, computed when asked…`);
+        const live = await measureCoverage(base, token, codes, { size, samples: 100 });
+        rows.push(coverageMarkdown(live, engine, books, { live: true }));
+      }
+      console.log(`${engine}: one computation…`);
+      const computation = await timeComputation(base, token, where, member.id, codes);
+      for (const size of [24, 100]) {
+        console.log(`${engine}: coverage of ${size} books, precomputed…`);
         rows.push(coverageMarkdown(await measureCoverage(base, token, codes, { size }), engine, books));
       }
+      console.log(`${engine}: marking a word…`);
+      rows.push(
+        ...markingMarkdown(await measureMarking(base, token, top), computation, engine, codes.length),
+      );
       await stop(server);
       server = undefined;
     };
@@ -974,7 +994,8 @@ const coverageOnly = async () => {
       COVERAGE_HEADING,
       '',
       `\`BENCH_ONLY=coverage node scripts/bench.mjs\`, ${cpus().length} cores, load ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}. ` +
-        `${books.toLocaleString('en-US')} books (${codes.length.toLocaleString('en-US')} in Spanish), each with its original's counted words; ` +
+        `${books.toLocaleString('en-US')} books (${codes.length.toLocaleString('en-US')} in Spanish), each with its original's counted words, ` +
+        `and each Spanish one ${BOOK_VOCABULARY.toLocaleString('en-US')} distinct words more as a novel has (${vocabulary.toLocaleString('en-US')} rows of chapter_words, Zipf over 30,000 words); ` +
         `the member knows ${KNOWN_WORDS.toLocaleString('en-US')} Spanish words, the ${common.toLocaleString('en-US')} most frequent keys of the Spanish books and made-up ones. ` +
         'Timed from loopback: the figure bounds the server time from above.',
       '',
