@@ -107,3 +107,51 @@ test('Undo right after Mark the rest as known makes the words new again', async 
   await expect(page.locator('[data-phrases] .w[data-status="new"]')).toHaveCount(before);
   await expect(page.getByRole('button', { name: 'Mark the rest as known' })).toBeFocused();
 });
+
+test('Best for me puts the books a member knows most of first, a page at a time', async ({
+  page,
+  request,
+}) => {
+  const account = newAccount('best');
+  await signUpByApi(request, account);
+  const login = await request.post('/api/v1/user/login', {
+    data: { email: account.email, password: account.password },
+  });
+  const { token } = (await login.json()) as { token: string };
+  const marked = await request.post('/api/v1/user/word-status/chapter', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { book_code: BOOK, chapter_no: 1 },
+  });
+  expect(marked.status(), await marked.text()).toBe(200);
+  await signIn(page, account.email, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // Pages of 4 books (the server's own answers), so that "More books" shows with the demo's few books.
+  await page.route('**/api/v1/user/books?*', (route) => {
+    const url = new URL(route.request().url());
+    url.searchParams.set('per_page', '4');
+    return route.continue({ url: url.toString() });
+  });
+  await page.goto('/books');
+  await page.locator('#books-sort').selectOption('coverage');
+  await expect(page).toHaveURL(/#best-for-me$/);
+  const heading = page.locator('[data-browse-results] h2');
+  await expect(heading).toHaveText(/^(\d+) books, those you know best \(about 95% of their words\) first$/);
+  const total = Number(/^(\d+)/.exec((await heading.textContent()) ?? '')![1]);
+  const cards = page.locator('[data-browse-results] .book-grid li.book-card');
+  await expect(cards).toHaveCount(4);
+  // The book of the marked chapter is first, with its coverage.
+  await expect(cards.first()).toHaveAttribute('data-coverage-of', BOOK);
+  await expect(cards.first().locator('.book-coverage')).toHaveText(/^You know \d+% of its words$/);
+  for (let shown = 4; shown < total; shown = Math.min(total, shown + 4)) {
+    const more = page.getByRole('button', { name: `More books (${total - shown} left)` });
+    await more.click();
+    await expect(cards).toHaveCount(Math.min(total, shown + 4));
+    // Focus goes on to the first new book.
+    await expect(cards.nth(shown).locator('a')).toBeFocused();
+  }
+  await expect(page.getByRole('button', { name: /^More books/ })).toHaveCount(0);
+  const codes = await cards.evaluateAll((items) =>
+    items.map((item) => (item as HTMLElement).dataset.coverageOf),
+  );
+  expect(new Set(codes).size).toBe(total);
+});

@@ -69,18 +69,61 @@ function card(book: MemberBook, eager: boolean): HTMLLIElement {
   return li;
 }
 
-/** The member's best books for the page's filters, drawn in place of the page's. */
-async function show(): Promise<void> {
-  const form = document.querySelector<HTMLFormElement>('[data-browse-form]');
-  const heading = document.querySelector<HTMLElement>('[data-browse-results] h2');
-  if (!form || !heading) return;
+/** The query of the member's best books for the page's filters, or null for a search (it cannot be sorted so). */
+function bestQuery(form: HTMLFormElement): URLSearchParams | null {
+  const searched = new FormData(form).get('q');
+  if (typeof searched === 'string' && searched.trim()) return null;
   const query = new URLSearchParams({ sort: VALUE, per_page: String(PAGE) });
   for (const name of ['lang', 'cefr', 'difficulty']) {
     const value = new FormData(form).get(name);
     if (typeof value === 'string' && value) query.set(name, value);
   }
-  const searched = new FormData(form).get('q');
-  if (typeof searched === 'string' && searched.trim()) {
+  return query;
+}
+
+/** "More books": the next page of the member's best, added below the ones shown. */
+function moreButton(
+  query: URLSearchParams,
+  page: number,
+  total: number,
+  shown: number,
+): HTMLButtonElement | null {
+  if (shown >= total) return null;
+  const button = Object.assign(document.createElement('button'), {
+    type: 'button',
+    className: 'button best-for-me-more',
+    textContent: `More books (${total - shown} left)`,
+  });
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    query.set('page', String(page + 1));
+    api<{ data: MemberBook[]; meta: { total: number } }>(`user/books?${query.toString()}`, { passive: true })
+      .then((answer) => {
+        const grid = document.querySelector<HTMLElement>('[data-browse-results] .book-grid');
+        const cards = answer.data.map((book) => card(book, false));
+        grid?.append(...cards);
+        const next = moreButton(query, page + 1, answer.meta.total, shown + cards.length);
+        if (next) button.replaceWith(next);
+        else button.remove();
+        // Focus moves to the first new book, so a keyboard or screen reader goes on from there.
+        cards[0]?.querySelector('a')?.focus();
+      })
+      .catch((error: unknown) => {
+        button.disabled = false;
+        button.textContent =
+          error instanceof ApiError ? error.message : 'More books could not be loaded: try again.';
+      });
+  });
+  return button;
+}
+
+/** The member's best books for the page's filters, drawn in place of the page's. */
+async function show(): Promise<void> {
+  const form = document.querySelector<HTMLFormElement>('[data-browse-form]');
+  const heading = document.querySelector<HTMLElement>('[data-browse-results] h2');
+  if (!form || !heading) return;
+  const query = bestQuery(form);
+  if (!query) {
     heading.textContent = 'Best for me does not sort a search: clear the search, or choose another sort.';
     return;
   }
@@ -94,6 +137,9 @@ async function show(): Promise<void> {
     );
     const grid = document.querySelector<HTMLElement>('[data-browse-results] .book-grid');
     grid?.replaceChildren(...answer.data.map((book, i) => card(book, i < 4)));
+    document.querySelector('.best-for-me-more')?.remove();
+    const more = moreButton(query, 1, answer.meta.total, answer.data.length);
+    if (more) grid?.after(more);
     document.querySelector<HTMLElement>('[data-browse-results] .pager')?.setAttribute('hidden', '');
     heading.textContent = `${answer.meta.total} ${answer.meta.total === 1 ? 'book' : 'books'}, those you know best (about 95% of their words) first`;
     heading.focus();
@@ -104,7 +150,11 @@ async function show(): Promise<void> {
 
 export function bestForMe(): void {
   offer();
-  document.addEventListener('lingonovel:books-shown', offer);
+  document.addEventListener('lingonovel:books-shown', () => {
+    // The browser drew a page of its own: the best books' "More books" goes with them.
+    document.querySelector('.best-for-me-more')?.remove();
+    offer();
+  });
   // Before the book browser's own listener: this sort is not a page it can fetch.
   document.addEventListener(
     'change',

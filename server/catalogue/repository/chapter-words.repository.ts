@@ -46,17 +46,7 @@ export class ChapterWordsRepository {
     const found = new Map<number, BookCoverage>();
     for (let at = 0; at < bookIds.length; at += BOOKS_PER_QUERY) {
       const batch = bookIds.slice(at, at + BOOKS_PER_QUERY);
-      const rows = await sql<CoverageRow[]>(
-        this.db,
-        `SELECT w.book_id AS book_id, SUM(w.count) AS running,
-                SUM(CASE WHEN s.word IS NULL THEN 0 ELSE w.count END) AS known,
-                COUNT(DISTINCT CASE WHEN s.word IS NULL THEN w.word END) AS unknown
-           FROM chapter_words w
-           LEFT JOIN word_statuses s ON s.user_id = ? AND s.lang = ? AND s.word = w.word AND s.status = 'known'
-          WHERE w.book_id IN (${batch.map(() => '?').join(', ')})
-          GROUP BY w.book_id`,
-        [userId, lang, ...batch],
-      );
+      const rows = await sql<CoverageRow[]>(this.db, coverageOfBooks(batch.length), [userId, lang, ...batch]);
       for (const row of rows) found.set(Number(row.book_id), coverageOf(row));
     }
     return found;
@@ -70,7 +60,7 @@ export class ChapterWordsRepository {
       const rows = await sql<CoverageRow[]>(
         this.db,
         `SELECT book_id, running, known, unknown FROM book_coverage
-          WHERE user_id = ? AND book_id IN (${batch.map(() => '?').join(', ')})`,
+          WHERE user_id = ? AND book_id IN (${marks(batch.length)})`,
         [userId, ...batch],
       );
       for (const row of rows) found.set(Number(row.book_id), coverageOf(row));
@@ -79,32 +69,39 @@ export class ChapterWordsRepository {
   }
 
   /**
-   * Computes again a member's coverage of every book in `lang` (its primary subtag): one grouped query over
-   * the language's counted words and the member's known words, in a transaction that replaces the
-   * member's rows of the language.
+   * Computes again a member's coverage of every book in `lang` (its primary subtag): a grouped query over
+   * the counted words of BOOKS_PER_QUERY books at a time and the member's known words, each replacing the
+   * member's rows of those books in a short transaction, so that SQLite (whose queries hold the event loop)
+   * answers other requests between them. The run stays due meanwhile (coverage-refresher.ts): statuses
+   * changed during the computation have it computed again.
    */
   async refreshCoverage(userId: number, lang: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      // The language's rows, and any of a book now in the language (it changed language since).
-      await sql(
-        tx,
-        `DELETE FROM book_coverage WHERE user_id = ?
-           AND (lang = ? OR book_id IN (SELECT id FROM books WHERE language = ? OR language LIKE ?))`,
-        [userId, lang, lang, `${lang}-%`],
-      );
-      await sql(
-        tx,
-        `INSERT INTO book_coverage (user_id, book_id, lang, running, known, unknown)
-         SELECT ?, w.book_id, ?, SUM(w.count), SUM(CASE WHEN s.word IS NULL THEN 0 ELSE w.count END),
-                COUNT(DISTINCT CASE WHEN s.word IS NULL THEN w.word END)
-           FROM chapter_words w
-           JOIN books b ON b.id = w.book_id
-           LEFT JOIN word_statuses s ON s.user_id = ? AND s.lang = ? AND s.word = w.word AND s.status = 'known'
-          WHERE b.language = ? OR b.language LIKE ?
-          GROUP BY w.book_id`,
-        [userId, lang, userId, lang, lang, `${lang}-%`],
-      );
-    });
+    const inLanguage = 'SELECT id FROM books WHERE language = ? OR language LIKE ?';
+    // Rows of a book no longer in the language (it changed language, or went) go.
+    await sql(
+      this.db,
+      `DELETE FROM book_coverage WHERE user_id = ? AND lang = ? AND book_id NOT IN (${inLanguage})`,
+      [userId, lang, lang, `${lang}-%`],
+    );
+    const books = await sql<Array<{ id: number | string }>>(this.db, `${inLanguage} ORDER BY id`, [
+      lang,
+      `${lang}-%`,
+    ]);
+    for (let at = 0; at < books.length; at += BOOKS_PER_QUERY) {
+      const batch = books.slice(at, at + BOOKS_PER_QUERY).map((book) => Number(book.id));
+      await this.db.transaction(async (tx) => {
+        await sql(tx, `DELETE FROM book_coverage WHERE user_id = ? AND book_id IN (${marks(batch.length)})`, [
+          userId,
+          ...batch,
+        ]);
+        await sql(
+          tx,
+          `INSERT INTO book_coverage (user_id, book_id, lang, running, known, unknown)
+           SELECT ?, c.book_id, ?, c.running, c.known, c.unknown FROM (${coverageOfBooks(batch.length)}) c`,
+          [userId, lang, userId, lang, ...batch],
+        );
+      });
+    }
   }
 
   /**
@@ -122,7 +119,7 @@ export class ChapterWordsRepository {
   ): Promise<void> {
     for (let at = 0; at < keys.length; at += KEYS_PER_SHIFT) {
       const part = keys.slice(at, at + KEYS_PER_SHIFT);
-      const list = part.map(() => '?').join(', ');
+      const list = marks(part.length);
       await sql(
         tx,
         `UPDATE book_coverage SET
@@ -136,6 +133,21 @@ export class ChapterWordsRepository {
     }
   }
 }
+
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * The coverage of `n` books (bound after the member and the language) for a member: their running words,
+ * those whose key the member knows, and their distinct keys not known; a book without words has no row.
+ */
+const coverageOfBooks = (n: number): string =>
+  `SELECT w.book_id AS book_id, SUM(w.count) AS running,
+          SUM(CASE WHEN s.word IS NULL THEN 0 ELSE w.count END) AS known,
+          COUNT(DISTINCT CASE WHEN s.word IS NULL THEN w.word END) AS unknown
+     FROM chapter_words w
+     LEFT JOIN word_statuses s ON s.user_id = ? AND s.lang = ? AND s.word = w.word AND s.status = 'known'
+    WHERE w.book_id IN (${marks(n)})
+    GROUP BY w.book_id`;
 
 interface CoverageRow {
   book_id: number | string;
