@@ -7,6 +7,7 @@ import { newAccount, signIn, signUpByApi, type Account } from './helpers/account
 import { expect, test } from './helpers/fixtures';
 import { setPlan } from './helpers/plans';
 import { queuedActions, seedQueue } from './helpers/device-queue';
+import { controlled, downloadHere } from './helpers/device';
 import {
   audioEvents,
   audioState,
@@ -49,34 +50,6 @@ async function trialMember(request: APIRequestContext): Promise<Account & { id: 
   const id = await signUpByApi(request, account);
   await setPlan(request, id, 'trialing');
   return { ...account, id };
-}
-
-const isControlled = (page: Page) => page.evaluate(() => navigator.serviceWorker.controller !== null);
-
-/**
- * Waits until the service worker controls the page (the first one claims open pages). A page whose
- * navigation began while that first worker was still activating can miss its claim for good (Chromium
- * claims only the documents that exist when `clients.claim()` runs); as a learner would, the journey then
- * reloads, and a page loaded under an active worker is always controlled.
- */
-async function controlled(page: Page): Promise<void> {
-  // The first install precaches every asset: on a loaded machine (npm test runs the PostgreSQL pass beside
-  // the journeys) that takes longer than expect's default 5 s.
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  try {
-    await expect.poll(() => isControlled(page), { timeout: 10_000 }).toBe(true);
-  } catch {
-    await page.reload();
-    await expect.poll(() => isControlled(page), { timeout: 30_000 }).toBe(true);
-  }
-}
-
-async function downloadHere(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await controlled(page);
-  await page.getByRole('button', { name: 'Download for offline' }).click();
-  await expect(page.getByText('Downloaded: this chapter opens offline.')).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText(/^Downloaded · \d+ KB$/)).toBeVisible();
 }
 
 /** Downloads a chapter already on the device again (to keep what changed since): Remove, then download. */

@@ -11,7 +11,12 @@ export const MAX_FORM = 100;
 const LETTER = /\p{L}/u;
 const segmenters = new Map<string, Intl.Segmenter>();
 
-function segmenterFor(lang: string): Intl.Segmenter {
+/**
+ * The language's word segmenter, one per language (the reader's too: site/lib/lookup/words.ts); undefined
+ * in a browser without `Intl.Segmenter` (Node has it).
+ */
+export function wordSegmenter(lang: string): Intl.Segmenter | undefined {
+  if (typeof Intl.Segmenter !== 'function') return undefined;
   let found = segmenters.get(lang);
   if (!found) {
     if (segmenters.size >= 100) segmenters.clear();
@@ -39,7 +44,7 @@ export function formOf(word: string, lang: string): string {
 /** The words of a text as written, in order, repeats included: those a count or a status can take. */
 export function runningWords(text: string, lang: string): string[] {
   const words: string[] = [];
-  for (const part of segmenterFor(lang).segment(text.normalize('NFC')))
+  for (const part of wordSegmenter(lang)?.segment(text.normalize('NFC')) ?? [])
     if (part.isWordLike && part.segment.length <= MAX_FORM && LETTER.test(part.segment))
       words.push(part.segment);
   return words;

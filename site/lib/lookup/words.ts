@@ -8,33 +8,17 @@
  * phrase plays it, as before lookups; its words list (W, the Words button) splits at spaces and punctuation.
  */
 
+import { wordSegmenter } from '../../../server/common/running-words';
+
 /** The class of a word's element: a plain inline <span>, part of the phrase's text. */
 export const WORD_CLASS = 'w';
 
 /** Letters and digits, an apostrophe inside a word kept (m’appelle): the list's words without a segmenter. */
 const PLAIN_WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
 
-const segmenters = new Map<string, Intl.Segmenter>();
-
-/** The language's word segmenter; undefined where the browser has none. */
-function segmenter(lang: string): Intl.Segmenter | undefined {
-  if (typeof Intl.Segmenter !== 'function') return undefined;
-  let found = segmenters.get(lang);
-  if (!found) {
-    // A tag the browser does not know falls back to its default rules rather than throwing.
-    try {
-      found = new Intl.Segmenter(lang || undefined, { granularity: 'word' });
-    } catch {
-      found = new Intl.Segmenter(undefined, { granularity: 'word' });
-    }
-    segmenters.set(lang, found);
-  }
-  return found;
-}
-
 /** The words of a text, in order, repeats included. */
 export function wordsOf(text: string, lang: string): string[] {
-  const words = segmenter(lang);
+  const words = wordSegmenter(lang);
   if (!words) return text.match(PLAIN_WORD) ?? [];
   return [...words.segment(text)].filter((part) => part.isWordLike).map((part) => part.segment);
 }
@@ -50,7 +34,7 @@ export function distinctWords(text: string, lang: string): string[] {
  * segmenter, nothing is wrapped.
  */
 export function wrapWords(element: HTMLElement, lang: string): void {
-  const words = segmenter(lang);
+  const words = wordSegmenter(lang);
   if (!words || element.dataset.words === 'wrapped') return;
   element.dataset.words = 'wrapped';
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
