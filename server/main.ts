@@ -6,6 +6,7 @@ import { createApp } from './http/create-app';
 import { SiteNotBuiltError } from './http/pages';
 import { DemoSeedService } from './seed/demo-seed.service';
 import { InstanceLockedError } from './database/instance-lock';
+import { SchemaTooNewError } from './database/schema-guard';
 
 async function main(): Promise<void> {
   const demo = process.argv.includes('--demo');
@@ -26,7 +27,8 @@ main().catch((error: unknown) => {
   if (
     error instanceof ConfigError ||
     error instanceof SiteNotBuiltError ||
-    error instanceof InstanceLockedError
+    error instanceof InstanceLockedError ||
+    error instanceof SchemaTooNewError
   ) {
     console.error(`Lingonovel cannot start: ${error.message}`);
   } else {

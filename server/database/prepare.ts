@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { dataSourceOptions, isPostgres, type DatabaseConfig } from './data-source';
+import { guardSchema } from './schema-guard';
 
 /** Any fixed number: every instance of every version takes the same PostgreSQL advisory lock. */
 const MIGRATION_LOCK = 4_242_017;
@@ -12,17 +13,22 @@ const JWT_SECRET_KEY = 'jwt_secret';
 export const LEGACY_JWT_SECRET_FILE = 'jwt-secret';
 
 /**
- * Applies the pending migrations, each in its own transaction. On PostgreSQL several instances may boot at
+ * Applies the pending migrations, each in its own transaction, once the schema guard found no migration
+ * this build does not know (schema-guard.ts). On PostgreSQL several instances may boot at
  * once, so they queue on an advisory lock: the first applies each migration, the others then find none
  * pending. (SQLite has one instance per STORAGE_DIR, and its own file lock serialises writers.)
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
-  if (!isPostgres(dataSource)) return names(await dataSource.runMigrations({ transaction: 'each' }));
+  if (!isPostgres(dataSource)) {
+    await guardSchema(dataSource);
+    return names(await dataSource.runMigrations({ transaction: 'each' }));
+  }
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
+      await guardSchema(dataSource);
       return names(await dataSource.runMigrations({ transaction: 'each' }));
     } finally {
       await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);

@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
-import { openDatabase } from '../database/data-source';
+import { dataSourceOptions, openDatabase } from '../database/data-source';
+import { KNOWN_MIGRATIONS, SchemaTooNewError } from '../database/schema-guard';
+import { sql } from '../database/sql';
 import { prepareDatabase } from '../database/prepare';
 import { MIGRATIONS } from '../database/schema';
 import { ApiClient, newMember } from './api-client';
@@ -28,6 +30,38 @@ describe('Preparing the database at boot', () => {
       expect(ran.map((row) => row.name)).toEqual(MIGRATIONS.map((migration) => new migration().name));
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('refuses a database a newer build migrated, before any migration, at boot and in the tools', async () => {
+    const storageDir = tempStorage();
+    const database = await testDatabaseConfig(storageDir);
+    const db = await openDatabase(database);
+    await sql(db, 'INSERT INTO migrations (timestamp, name) VALUES (?, ?)', [
+      1999999999999,
+      'ReadingRooms1999999999999',
+    ]);
+    const tables = async (of: DataSource) => (await of.createQueryRunner().getTables()).length;
+    const before = await tables(db);
+    await db.destroy();
+    const refusal =
+      /^the database has 1 migration\(s\) this build does not know \(its newest: ReadingRooms1999999999999\); this build knows up to \w+\d{13}\. .*docs\/upgrading\.md/;
+    const boot = prepareDatabase({ ...loadConfig({ STORAGE_DIR: storageDir }), ...database });
+    await expect(boot).rejects.toThrow(SchemaTooNewError);
+    await expect(boot).rejects.toThrow(refusal);
+    await expect(openDatabase(database)).rejects.toThrow(refusal);
+    // Nothing was changed: the newer build finds its database as it left it.
+    const after = new DataSource(dataSourceOptions(database));
+    await after.initialize();
+    try {
+      expect(await tables(after)).toBe(before);
+      const names = await sql<Array<{ name: string }>>(
+        after,
+        'SELECT name FROM migrations ORDER BY timestamp',
+      );
+      expect(names.map((row) => row.name)).toEqual([...KNOWN_MIGRATIONS, 'ReadingRooms1999999999999']);
+    } finally {
+      await after.destroy();
     }
   });
 
