@@ -123,6 +123,19 @@ test('Best for me puts the books a member knows most of first, a page at a time'
     data: { book_code: BOOK, chapter_no: 1 },
   });
   expect(marked.status(), await marked.text()).toBe(200);
+  // The order is precomputed: wait until the member's is (meta.coverage_as_of), as a learner coming back
+  // later would find it.
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/api/v1/user/books?sort=coverage', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        return ((await res.json()) as { meta: { coverage_as_of: string | null } }).meta.coverage_as_of;
+      },
+      { timeout: 60_000 },
+    )
+    .not.toBeNull();
   await signIn(page, account.email, account.password);
   await expect(page).toHaveURL(/\/dashboard$/);
   // Pages of 4 books (the server's own answers), so that "More books" shows with the demo's few books.

@@ -255,7 +255,7 @@ export function coverageMarkdown(result, engine, books, { live = false } = {}) {
 export function markingMarkdown(marking, computation, engine, spanish) {
   return [
     `| \`PUT user/word-status\` of the most frequent Spanish word (in ${spanish.toLocaleString('en-US')} books), ${engine}, p95 of ${marking.samples} | ` +
-      `${marking.p95} ms (median ${marking.median}, worst ${marking.max}) | ≤ ${COVERAGE_P95_LIMIT_MS} ms | ${marking.p95 <= COVERAGE_P95_LIMIT_MS ? 'met' : '**missed**'} |`,
+      `${marking.p95} ms (median ${marking.median}, worst ${marking.max}) | none: the worst case of a status change (the word is in every book); the issue's target is the coverage's | |`,
     `| One computation of the member's coverage of every Spanish book (first request to its time in \`user/books\`), ${engine} | ${computation} ms | none: how fresh "Best for me" is after a change of the catalogue | |`,
   ];
 }

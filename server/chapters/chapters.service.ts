@@ -45,13 +45,15 @@ export class ChaptersService {
   }
 
   async update(id: number, dto: ChapterDto) {
-    await this.find(id);
+    const before = await this.find(id);
     const book = await this.bookFor(dto.book_id);
     const affected = await this.write(() =>
       this.chapters.update(id, { bookId: book.id, title: dto.title, chapterNo: dto.chapter_no }),
     );
     if (affected !== 1) throw new NotFoundException('Chapter not found.');
-    await this.events.changed(book.bookCode);
+    // A chapter moved to another book changed the book it left too (its pages, its words).
+    const left = before.bookId !== book.id ? await this.books.byId(before.bookId) : null;
+    await this.events.changed(...[book.bookCode, ...(left ? [left.bookCode] : [])]);
     return { message: 'The chapter has been updated.', data: toChapterResponse(await this.find(id)) };
   }
 

@@ -34,3 +34,9 @@ function placeholders(db: Queryable, text: string): string {
   let n = 0;
   return text.replace(/\?/g, () => `$${++n}`);
 }
+
+/**
+ * Lets the event loop answer other requests: SQLite's driver runs each query synchronously, so a loop of
+ * awaited queries (a background computation) would otherwise hold every request until it ends.
+ */
+export const letOthersIn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -90,7 +90,7 @@ describe('The page cache under 20,000 distinct guest queries', () => {
     rmSync(storage, { recursive: true, force: true });
   });
 
-  it('keeps the server within PAGE_CACHE_MB + 64 MB, holding no more than the cache counts', async () => {
+  it('keeps the server within PAGE_CACHE_MB + 96 MB, holding no more than the cache counts', async () => {
     const queries = distinctQueries(QUERIES, 30);
     expect(new Set(queries).size).toBe(QUERIES);
     const statuses: Record<number, number> = {};
@@ -136,7 +136,10 @@ describe('The page cache under 20,000 distinct guest queries', () => {
         `${mb(after)} after (+${mb(after - baseline)}), peak ${mb(peak)} (+${mb(peak - baseline)})`,
     );
     expect(Object.keys(statuses)).toEqual(['200']);
-    expect(after - baseline).toBeLessThanOrEqual((BUDGET_MB + 64) * MB);
+    // A coarse guard (a cache 20 times its budget would pass no run): what the allocator keeps of freed
+    // pages varies with the machine's load (up to +74 MB measured on PostgreSQL in CI). The exact measure of
+    // the cache is `held` below.
+    expect(after - baseline).toBeLessThanOrEqual((BUDGET_MB + 96) * MB);
     expect(held).toBeLessThanOrEqual(full.bytes);
     // Within its budget, and filled past half of it: the measures above are of a cache in use.
     expect(full.maxBytes).toBe(BUDGET_MB * MB);

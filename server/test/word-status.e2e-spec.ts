@@ -315,6 +315,7 @@ describe('Word status and coverage', () => {
 
   it('follows an edited phrase, new word forms and a deleted book', async () => {
     const { client } = await newMember(server);
+    const marker = (await newMember(server)).client;
     await set(client, { lang: 'es', word: 'gatos', status: 'known' });
     expect((await coverage(client))[code].known_share).toBe(0);
     const edited = await admin.post(
@@ -324,6 +325,11 @@ describe('Word status and coverage', () => {
     expect(edited.status).toBe(200);
     // "perros" left, "gatos" came: 1 of 10 known, and perro (still in "El perro come.") unknown.
     expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
+    // Another member marks the rest of the chapter ("gatos" with it), to undo it after the keys change.
+    const marked = await marker.post<{ data: { id: number } }>('user/word-status/chapter', {
+      book_code: code,
+      chapter_no: 1,
+    });
 
     // New word forms for Spanish: the books are counted again, "gatos" now under its lemma gato.
     const list = new FormData();
@@ -335,17 +341,106 @@ describe('Word status and coverage', () => {
     expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
     await server.app.get(CoverageRefresher).settled();
     expect((await coverage(client))[code]).toEqual({ known_share: 0.1, unknown_words: 8 });
-    expect((await set(client, { lang: 'es', word: 'gato', status: 'known' })).body.data).toMatchObject({
-      lemma: null,
-      status: 'known',
-    });
+    expect((await marks(client)).words.gatos).toBe('known');
+    // The marking's undo takes the carried status back too: "gatos" is new again under its new key.
+    expect((await marks(marker)).words.gatos).toBe('known');
+    expect((await marker.delete(`user/word-status/chapter/${marked.body.data.id}`)).status).toBe(200);
+    expect((await marks(marker)).words).toEqual({});
+    expect((await coverage(marker))[code]).toEqual({ known_share: 0, unknown_words: 9 });
 
+    const kept = (await coverage(client))[code];
     expect((await admin.delete(`admin/book/${other}`)).status).toBe(200);
-    expect(Object.keys(await coverage(client))).toEqual([code]);
+    expect(await coverage(client)).toEqual({ [code]: kept });
+    await server.app.get(CoverageRefresher).settled();
+    const best = await client.get<{ data: Array<{ book_code: string }> }>('user/books?lang=es&sort=coverage');
+    expect(best.body.data.map((book) => book.book_code)).toEqual([code]);
     const [{ n }] = await db.query<Array<{ n: number | string }>>(
       'SELECT COUNT(*) AS n FROM chapter_words cw WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.id = cw.book_id)',
     );
     expect(Number(n)).toBe(0);
+  });
+
+  it('keeps its precomputed coverage true through racing changes, a book changing language and a chapter moved', async () => {
+    const { client, id } = await newMember(server);
+    const refresher = server.app.get(CoverageRefresher);
+    const repository = server.app.get(ChapterWordsRepository);
+    const book = async (language: string, phrase: string) => {
+      const created = await admin.post<{ data: { id: number; book_code: string } }>(
+        'admin/book',
+        bookForm({ language, title: `Libro ${phrase}` }),
+      );
+      const chapter = await admin.post<{ data: { id: number } }>('admin/chapter', {
+        title: 'Uno',
+        chapter_no: 1,
+        book_id: created.body.data.id,
+      });
+      const written = await admin.post(
+        'admin/phrase',
+        form({
+          chapter_id: chapter.body.data.id,
+          phrase,
+          dictionary: 'hola: hello',
+          line_audio: [fixture('clip.mp3'), 'clip.mp3'],
+        }),
+      );
+      expect(written.status).toBe(200);
+      return { ...created.body.data, chapter: chapter.body.data.id };
+    };
+    const spanish = await book('es', 'Hola hola mundo.');
+    const french = await book('fr', 'Bonjour le monde.');
+    // Read precomputed (after a settle) against computed when asked: the same, book by book.
+    const agree = async (lang: string, target: { id: number; book_code: string }) => {
+      await refresher.settled();
+      expect(await refresher.state(db, id, lang)).toBe('fresh');
+      const stored = await repository.storedCoverage(id, lang, [target.id]);
+      expect(stored.get(target.id)).toEqual(
+        (await repository.coverage(id, lang, [target.id])).get(target.id),
+      );
+      return stored.get(target.id);
+    };
+    await coverage(client, [spanish.book_code, french.book_code]);
+    await set(client, { lang: 'fr', word: 'bonjour', status: 'known' });
+    await refresher.settled();
+
+    // Taps racing on one word, known and new in turn: whatever order they commit in, no shift is lost or
+    // made twice.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        set(client, { lang: 'es', word: 'hola', status: i % 2 ? 'known' : 'new' }),
+      ),
+    );
+    expect((await agree('es', spanish))?.running).toBe(3);
+
+    // The Spanish book turns French: its French coverage is read from now on, and its Spanish row goes.
+    const turned = await admin.post(
+      `admin/book/${spanish.book_code}?_method=put`,
+      bookForm({
+        language: 'fr',
+        title: 'Libro Hola hola mundo.',
+        book_image: undefined,
+        sample_audio: undefined,
+      }),
+    );
+    expect(turned.status).toBe(200);
+    expect(await agree('fr', spanish)).toEqual({ running: 3, known: 0, unknown: 2 });
+    await refresher.settled();
+    const rows = await sql<Array<{ lang: string }>>(
+      db,
+      'SELECT lang FROM book_coverage WHERE user_id = ? AND book_id = ?',
+      [id, spanish.id],
+    );
+    expect(rows.map((row) => String(row.lang))).toEqual(['fr']);
+
+    // The French book's chapter moves into the other book: both books' coverage follows.
+    const moved = await admin.put(
+      `admin/chapter/${french.chapter}`,
+      new URLSearchParams({ book_id: String(spanish.id), title: 'Dos', chapter_no: '2' }),
+    );
+    expect(moved.status).toBe(200);
+    expect(await agree('fr', spanish)).toEqual({ running: 6, known: 1, unknown: 4 });
+    expect((await repository.storedCoverage(id, 'fr', [french.id])).get(french.id)).toBeUndefined();
+    await admin.delete(`admin/book/${spanish.book_code}`);
+    await admin.delete(`admin/book/${french.book_code}`);
   });
 
   it('refuses a chapter the member may not read, and bad input, by field; answers members only, privately', async () => {

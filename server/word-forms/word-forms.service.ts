@@ -110,12 +110,21 @@ export class WordFormsService implements OnApplicationBootstrap, OnModuleDestroy
   private recount(lang: string): void {
     this.recounting = this.recounting
       .then(() => recountLanguage(this.db, lang, () => this.stopping))
+      .then(
+        (chapters) => {
+          if (chapters) this.logger.log(`Counted the words of ${chapters} chapter(s) in ${lang} again.`);
+          return chapters;
+        },
+        (error: unknown) => {
+          this.logger.warn(`Counting ${lang}'s words again failed: ${String(error)}`);
+          // Some chapters may have their new keys already.
+          return 1;
+        },
+      )
       .then(async (chapters) => {
-        if (!chapters) return;
-        this.logger.log(`Counted the words of ${chapters} chapter(s) in ${lang} again.`);
-        for (const listener of this.recounted) await listener(primaryTag(lang));
+        for (const listener of chapters ? this.recounted : []) await listener(primaryTag(lang));
       })
-      .catch((error: unknown) => this.logger.warn(`Counting ${lang}'s words again failed: ${String(error)}`));
+      .catch((error: unknown) => this.logger.warn(`After counting ${lang}'s words again: ${String(error)}`));
   }
 
   async import(dto: WordFormsImportDto): Promise<WordFormsImportAnswer> {

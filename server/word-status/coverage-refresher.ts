@@ -7,7 +7,7 @@ import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
 import { dateToDb } from '../database/db-dates';
 import { WordFormsService } from '../word-forms/word-forms.service';
-import { changedRows, sql } from '../database/sql';
+import { changedRows, letOthersIn, sql } from '../database/sql';
 
 /** How often the refresher looks for members whose coverage changed, besides being woken by a change. */
 const SCAN_MS = 30_000;
@@ -50,6 +50,9 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     this.timer = setInterval(() => this.wake(), SCAN_MS);
     this.timer.unref();
     this.wake();
+    // An upgraded installation counts its older chapters in the background: what was computed meanwhile
+    // left them out.
+    void this.books.chaptersCounted.then((counted) => (counted ? this.languageChanged(null) : undefined));
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -68,11 +71,25 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /**
+   * First in every transaction that changes a member's statuses in `lang`: their run's row is created if
+   * need be and locked, so that two changes of theirs (two taps, two devices) and a catalogue change
+   * stamping it wait for one another on PostgreSQL, and each reads the statuses the other committed.
+   */
+  async lock(tx: EntityManager, userId: number, lang: string): Promise<void> {
+    await sql(
+      tx,
+      `INSERT INTO coverage_runs (user_id, lang, changed_at) VALUES (?, ?, ?)
+       ON CONFLICT (user_id, lang) DO UPDATE SET changed_at = coverage_runs.changed_at`,
+      [userId, lang, dateToDb(tx, this.clock.now())],
+    );
+  }
+
+  /**
    * Within the transaction that changed the member's statuses of `keys` in `lang` (now known: `sign` 1;
-   * no longer known: -1): their precomputed coverage is shifted at once when it is complete, else their
-   * run is stamped to be computed again. The run's row is locked first, so a catalogue change stamping it
-   * meanwhile waits for this transaction (PostgreSQL) and its computation then sees these statuses. Answers
-   * whether a computation is due: call `wake` once the transaction committed.
+   * no longer known: -1), after `lock`: their precomputed coverage is shifted at once when it is complete,
+   * else their run is stamped (with the time taken under the lock, so that a computation that started
+   * before stays due) to be computed again. Answers whether a computation is due: call `wake` once the
+   * transaction committed.
    */
   async follow(
     tx: EntityManager,
@@ -82,22 +99,15 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     sign: 1 | -1,
   ): Promise<boolean> {
     if (!keys.length) return false;
-    const now = dateToDb(tx, this.clock.now());
-    const locked = await changedRows(
-      tx,
-      'UPDATE coverage_runs SET changed_at = changed_at WHERE user_id = ? AND lang = ?',
-      [userId, lang],
-    );
-    if (locked && (await this.state(tx, userId, lang)) === 'fresh') {
+    if ((await this.state(tx, userId, lang)) === 'fresh') {
       await this.chapterWords.shiftCoverage(tx, userId, lang, keys, sign);
       return false;
     }
-    await sql(
-      tx,
-      `INSERT INTO coverage_runs (user_id, lang, changed_at) VALUES (?, ?, ?)
-       ON CONFLICT (user_id, lang) DO UPDATE SET changed_at = excluded.changed_at`,
-      [userId, lang, now],
-    );
+    await sql(tx, 'UPDATE coverage_runs SET changed_at = ? WHERE user_id = ? AND lang = ?', [
+      dateToDb(tx, this.clock.now()),
+      userId,
+      lang,
+    ]);
     return true;
   }
 
@@ -129,22 +139,33 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     this.wake();
   }
 
-  /** Books changed (their words, their language, or they went): every member of their languages. */
+  /**
+   * Books changed (their words, their language, or they went): every member of their languages, the
+   * languages they had too (a book that changed language, a chapter that moved out of one).
+   */
   private async booksChanged(codes: string[]): Promise<void> {
     // No codes: a notice this instance may have missed (a boot, a reconnect), not a change; stamping every
     // member's every language for it would recompute them all at each boot. The next change stamps them.
     if (!codes.length) return;
-    const languages = new Set(
-      (await this.books.byCodes(codes)).flatMap((book) => (book.language ? [primaryTag(book.language)] : [])),
-    );
+    const books = await this.books.byCodes(codes);
+    const languages = new Set(books.flatMap((book) => (book.language ? [primaryTag(book.language)] : [])));
+    if (books.length) {
+      const held = await sql<Array<{ lang: string }>>(
+        this.db,
+        `SELECT DISTINCT lang FROM book_coverage WHERE book_id IN (${books.map(() => '?').join(', ')})`,
+        books.map((book) => book.id),
+      );
+      for (const { lang } of held) languages.add(String(lang));
+    }
     // A deleted book is no longer found: nobody's order shows it (the browse joins from the books).
     for (const lang of languages) await this.languageChanged(lang);
   }
 
-  /** Every member's coverage of `lang` is computed again. */
-  private async languageChanged(lang: string): Promise<void> {
+  /** Every member's coverage of `lang` (every language: null) is computed again. */
+  private async languageChanged(lang: string | null): Promise<void> {
     const now = dateToDb(this.db, this.clock.now());
-    await sql(this.db, 'UPDATE coverage_runs SET changed_at = ? WHERE lang = ?', [now, lang]);
+    if (lang === null) await sql(this.db, 'UPDATE coverage_runs SET changed_at = ?', [now]);
+    else await sql(this.db, 'UPDATE coverage_runs SET changed_at = ? WHERE lang = ?', [now, lang]);
     this.wake();
   }
 
@@ -175,6 +196,7 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     for (const run of due) {
       if (this.stopping) return;
       if (await this.refresh(Number(run.user_id), String(run.lang))) done++;
+      await letOthersIn();
     }
     // More may be due: the next page, or a run changed while (or in the millisecond) it was computed.
     if (done > 0) this.again = true;

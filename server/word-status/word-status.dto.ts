@@ -184,6 +184,10 @@ export class MemberBook extends PublicBook {
       'The share of the book’s running words the member knows, from 0 to 1 (0: none, or not counted).',
   })
   known_share: number;
+  @ApiProperty({
+    description: 'How many distinct words of the book the member does not know yet (0: not counted).',
+  })
+  unknown_words: number;
 }
 
 export class MemberBooksMeta extends BookBrowseMeta {

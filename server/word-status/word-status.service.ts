@@ -28,6 +28,8 @@ import type {
   WordStatusAnswer,
 } from './word-status.dto';
 
+const NOTHING_TO_UNDO = 'Nothing to undo: no such marking of yours.';
+
 /** Keys per statement: with the member and the language, well under SQLite's 999 bound values. */
 const KEYS_PER_QUERY = 400;
 /** Status rows per INSERT: 6 values each. */
@@ -67,6 +69,7 @@ export class WordStatusService {
     const when = dateToDb(this.db, at);
     let due = false;
     const known = await this.db.transaction(async (tx) => {
+      await this.refresher.lock(tx, user.id, lang);
       const before = (await this.knownAmong(tx, user.id, lang, [key])).has(key);
       // "new" is kept as a row too, with its time: a "known" sent later from an older queue must not win.
       await sql(
@@ -101,6 +104,7 @@ export class WordStatusService {
     const when = dateToDb(this.db, this.clock.now());
     let due = false;
     const answer = await this.db.transaction(async (tx): Promise<ChapterMarkAnswer> => {
+      await this.refresher.lock(tx, user.id, lang);
       const [batch] = await sql<Array<{ id: number | string }>>(
         tx,
         `INSERT INTO word_status_batches (user_id, book_id, chapter_no, lang, words, created_at)
@@ -140,16 +144,23 @@ export class WordStatusService {
 
   /** Undoes a "Mark the rest as known": its words still known by it go back to new. */
   async undoChapter(user: User, id: number): Promise<UndoneAnswer> {
-    let lang = '';
     let due = false;
     const answer = await this.db.transaction(async (tx): Promise<UndoneAnswer> => {
-      const [batch] = await sql<Array<{ id: number | string; lang: string }>>(
-        tx,
-        'SELECT id, lang FROM word_status_batches WHERE id = ? AND user_id = ?',
-        [id, user.id],
-      );
-      if (!batch) throw new NotFoundException('Nothing to undo: no such marking of yours.');
-      lang = String(batch.lang);
+      const batch = async () =>
+        (
+          await sql<Array<{ lang: string }>>(
+            tx,
+            'SELECT lang FROM word_status_batches WHERE id = ? AND user_id = ?',
+            [id, user.id],
+          )
+        )[0];
+      const found = await batch();
+      if (!found) throw new NotFoundException(NOTHING_TO_UNDO);
+      const lang = String(found.lang);
+      // Locked before its words are read: a word of it set meanwhile has left it, and is not undone; an undo
+      // of it meanwhile has taken it.
+      await this.refresher.lock(tx, user.id, lang);
+      if (!(await batch())) throw new NotFoundException(NOTHING_TO_UNDO);
       const words = await this.batchWords(tx, id);
       // "new" again, with the time of the undo: a "known" sent later from an older queue must not win.
       await sql(
@@ -204,6 +215,7 @@ export class WordStatusService {
       data: books.map((book) => ({
         ...toPublicBook(book),
         known_share: shares[book.bookCode]?.known_share ?? 0,
+        unknown_words: shares[book.bookCode]?.unknown_words ?? 0,
       })),
       meta: {
         total,
@@ -246,7 +258,7 @@ export class WordStatusService {
       if (state === 'none') await this.refresher.start(user.id, lang);
       const found =
         state === 'fresh'
-          ? await this.chapterWords.storedCoverage(user.id, ids)
+          ? await this.chapterWords.storedCoverage(user.id, lang, ids)
           : await this.chapterWords.coverage(user.id, lang, ids);
       for (const book of list) {
         const counts = found.get(book.id);

@@ -14,6 +14,9 @@ import { coverageText } from './coverage-badges';
 const VALUE = 'coverage';
 const HASH = '#best-for-me';
 const PAGE = 24;
+/** Counts the draws: an answer that comes after another sort or filter was chosen is dropped. */
+let drawing = 0;
+const current = (draw: number) => draw === drawing && sortMenu()?.value === VALUE;
 
 function sortMenu(): HTMLSelectElement | null {
   return document.querySelector<HTMLSelectElement>('#books-sort');
@@ -61,7 +64,7 @@ function card(book: MemberBook, eager: boolean): HTMLLIElement {
     li.append(
       Object.assign(document.createElement('p'), {
         className: 'book-coverage',
-        textContent: coverageText(book.known_share, 1),
+        textContent: coverageText(book.known_share, book.unknown_words),
       }),
     );
     li.dataset.covered = 'true';
@@ -87,6 +90,7 @@ function moreButton(
   page: number,
   total: number,
   shown: number,
+  draw: number,
 ): HTMLButtonElement | null {
   if (shown >= total) return null;
   const button = Object.assign(document.createElement('button'), {
@@ -99,16 +103,18 @@ function moreButton(
     query.set('page', String(page + 1));
     api<{ data: MemberBook[]; meta: { total: number } }>(`user/books?${query.toString()}`, { passive: true })
       .then((answer) => {
+        if (!current(draw)) return;
         const grid = document.querySelector<HTMLElement>('[data-browse-results] .book-grid');
         const cards = answer.data.map((book) => card(book, false));
         grid?.append(...cards);
-        const next = moreButton(query, page + 1, answer.meta.total, shown + cards.length);
+        const next = moreButton(query, page + 1, answer.meta.total, shown + cards.length, draw);
         if (next) button.replaceWith(next);
         else button.remove();
         // Focus moves to the first new book, so a keyboard or screen reader goes on from there.
         cards[0]?.querySelector('a')?.focus();
       })
       .catch((error: unknown) => {
+        if (!current(draw)) return;
         button.disabled = false;
         button.textContent =
           error instanceof ApiError ? error.message : 'More books could not be loaded: try again.';
@@ -128,6 +134,7 @@ async function show(): Promise<void> {
     return;
   }
   history.replaceState(null, '', `${location.pathname}${location.search}${HASH}`);
+  const draw = ++drawing;
   try {
     const answer = await api<{ data: MemberBook[]; meta: { total: number } }>(
       `user/books?${query.toString()}`,
@@ -135,15 +142,17 @@ async function show(): Promise<void> {
         passive: true,
       },
     );
+    if (!current(draw)) return;
     const grid = document.querySelector<HTMLElement>('[data-browse-results] .book-grid');
     grid?.replaceChildren(...answer.data.map((book, i) => card(book, i < 4)));
     document.querySelector('.best-for-me-more')?.remove();
-    const more = moreButton(query, 1, answer.meta.total, answer.data.length);
+    const more = moreButton(query, 1, answer.meta.total, answer.data.length, draw);
     if (more) grid?.after(more);
     document.querySelector<HTMLElement>('[data-browse-results] .pager')?.setAttribute('hidden', '');
     heading.textContent = `${answer.meta.total} ${answer.meta.total === 1 ? 'book' : 'books'}, those you know best (about 95% of their words) first`;
     heading.focus();
   } catch (error) {
+    if (!current(draw)) return;
     heading.textContent = error instanceof ApiError ? error.message : 'Your best books could not be loaded.';
   }
 }
@@ -155,11 +164,34 @@ export function bestForMe(): void {
     document.querySelector('.best-for-me-more')?.remove();
     offer();
   });
-  // Before the book browser's own listener: this sort is not a page it can fetch.
+  // Before the book browser's own listeners: this sort is not a page it can fetch. While it is chosen, a
+  // filter changed draws the best books for the new filters; a search goes back to the page's own sort
+  // (a search cannot be sorted so) and is the browser's.
   document.addEventListener(
     'change',
     (event) => {
-      if (event.target !== sortMenu() || sortMenu()?.value !== VALUE) return;
+      const control = event.target;
+      if (!(control instanceof HTMLSelectElement) || !control.form?.matches('[data-browse-form]')) return;
+      if (sortMenu()?.value !== VALUE) return;
+      event.stopPropagation();
+      void show();
+    },
+    { capture: true },
+  );
+  document.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target;
+      const menu = sortMenu();
+      if (!(form instanceof HTMLFormElement) || !form.matches('[data-browse-form]') || menu?.value !== VALUE)
+        return;
+      const searched = new FormData(form).get('q');
+      if (typeof searched === 'string' && searched.trim()) {
+        menu.selectedIndex = 0;
+        drawing++;
+        return;
+      }
+      event.preventDefault();
       event.stopPropagation();
       void show();
     },

@@ -52,7 +52,13 @@ export async function browseBooks(
   const page = matching();
   if (coverageFor !== undefined) {
     page
-      .leftJoin('book_coverage', 'bc', 'bc.book_id = b.id AND bc.user_id = :coverageFor', { coverageFor })
+      // The row of the book's language: one kept from a language the book had before is not its coverage.
+      .leftJoin(
+        'book_coverage',
+        'bc',
+        "bc.book_id = b.id AND bc.user_id = :coverageFor AND (b.language = bc.lang OR b.language LIKE bc.lang || '-%')",
+        { coverageFor },
+      )
       .addSelect(
         `ABS(COALESCE(bc.known * 1.0 / NULLIF(bc.running, 0), 0) - ${BEST_SHARE})`,
         'coverage_distance',

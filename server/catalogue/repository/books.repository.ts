@@ -67,6 +67,9 @@ export interface CatalogueCounts {
  */
 @Injectable()
 export class BooksRepository implements OnApplicationBootstrap {
+  /** How many older chapters the boot's background fill counted, once it is done (coverage-refresher.ts). */
+  chaptersCounted: Promise<number> = Promise.resolve(0);
+
   constructor(
     private readonly db: DataSource,
     private readonly chapters: ChaptersRepository,
@@ -108,9 +111,10 @@ export class BooksRepository implements OnApplicationBootstrap {
     await fillBookWords(this.db);
     // In the background: an upgraded installation counts its chapters' words without holding up its first
     // request (coverage leaves out what is not counted yet).
-    void fillChapterWords(this.db).catch((error: unknown) =>
-      console.warn(`Counting the chapters' words failed: ${String(error)}`),
-    );
+    this.chaptersCounted = fillChapterWords(this.db).catch((error: unknown) => {
+      console.warn(`Counting the chapters' words failed: ${String(error)}`);
+      return 0;
+    });
   }
 
   /** Books with a clip or sample whose length is not yet its decoded one (clip-lengths.ts). */

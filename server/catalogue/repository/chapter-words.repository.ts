@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { letOthersIn, sql } from '../../database/sql';
 
 /** A form of a chapter, with its key (its lemma's or its own: word-keys.ts) and its count. */
 export interface ChapterWord {
@@ -53,15 +53,15 @@ export class ChapterWordsRepository {
   }
 
   /** The member's precomputed coverage of books (book_coverage), as refreshCoverage and shiftCoverage keep it. */
-  async storedCoverage(userId: number, bookIds: number[]): Promise<Map<number, BookCoverage>> {
+  async storedCoverage(userId: number, lang: string, bookIds: number[]): Promise<Map<number, BookCoverage>> {
     const found = new Map<number, BookCoverage>();
     for (let at = 0; at < bookIds.length; at += BOOKS_PER_QUERY) {
       const batch = bookIds.slice(at, at + BOOKS_PER_QUERY);
       const rows = await sql<CoverageRow[]>(
         this.db,
         `SELECT book_id, running, known, unknown FROM book_coverage
-          WHERE user_id = ? AND book_id IN (${marks(batch.length)})`,
-        [userId, ...batch],
+          WHERE user_id = ? AND lang = ? AND book_id IN (${marks(batch.length)})`,
+        [userId, lang, ...batch],
       );
       for (const row of rows) found.set(Number(row.book_id), coverageOf(row));
     }
@@ -101,6 +101,7 @@ export class ChapterWordsRepository {
           [userId, lang, userId, lang, ...batch],
         );
       });
+      await letOthersIn();
     }
   }
 

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { primaryTag } from '../../common/language-tags';
 import { countForms } from '../../common/running-words';
-import { sql } from '../../database/sql';
+import { letOthersIn, sql } from '../../database/sql';
 import { wordKeys } from '../../word-forms/word-keys';
 import { lockChapter } from './chapter-lock';
 
@@ -77,8 +77,9 @@ const PAIRS_PER_CARRY = 200;
 /**
  * A form's key changed (its language's word forms did: "perros" is now keyed by its lemma "perro"): every
  * member's status of the old key is given to the new one where they have none, so that a word they said
- * they know stays known (docs/word-status.md, "Freshness of keys"). The old key keeps its status too:
- * other forms may still be keyed by it.
+ * they know stays known (docs/word-status.md, "Freshness of keys"), in the same chapter marking if it
+ * came from one (its undo takes both back). The old key keeps its status too: other forms may still be
+ * keyed by it.
  */
 async function carryStatusesTo(tx: EntityManager, lang: string, pairs: string[][]): Promise<void> {
   for (let at = 0; at < pairs.length; at += PAIRS_PER_CARRY) {
@@ -86,7 +87,7 @@ async function carryStatusesTo(tx: EntityManager, lang: string, pairs: string[][
     await sql(
       tx,
       `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at)
-       SELECT s.user_id, s.lang, m.new_key, s.status, NULL, s.updated_at
+       SELECT s.user_id, s.lang, m.new_key, s.status, s.batch_id, s.updated_at
          FROM word_statuses s
          JOIN (${part.map(() => 'SELECT CAST(? AS varchar(100)) AS old_key, CAST(? AS varchar(100)) AS new_key').join(' UNION ALL ')}) m
            ON m.old_key = s.word
@@ -119,6 +120,7 @@ export async function recountBooks(
         await countChapterWords(tx, Number(id), options);
       });
       chapters++;
+      await letOthersIn();
     }
   }
   return chapters;
@@ -163,6 +165,7 @@ export async function fillChapterWords(db: DataSource): Promise<number> {
         await countChapterWords(tx, Number(id));
       });
       counted++;
+      await letOthersIn();
     }
     if (page.length < FILL_PAGE) return counted;
     after = Number(page[page.length - 1].id);

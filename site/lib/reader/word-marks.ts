@@ -28,6 +28,7 @@ export class WordMarks {
   private statuses: KeptStatuses = {};
   private loaded = false;
   private undoId: number | null = null;
+  private marking = false;
 
   constructor(
     private readonly reader: ReaderHost,
@@ -160,12 +161,19 @@ export class WordMarks {
   private async markRest(): Promise<void> {
     const status = this.reader.querySelector<HTMLElement>('[data-mark-rest-status]');
     const undo = this.reader.querySelector<HTMLButtonElement>('[data-action="undo-rest"]');
+    const button = this.reader.querySelector<HTMLButtonElement>('[data-action="mark-rest"]');
+    // One marking at a time: a second tap would answer "nothing left" and lose the first one's Undo. The
+    // button stays enabled (a disabled one would drop the focus), busy.
+    if (this.marking) return;
+    this.marking = true;
+    button?.setAttribute('aria-busy', 'true');
     try {
       const answer = await api<{ data: { id: number | null; changed: number } }>('user/word-status/chapter', {
         method: 'POST',
         body: { book_code: this.reader.book, chapter_no: this.reader.chapterNo },
       });
-      this.undoId = answer.data.id;
+      // Nothing left to mark keeps the Undo of the marking before, if there was one here.
+      this.undoId = answer.data.id ?? this.undoId;
       if (status)
         status.textContent = answer.data.changed
           ? `${answer.data.changed} ${answer.data.changed === 1 ? 'word' : 'words'} marked as known.`
@@ -175,6 +183,9 @@ export class WordMarks {
     } catch (error) {
       if (status)
         status.textContent = error instanceof ApiError ? error.message : 'The words could not be marked.';
+    } finally {
+      this.marking = false;
+      button?.removeAttribute('aria-busy');
     }
   }
 
