@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config';
+import { applyEnvFile } from './env-file';
 
 const storage = () => mkdtempSync(join(tmpdir(), 'lingonovel-config-'));
 
@@ -132,5 +133,74 @@ describe('Stripe settings', () => {
       webhookSecret: 'whsec_1',
       apiBase: 'http://127.0.0.1:12111',
     });
+  });
+});
+
+describe('settings from a file and ignored settings', () => {
+  it('lists in .env.example exactly the variables loadConfig reads', () => {
+    const read = new Set<string>();
+    // Every branch that reads more: the S3 store and Stripe set, so their variables are asked for too.
+    const values: Record<string, string> = {
+      STORAGE_DIR: storage(),
+      MEDIA_STORE: 's3',
+      S3_BUCKET: 'books',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_PRICE_ID: 'price_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    };
+    const env = new Proxy(values, {
+      get: (target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return target[name as string];
+      },
+    });
+    loadConfig(env);
+    // ENV_FILE is read from the real environment only (env-file.ts), before the rest.
+    read.add('ENV_FILE');
+    const example = readFileSync(join(__dirname, '..', '.env.example'), 'utf8');
+    const listed = [...example.matchAll(/^# ?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.sort()).toEqual([...read].sort());
+  });
+
+  it('fills what the real environment leaves unset from .env or ENV_FILE, and refuses a named file that is missing', () => {
+    const dir = storage();
+    writeFileSync(
+      join(dir, '.env'),
+      '# a comment\nPORT=4123\nPUBLIC_URL="https://books.example.org"\nexport HOST=0.0.0.0\nMAIL_FROM=Books <b@example.org> # the sender\n',
+    );
+    const env: NodeJS.ProcessEnv = { PORT: '5000' };
+    expect(applyEnvFile(env, dir)).toBe(join(dir, '.env'));
+    expect(env.PORT).toBe('5000');
+    expect(env.PUBLIC_URL).toBe('https://books.example.org');
+    expect(env.MAIL_FROM).toBe('Books <b@example.org>');
+    expect(applyEnvFile({}, storage())).toBeNull();
+    writeFileSync(join(dir, 'lingonovel.env'), 'PAGE_CACHE_MB=32\n');
+    const named: NodeJS.ProcessEnv = { ENV_FILE: 'lingonovel.env' };
+    expect(applyEnvFile(named, dir)).toBe(join(dir, 'lingonovel.env'));
+    expect(named.PAGE_CACHE_MB).toBe('32');
+    expect(() => applyEnvFile({ ENV_FILE: 'missing.env' }, dir)).toThrow(
+      new ConfigError(`ENV_FILE names ${join(dir, 'missing.env')}, which does not exist`),
+    );
+  });
+
+  it('warns of S3 settings without MEDIA_STORE=s3, and refuses them with STRICT_CONFIG', () => {
+    const env = { STORAGE_DIR: storage(), S3_BUCKET: 'books', S3_ENDPOINT: 'http://127.0.0.1:9000' };
+    const config = loadConfig(env);
+    expect(config.mediaStore.kind).toBe('local');
+    expect(config.warnings).toEqual([
+      'S3_BUCKET, S3_ENDPOINT are set but MEDIA_STORE is not s3: media are kept in STORAGE_DIR. Set MEDIA_STORE=s3 to use the bucket, or remove them.',
+    ]);
+    expect(() => loadConfig({ ...env, STRICT_CONFIG: 'true' })).toThrow(
+      /S3_BUCKET, S3_ENDPOINT are set but MEDIA_STORE is not s3/,
+    );
+    expect(
+      loadConfig({ ...env, MEDIA_STORE: 's3', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).warnings,
+    ).toEqual([]);
+    expect(() => loadConfig({ STORAGE_DIR: storage(), STRICT_CONFIG: 'maybe' })).toThrow(
+      'STRICT_CONFIG must be true or false, got "maybe"',
+    );
   });
 });

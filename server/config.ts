@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { applyEnvFile } from './env-file';
 import { readMediaStoreConfig, type MediaStoreConfig } from './media/store-config';
 
 /** Everything the server reads from its environment, validated once at boot. */
@@ -42,6 +43,12 @@ export interface AppConfig {
    * longer ones by a job (server/imports/alignment-jobs.ts). 0 sends every one to a job.
    */
   alignInlineSeconds: number;
+  /** The settings file read at boot (env-file.ts), if any. */
+  envFile: string | null;
+  /** STRICT_CONFIG: a setting that is ignored or half set stops the boot instead of being warned about. */
+  strictConfig: boolean;
+  /** What the boot warns about: settings that are set but ignored (see `warnings` below). */
+  warnings: string[];
 }
 
 export type LogFormat = 'text' | 'json';
@@ -156,7 +163,37 @@ function optional(env: Env, name: string): string | null {
   return value ? value : null;
 }
 
+/** S3 settings that mean nothing unless MEDIA_STORE=s3 (server/media/store-config.ts). */
+const S3_VARIABLES = [
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+];
+
+/**
+ * Settings that are set but would be ignored: S3 variables without MEDIA_STORE=s3 would serve media from
+ * STORAGE_DIR while the operator believes it is in the bucket (covers answering 404). With STRICT_CONFIG
+ * they stop the boot.
+ */
+function ignoredSettings(env: Env, mediaStore: MediaStoreConfig, strict: boolean): string[] {
+  const stray = mediaStore.kind === 'local' ? S3_VARIABLES.filter((name) => optional(env, name)) : [];
+  if (!stray.length) return [];
+  const warning =
+    `${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but MEDIA_STORE is not s3: media are kept ` +
+    'in STORAGE_DIR. Set MEDIA_STORE=s3 to use the bucket, or remove them.';
+  if (strict) throw new ConfigError(warning);
+  return [warning];
+}
+
+/**
+ * Reads and checks the settings. From the process's own environment (the default), a `.env` file is read
+ * first (env-file.ts): its values fill what the real environment leaves unset.
+ */
 export function loadConfig(env: Env = process.env): AppConfig {
+  const envFile = env === process.env ? applyEnvFile(process.env) : null;
   const port = readPort(env);
   const host = env.HOST?.trim() || '127.0.0.1';
   const rawStorage = env.STORAGE_DIR?.trim() || './storage';
@@ -181,6 +218,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       if (!optional(env, name)) throw new ConfigError(`${name} is required when STRIPE_SECRET_KEY is set`);
     }
   }
+  const mediaStore = readMediaStoreConfig(env);
+  const strictConfig = readBoolean(env, 'STRICT_CONFIG', false);
+  const warnings = ignoredSettings(env, mediaStore, strictConfig);
   return {
     port,
     host,
@@ -202,7 +242,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       apiBase: apiBase ? readUrl('STRIPE_API_BASE', apiBase) : null,
     },
     reviewFuzz: readBoolean(env, 'REVIEW_FUZZ', true),
-    mediaStore: readMediaStoreConfig(env),
+    mediaStore,
     logFormat: readLogFormat(env),
+    envFile,
+    strictConfig,
+    warnings,
   };
 }

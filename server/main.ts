@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const logger = new Logger('Lingonovel');
   logger.log(bootLine(config));
+  if (config.envFile) logger.log(`Settings read from ${config.envFile} (the environment's own win)`);
+  for (const warning of config.warnings) logger.warn(warning);
   if (credentials) logger.log(`Demo administrator: ${credentials.email} / ${credentials.password}`);
   logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
 }
