@@ -12,6 +12,7 @@ import {
 } from '../database/copy-installation';
 import { fillBookWords } from '../catalogue/repository/book-words';
 import { openDatabase } from '../database/data-source';
+import { InstanceLock, InstanceLockedError } from '../database/instance-lock';
 import { sharedJwtSecret } from '../database/prepare';
 import { createStores } from '../media/store/create-stores';
 
@@ -35,8 +36,13 @@ async function main(): Promise<void> {
     DATABASE_URL: values['database-url'],
     MEDIA_STORE: values['media-store'] ?? 'local',
   });
+  // The server must be stopped: rows it writes during the copy would be lost. Its instance lock says.
+  const lock = holdInstallation(source.storageDir);
   const from = await openDatabase({ ...source, databaseUrl: null });
-  const to = await openDatabase(target);
+  const to = await openDatabase(target).catch(async (error: unknown) => {
+    await from.destroy();
+    throw error;
+  });
   try {
     const rows = await copyRows(from, to);
     // Sessions survive the move: the copied secret is kept; an installation that never booted this
@@ -63,6 +69,21 @@ async function main(): Promise<void> {
     console.log('Done. Start the server with the same DATABASE_URL (and S3 settings) to use the new home.');
   } finally {
     await Promise.all([from.destroy(), to.destroy()]);
+    lock.release();
+  }
+}
+
+/** The SQLite installation's instance lock, held through the copy; refused while a server holds it. */
+function holdInstallation(storageDir: string): InstanceLock {
+  try {
+    return InstanceLock.acquire({ databaseUrl: null, storageDir });
+  } catch (error) {
+    if (error instanceof InstanceLockedError)
+      throw new CopyRefused(
+        `a Lingonovel server is running on STORAGE_DIR ${storageDir}: stop it first, so that nothing is written ` +
+          'during the copy (docs/scaling.md, "Moving an existing installation").',
+      );
+    throw error;
   }
 }
 

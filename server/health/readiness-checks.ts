@@ -1,5 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config';
 import { MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 
@@ -19,18 +23,47 @@ function withTimeout(work: Promise<unknown>): Promise<CheckState> {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** Where the probe's objects go: no media route serves this prefix, and each is deleted at once. */
+const PROBE_PREFIX = 'probes/';
+
 @Injectable()
 export class ReadinessChecks {
   constructor(
     private readonly db: DataSource,
     @Inject(MEDIA_STORE) private readonly media: MediaStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async run(): Promise<{ database: CheckState; media: CheckState }> {
     const [database, media] = await Promise.all([
       withTimeout(this.db.query('SELECT 1')),
-      withTimeout(this.media.check()),
+      withTimeout(this.probeMedia()),
     ]);
     return { database, media };
+  }
+
+  /**
+   * The media store takes a write, gives it back and deletes it: a bucket that answers HEAD but refuses
+   * writes (a read-only key), or a folder on a full disk, is not ready. The probe object is the store's
+   * own kind of object (put from a file, read as a stream), under a prefix nothing serves.
+   */
+  private async probeMedia(): Promise<void> {
+    await this.media.check();
+    const token = randomUUID();
+    const key = `${PROBE_PREFIX}ready-${token}.txt`;
+    const dir = join(this.config.storageDir, 'tmp');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `probe-${token}.txt`);
+    await writeFile(file, token);
+    try {
+      await this.media.put(key, file, 'text/plain');
+      const chunks: Buffer[] = [];
+      for await (const chunk of await this.media.read(key)) chunks.push(Buffer.from(chunk as Uint8Array));
+      if (Buffer.concat(chunks).toString() !== token)
+        throw new Error('the media store gave back other bytes');
+    } finally {
+      await rm(file, { force: true });
+      await this.media.delete([key]);
+    }
   }
 }

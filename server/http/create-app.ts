@@ -9,6 +9,7 @@ import { appLogger } from '../common/app-logger';
 import { requestContext } from '../common/request-context';
 import { methodOverride } from '../common/method-override';
 import { closeUnreadBodies } from './body/unread-body';
+import { healthAliases } from '../health/health-aliases';
 import { noStore, securityHeaderLists, securityHeaders } from './security-headers';
 import { privateNoStore } from '../downloads/private-no-store';
 import { MediaService } from '../media/media.service';
@@ -86,6 +87,7 @@ async function assemble(
   app.enableShutdownHooks();
 
   app.use(closeUnreadBodies);
+  app.use(healthAliases);
   app.use(requestContext(config.logFormat));
   app.use(methodOverride);
   app.use(compression());

@@ -62,6 +62,16 @@ const CLI = join(PROJECT_ROOT, 'dist', 'app', 'server', 'cli', 'migrate-to.js');
     await addPracticeRows(old, admin.client, member, first[0]);
     const practice = await practiceRows(old.app.get(DataSource));
     expect(Object.values(practice).map((rows) => rows.length)).toEqual([2, 1, 1, 1, 1]);
+    // While the server still runs on the installation, the copy is refused before anything is written.
+    const refused = spawnSync(
+      process.execPath,
+      [CLI, '--database-url', (await databaseUrlFor(tempStorage()))!],
+      { env: { ...process.env, STORAGE_DIR: sqliteDir }, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      `Migration failed: a Lingonovel server is running on STORAGE_DIR ${sqliteDir}: stop it first`,
+    );
     await old.close(true);
 
     const targetUrl = (await databaseUrlFor(tempStorage()))!;

@@ -1,4 +1,7 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { mediaFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
 describe('Readiness for a load balancer', () => {
@@ -11,6 +14,36 @@ describe('Readiness for a load balancer', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok', media: 'ok' } });
+  });
+
+  it('probes the media store with a write, a read and a delete, leaving nothing; /readyz and /healthz answer the same', async () => {
+    const before = await mediaFiles(server);
+    const ready = await fetch(`${server.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', media: 'ok' } });
+    const live = await fetch(`${server.baseUrl}/healthz?from=probe`);
+    expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
+    expect(await mediaFiles(server)).toEqual(before);
+    expect(
+      readdirSync(join(server.config.storageDir, 'tmp')).filter((name) => name.startsWith('probe-')),
+    ).toEqual([]);
+  });
+
+  it('answers 503, naming the media store, when it refuses a write (a folder that cannot take one)', async () => {
+    // A folder store on both passes: the probe's folder is a file, as a full or broken disk refuses it.
+    const local = await startServer(undefined, { MEDIA_STORE: 'local' });
+    try {
+      writeFileSync(join(local.config.storageDir, 'media', 'probes'), 'not a folder');
+      const res = await fetch(`${local.baseUrl}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        message: 'Not ready: media unavailable.',
+        checks: { database: 'ok', media: 'unavailable' },
+      });
+    } finally {
+      await local.close();
+    }
   });
 
   it('answers 503, naming the database, once the database is gone; liveness stays cheap and ok', async () => {
