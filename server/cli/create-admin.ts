@@ -2,9 +2,13 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { openDatabase } from '../database/data-source';
-import { createAdmin } from '../users/create-admin';
+import { createAdmin, isNewAdmin } from '../users/create-admin';
+import { readPassword } from './read-password';
 
-const USAGE = 'Usage: npm run create-admin -- --email E --password P --name N';
+const USAGE =
+  'Usage: npm run create-admin -- --email E --name N [--password P]\n' +
+  "(without --password, a new administrator's is asked at a prompt, or read as the first line of standard input;\n" +
+  'a member promoted keeps theirs)';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -13,7 +17,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    const result = await createAdmin(db, values);
+    // A new administrator needs a password: asked for (or read from standard input) when not given. A
+    // member promoted keeps theirs unless one is given.
+    const password = values.password ?? ((await isNewAdmin(db, values)) ? await readPassword() : undefined);
+    const result = await createAdmin(db, { ...values, password });
     console.log(result.message);
   } finally {
     await db.destroy();

@@ -12,6 +12,16 @@ export interface CreateAdminInput {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
+ * Whether createAdmin would make a new account (so it needs a password): a valid address no member has.
+ * An invalid address or a missing name is left to createAdmin to refuse, before any password is asked.
+ */
+export async function isNewAdmin(db: DataSource, input: CreateAdminInput): Promise<boolean> {
+  const email = input.email?.trim().toLowerCase();
+  if (!email || !EMAIL.test(email) || !input.name?.trim()) return false;
+  return !(await db.getRepository(User).existsBy({ email }));
+}
+
+/**
  * The only way to get an administrator. A new address becomes an administrator with the given name and
  * password; an existing member is promoted, and gets the new password if one is given.
  */
