@@ -119,7 +119,11 @@ export class WordStatus1764489600000 implements MigrationInterface {
           { name: 'known', type: 'integer' },
           { name: 'unknown', type: 'integer' },
         ],
-        indices: [{ name: 'IDX_book_coverage_user_lang', columnNames: ['user_id', 'lang'] }],
+        indices: [
+          { name: 'IDX_book_coverage_user_lang', columnNames: ['user_id', 'lang'] },
+          // The languages members hold a changed book in (coverage-refresher.ts, booksChanged).
+          { name: 'IDX_book_coverage_book_lang', columnNames: ['book_id', 'lang'] },
+        ],
         foreignKeys: [
           {
             columnNames: ['user_id'],

@@ -73,7 +73,7 @@ describe('Catalogue pages (/books, /learn)', () => {
     new RegExp(`<link rel="${rel}" href="([^"]*)"`).exec(html)?.[1].replace(/&(amp|#38);/g, '&') ?? null;
   /** An attribute's `&`, as the page may escape it. */
   const AMP = '(?:&|&amp;|&#38;)';
-  const cards = (html: string) => html.match(/<li class="book-card">/g)?.length ?? 0;
+  const cards = (html: string) => html.match(/<li class="book-card"[ >]/g)?.length ?? 0;
   const noindex = (html: string) => html.includes('<meta name="robots" content="noindex">');
 
   it('redirects every order and spelling of a filter to its one canonical URL', async () => {
@@ -214,7 +214,7 @@ describe('Catalogue pages (/books, /learn)', () => {
     }
     // A card: the cover with its sizes, the title linking to the book, the author, language, level, length.
     expect(html).toMatch(
-      /<li class="book-card"> <img src="\/media\/covers\/[^"]+" srcset="[^"]+ 320w, [^"]+ 640w" sizes="[^"]+" width="640" height="960" alt="" loading="eager">/,
+      /<li class="book-card" data-coverage-of="[a-z0-9-]+"> <img src="\/media\/covers\/[^"]+" srcset="[^"]+ 320w, [^"]+ 640w" sizes="[^"]+" width="640" height="960" alt="" loading="eager">/,
     );
     expect(html).toContain(`<a href="/book-detail/fjallstugan-26" lang="sv">${SWEDISH[25]}</a>`);
     expect(html).toContain('<p>Swedish · A1 · 2 h 35 min</p>');

@@ -439,8 +439,19 @@ describe('Word status and coverage', () => {
     expect(moved.status).toBe(200);
     expect(await agree('fr', spanish)).toEqual({ running: 6, known: 1, unknown: 4 });
     expect((await repository.storedCoverage(id, 'fr', [french.id])).get(french.id)).toBeUndefined();
-    await admin.delete(`admin/book/${spanish.book_code}`);
-    await admin.delete(`admin/book/${french.book_code}`);
+
+    // Into a book of another language: the book it left (French) follows as well as the one it joined.
+    const third = await book('es', 'Amigo mío.');
+    await agree('es', third);
+    const across = await admin.put(
+      `admin/chapter/${french.chapter}`,
+      new URLSearchParams({ book_id: String(third.id), title: 'Dos', chapter_no: '2' }),
+    );
+    expect(across.status).toBe(200);
+    expect(await agree('fr', spanish)).toEqual({ running: 3, known: 0, unknown: 2 });
+    // "Bonjour le monde." now counts in Spanish, where "bonjour" is not known.
+    expect(await agree('es', third)).toEqual({ running: 5, known: 0, unknown: 5 });
+    for (const { book_code } of [spanish, french, third]) await admin.delete(`admin/book/${book_code}`);
   });
 
   it('refuses a chapter the member may not read, and bad input, by field; answers members only, privately', async () => {

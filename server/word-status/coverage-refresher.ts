@@ -30,6 +30,7 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
   private readonly logger = new Logger(CoverageRefresher.name);
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> = Promise.resolve();
+  private booted: Promise<void> = Promise.resolve();
   private again = false;
   private stopping = false;
 
@@ -52,12 +53,17 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     this.wake();
     // An upgraded installation counts its older chapters in the background: what was computed meanwhile
     // left them out.
-    void this.books.chaptersCounted.then((counted) => (counted ? this.languageChanged(null) : undefined));
+    this.booted = this.books.chaptersCounted
+      .then((counted) => (counted && !this.stopping ? this.languageChanged(null) : undefined))
+      .catch((error: unknown) =>
+        this.logger.warn(`Coverage after the boot's count failed: ${String(error)}`),
+      );
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    await this.booted;
     await this.running;
   }
 
@@ -88,27 +94,19 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
    * Within the transaction that changed the member's statuses of `keys` in `lang` (now known: `sign` 1;
    * no longer known: -1), after `lock`: their precomputed coverage is shifted at once when it is complete,
    * else their run is stamped (with the time taken under the lock, so that a computation that started
-   * before stays due) to be computed again. Answers whether a computation is due: call `wake` once the
-   * transaction committed.
+   * before stays due) to be computed again. Call `wake` once the transaction committed.
    */
-  async follow(
-    tx: EntityManager,
-    userId: number,
-    lang: string,
-    keys: string[],
-    sign: 1 | -1,
-  ): Promise<boolean> {
-    if (!keys.length) return false;
+  async follow(tx: EntityManager, userId: number, lang: string, keys: string[], sign: 1 | -1): Promise<void> {
+    if (!keys.length) return;
     if ((await this.state(tx, userId, lang)) === 'fresh') {
       await this.chapterWords.shiftCoverage(tx, userId, lang, keys, sign);
-      return false;
+      return;
     }
     await sql(tx, 'UPDATE coverage_runs SET changed_at = ? WHERE user_id = ? AND lang = ?', [
       dateToDb(tx, this.clock.now()),
       userId,
       lang,
     ]);
-    return true;
   }
 
   /**

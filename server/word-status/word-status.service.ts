@@ -67,7 +67,6 @@ export class WordStatusService {
       throw ValidationFailed.field('word', `The word must not be longer than ${MAX_FORM} characters.`);
     const { key, lemma } = (await wordKeys(this.db, lang, new Map([[form, [dto.word, form]]]))).get(form)!;
     const when = dateToDb(this.db, at);
-    let due = false;
     const known = await this.db.transaction(async (tx) => {
       await this.refresher.lock(tx, user.id, lang);
       const before = (await this.knownAmong(tx, user.id, lang, [key])).has(key);
@@ -81,10 +80,11 @@ export class WordStatusService {
         [user.id, lang, key, dto.status, when],
       );
       const after = (await this.knownAmong(tx, user.id, lang, [key])).has(key);
-      if (after !== before) due = await this.refresher.follow(tx, user.id, lang, [key], after ? 1 : -1);
+      if (after !== before) await this.refresher.follow(tx, user.id, lang, [key], after ? 1 : -1);
       return after;
     });
-    if (due) this.refresher.wake();
+    // A run made or stamped by it (a first status in the language, a change while one was due) is computed.
+    this.refresher.wake();
     return { data: { lang, word: form, lemma, status: known ? 'known' : 'new' } };
   }
 
@@ -102,7 +102,6 @@ export class WordStatusService {
     const rest = keys.filter((key) => !known.has(key) && !learning.has(key)).sort();
     if (!rest.length) return { data: { id: null, changed: 0 } };
     const when = dateToDb(this.db, this.clock.now());
-    let due = false;
     const answer = await this.db.transaction(async (tx): Promise<ChapterMarkAnswer> => {
       await this.refresher.lock(tx, user.id, lang);
       const [batch] = await sql<Array<{ id: number | string }>>(
@@ -135,16 +134,16 @@ export class WordStatusService {
         return { data: { id: null, changed: 0 } };
       }
       await sql(tx, 'UPDATE word_status_batches SET words = ? WHERE id = ?', [Number(n), id]);
-      due = await this.refresher.follow(tx, user.id, lang, await this.batchWords(tx, id), 1);
+      await this.refresher.follow(tx, user.id, lang, await this.batchWords(tx, id), 1);
       return { data: { id, changed: Number(n) } };
     });
-    if (due) this.refresher.wake();
+    // A run made or stamped by it (a first status in the language, a change while one was due) is computed.
+    this.refresher.wake();
     return answer;
   }
 
   /** Undoes a "Mark the rest as known": its words still known by it go back to new. */
   async undoChapter(user: User, id: number): Promise<UndoneAnswer> {
-    let due = false;
     const answer = await this.db.transaction(async (tx): Promise<UndoneAnswer> => {
       const batch = async () =>
         (
@@ -169,10 +168,11 @@ export class WordStatusService {
         [dateToDb(tx, this.clock.now()), id, user.id],
       );
       await sql(tx, 'DELETE FROM word_status_batches WHERE id = ?', [id]);
-      due = await this.refresher.follow(tx, user.id, lang, words, -1);
+      await this.refresher.follow(tx, user.id, lang, words, -1);
       return { data: { changed: words.length } };
     });
-    if (due) this.refresher.wake();
+    // A run made or stamped by it (a first status in the language, a change while one was due) is computed.
+    this.refresher.wake();
     return answer;
   }
 

@@ -128,13 +128,20 @@ async function show(): Promise<void> {
   const form = document.querySelector<HTMLFormElement>('[data-browse-form]');
   const heading = document.querySelector<HTMLElement>('[data-browse-results] h2');
   if (!form || !heading) return;
+  const draw = ++drawing;
   const query = bestQuery(form);
   if (!query) {
     heading.textContent = 'Best for me does not sort a search: clear the search, or choose another sort.';
     return;
   }
-  history.replaceState(null, '', `${location.pathname}${location.search}${HASH}`);
-  const draw = ++drawing;
+  // The address says the filters chosen, so a reload or a shared link shows the same books.
+  const filters = new URLSearchParams(query);
+  for (const name of ['sort', 'per_page']) filters.delete(name);
+  history.replaceState(
+    null,
+    '',
+    `${location.pathname}${filters.size ? `?${filters.toString()}` : ''}${HASH}`,
+  );
   try {
     const answer = await api<{ data: MemberBook[]; meta: { total: number } }>(
       `user/books?${query.toString()}`,

@@ -87,8 +87,9 @@ async function carryStatusesTo(tx: EntityManager, lang: string, pairs: string[][
     await sql(
       tx,
       `INSERT INTO word_statuses (user_id, lang, word, status, batch_id, updated_at)
-       SELECT s.user_id, s.lang, m.new_key, s.status, s.batch_id, s.updated_at
+       SELECT s.user_id, s.lang, m.new_key, s.status, b.id, s.updated_at
          FROM word_statuses s
+         LEFT JOIN word_status_batches b ON b.id = s.batch_id
          JOIN (${part.map(() => 'SELECT CAST(? AS varchar(100)) AS old_key, CAST(? AS varchar(100)) AS new_key').join(' UNION ALL ')}) m
            ON m.old_key = s.word
         WHERE s.lang = ?
@@ -115,10 +116,14 @@ export async function recountBooks(
     ]);
     for (const { id } of ids) {
       if (stop()) return chapters;
-      await db.transaction(async (tx) => {
-        await lockChapter(tx, Number(id));
-        await countChapterWords(tx, Number(id), options);
-      });
+      const count = () =>
+        db.transaction(async (tx) => {
+          await lockChapter(tx, Number(id));
+          await countChapterWords(tx, Number(id), options);
+        });
+      // Once more after a failure: a marking undone while its statuses were carried (its batch gone
+      // meanwhile) fails the carry's foreign key, and the next try carries them without it.
+      await count().catch(count);
       chapters++;
       await letOthersIn();
     }

@@ -28,6 +28,7 @@ export class WordMarks {
   private statuses: KeptStatuses = {};
   private loaded = false;
   private undoId: number | null = null;
+  /** A marking or its undo is under way: one at a time. */
   private marking = false;
 
   constructor(
@@ -190,7 +191,9 @@ export class WordMarks {
   }
 
   private async undoRest(): Promise<void> {
-    if (this.undoId === null) return;
+    // One action at a time, as for the marking: an undo answered after a new marking would hide its Undo.
+    if (this.undoId === null || this.marking) return;
+    this.marking = true;
     const status = this.reader.querySelector<HTMLElement>('[data-mark-rest-status]');
     const undo = this.reader.querySelector<HTMLButtonElement>('[data-action="undo-rest"]');
     try {
@@ -205,6 +208,8 @@ export class WordMarks {
       this.reader.querySelector<HTMLButtonElement>('[data-action="mark-rest"]')?.focus();
     } catch (error) {
       if (status) status.textContent = error instanceof ApiError ? error.message : 'It could not be undone.';
+    } finally {
+      this.marking = false;
     }
   }
 }
