@@ -31,6 +31,7 @@ import { DictionariesModule } from './dictionaries/dictionaries.module';
 import { WordFormsModule } from './word-forms/word-forms.module';
 import { LookupModule } from './lookup/lookup.module';
 import { WordStatusModule } from './word-status/word-status.module';
+import { SetupModule } from './setup/setup.module';
 import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
 import { RateLimitGuard } from './common/rate-limit';
@@ -71,6 +72,7 @@ export class AppModule {
         WordFormsModule,
         LookupModule,
         WordStatusModule,
+        SetupModule,
         SeedModule,
       ],
       controllers: [HealthController],

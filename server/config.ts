@@ -49,6 +49,8 @@ export interface AppConfig {
   strictConfig: boolean;
   /** What the boot warns about: settings that are set but ignored (see `warnings` below). */
   warnings: string[];
+  /** INIT_ADMIN_EMAIL and INIT_ADMIN_PASSWORD: the first administrator, made at boot while none exists. */
+  initAdmin: { email: string; password: string } | null;
 }
 
 export type LogFormat = 'text' | 'json';
@@ -163,6 +165,16 @@ function optional(env: Env, name: string): string | null {
   return value ? value : null;
 }
 
+/** The first administrator from the environment: both variables or neither (docs/deploy.md, "First run"). */
+function readInitAdmin(env: Env): { email: string; password: string } | null {
+  const email = optional(env, 'INIT_ADMIN_EMAIL');
+  const password = env.INIT_ADMIN_PASSWORD ?? '';
+  if (!email && !password) return null;
+  if (!email || !password)
+    throw new ConfigError('INIT_ADMIN_EMAIL and INIT_ADMIN_PASSWORD go together: set both, or neither');
+  return { email, password };
+}
+
 /** S3 settings that mean nothing unless MEDIA_STORE=s3 (server/media/store-config.ts). */
 const S3_VARIABLES = [
   'S3_BUCKET',
@@ -222,6 +234,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const strictConfig = readBoolean(env, 'STRICT_CONFIG', false);
   const warnings = ignoredSettings(env, mediaStore, strictConfig);
   return {
+    initAdmin: readInitAdmin(env),
     port,
     host,
     storageDir,

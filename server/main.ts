@@ -7,6 +7,7 @@ import { SiteNotBuiltError } from './http/pages';
 import { DemoSeedService } from './seed/demo-seed.service';
 import { InstanceLockedError } from './database/instance-lock';
 import { SchemaTooNewError } from './database/schema-guard';
+import { SetupService } from './setup/setup.service';
 
 async function main(): Promise<void> {
   const demo = process.argv.includes('--demo');
@@ -23,6 +24,14 @@ async function main(): Promise<void> {
   for (const warning of config.warnings) logger.warn(warning);
   if (credentials) logger.log(`Demo administrator: ${credentials.email} / ${credentials.password}`);
   logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
+  const firstRun = await app.get(SetupService).atBoot();
+  if (firstRun.kind === 'created')
+    logger.log(`Created the first administrator ${firstRun.email} (INIT_ADMIN_EMAIL)`);
+  if (firstRun.kind === 'code') {
+    logger.warn('No administrator exists yet: create the first one at the address below with this code.');
+    logger.warn(`Setup code: ${firstRun.code}`);
+    logger.warn(`Open ${config.publicUrl}/setup (or run npm run create-admin)`);
+  }
 }
 
 main().catch((error: unknown) => {

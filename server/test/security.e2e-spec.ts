@@ -55,6 +55,10 @@ const PUBLIC_ROUTES = [
   'GET /api/v1/lookup',
   // A downloaded chapter's lookups: a free chapter's for anyone, a locked one's for who may read it.
   'GET /api/v1/lookup/chapter',
+  // The first run (docs/deploy.md): the setup code is the permission, and it is gone once an
+  // administrator exists (409 after).
+  'GET /api/v1/setup',
+  'POST /api/v1/setup',
 ];
 
 const concrete = (path: string) => path.replace(/:\w+/g, '1').replace(/^\/api\/v1\//, '');

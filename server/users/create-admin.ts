@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { User, UserType } from './user.entity';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../auth/password';
 import { storedTextProblem } from '../common/stored-text';
@@ -26,7 +26,7 @@ export async function isNewAdmin(db: DataSource, input: CreateAdminInput): Promi
  * password; an existing member is promoted, and gets the new password if one is given.
  */
 export async function createAdmin(
-  db: DataSource,
+  db: DataSource | EntityManager,
   input: CreateAdminInput,
 ): Promise<{ message: string; user: User }> {
   const email = input.email?.trim().toLowerCase();
