@@ -5,7 +5,9 @@ import { MIGRATIONS } from './schema';
 export class SchemaTooNewError extends Error {}
 
 /** The migrations this build knows, oldest first, by the name TypeORM records (its `name`, or its class's). */
-export const KNOWN_MIGRATIONS: string[] = MIGRATIONS.map((migration) => new migration().name ?? migration.name);
+export const KNOWN_MIGRATIONS: string[] = MIGRATIONS.map(
+  (migration) => new migration().name ?? migration.name,
+);
 
 /**
  * Refuses a database with migrations this build does not know (docs/upgrading.md, "Going back"): after a

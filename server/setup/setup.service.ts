@@ -20,7 +20,9 @@ export type FirstRun =
 
 /** The code as typed: upper or lower case, with or without its dashes or spaces. */
 const hashOf = (code: string) =>
-  createHash('sha256').update(code.toUpperCase().replace(/[\s-]+/g, '')).digest();
+  createHash('sha256')
+    .update(code.toUpperCase().replace(/[\s-]+/g, ''))
+    .digest();
 
 /**
  * The first run (docs/deploy.md, "First run"): while no administrator exists, each boot prints a new
