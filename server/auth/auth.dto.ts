@@ -17,7 +17,7 @@ const required = (label: string) => IsNotEmpty({ message: `The ${label} field is
 const text = (label: string) => IsString({ message: `The ${label} must be text.` });
 
 /** A new password, with the length rules every password field shares; any character (only a hash is kept). */
-export const NewPassword = () =>
+const NewPassword = () =>
   Field(
     AnyText(),
     required('password'),
@@ -26,7 +26,7 @@ export const NewPassword = () =>
     MaxLength(MAX_PASSWORD_LENGTH, { message: PASSWORD_LENGTH_MESSAGE }),
   );
 
-export const Email = () =>
+const Email = () =>
   Field(
     normalisedEmail,
     required('email'),

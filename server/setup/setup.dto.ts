@@ -1,22 +1,14 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { Email, Name, NewPassword } from '../auth/auth.dto';
+import { SignupDto } from '../auth/auth.dto';
 
-export class SetupDto {
+/** The first administrator: sign-up's fields and rules (no repeated password: the page checks it). */
+export class SetupDto extends PickType(SignupDto, ['name', 'email', 'password'] as const) {
   @ApiProperty({ description: 'The setup code the boot log printed (Setup code: …).' })
   @IsNotEmpty({ message: 'The setup code field is required.' })
   @IsString({ message: 'The setup code must be text.' })
   @MaxLength(64, { message: 'This is not the setup code the server printed.' })
   code: string;
-
-  @Name()
-  name: string;
-
-  @Email()
-  email: string;
-
-  @NewPassword()
-  password: string;
 }
 
 export class SetupStateResponse {
