@@ -30,7 +30,6 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
   private readonly logger = new Logger(CoverageRefresher.name);
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> = Promise.resolve();
-  private booted: Promise<void> = Promise.resolve();
   private again = false;
   private stopping = false;
 
@@ -53,7 +52,7 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
     this.wake();
     // An upgraded installation counts its older chapters in the background: what was computed meanwhile
     // left them out.
-    this.booted = this.books.chaptersCounted
+    void this.books.chaptersCounted
       .then((counted) => (counted && !this.stopping ? this.languageChanged(null) : undefined))
       .catch((error: unknown) =>
         this.logger.warn(`Coverage after the boot's count failed: ${String(error)}`),
@@ -63,7 +62,8 @@ export class CoverageRefresher implements OnApplicationBootstrap, OnModuleDestro
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
-    await this.booted;
+    // Not the boot's fill (it may count a large upgrade's chapters for long): its stamp is skipped once
+    // stopping, and its failure is caught.
     await this.running;
   }
 
