@@ -3,14 +3,17 @@ const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'server/tsconfig.json' }],
 };
 
+const { SERVER_START_MS } = require('./scripts/test-limits.cjs');
+
 /** @type {import('jest').Config} */
 module.exports = {
-  testTimeout: 60000,
+  // Jest's hooks take the tests' limit: every API spec starts the app in its beforeAll (scripts/test-limits.cjs).
+  testTimeout: SERVER_START_MS,
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/server', '<rootDir>/site/lib', '<rootDir>/scripts'],
+      roots: ['<rootDir>/server', '<rootDir>/site/lib', '<rootDir>/scripts', '<rootDir>/deploy'],
       testMatch: ['**/*.spec.ts'],
       transform,
     },

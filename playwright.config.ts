@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXPECT_MS, JOURNEY_MS, SERVER_START_MS } from './scripts/test-limits.cjs';
 
 const port = Number(process.env.E2E_PORT ?? 4321);
 const stripePort = port + 1;
@@ -27,7 +28,10 @@ export default defineConfig({
   reporter: [[process.env.CI ? 'line' : 'list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   // npm test runs the journeys beside the PostgreSQL pass of the API tests, on two cores: a page load and
   // an axe audit can take 10 to 15 s each there. Long journeys set their own, longer limits.
-  timeout: 60_000,
+  // The limits are scaled by TEST_TIME_SCALE (scripts/test-limits.cjs). A journey waits for what it expects
+  // (a navigation, a message) up to EXPECT_MS rather than Playwright's fixed 5 s.
+  timeout: JOURNEY_MS,
+  expect: { timeout: EXPECT_MS },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
@@ -55,13 +59,13 @@ export default defineConfig({
       command: `node scripts/stripe-stand-in.cjs --port ${stripePort}`,
       url: `${stripeUrl}/__calls`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: SERVER_START_MS,
     },
     {
       command: 'node dist/app/server/main.js --demo',
       url: `http://127.0.0.1:${port}/api/v1/health`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: SERVER_START_MS,
       env: {
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -14,6 +14,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config, { pages: true });
   const credentials = demo ? await app.get(DemoSeedService).seedOnce() : null;
+  // Before listening: a setup request never meets an installation whose code is not yet stored.
+  const firstRun = await app.get(SetupService).atBoot();
   await app.listen(config.port, config.host);
 
   const address = app.getHttpServer().address();
@@ -23,8 +25,6 @@ async function main(): Promise<void> {
   if (config.envFile) logger.log(`Settings read from ${config.envFile} (the environment's own win)`);
   for (const warning of config.warnings) logger.warn(warning);
   if (credentials) logger.log(`Demo administrator: ${credentials.email} / ${credentials.password}`);
-  logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
-  const firstRun = await app.get(SetupService).atBoot();
   if (firstRun.kind === 'created')
     logger.log(`Created the first administrator ${firstRun.email} (INIT_ADMIN_EMAIL)`);
   if (firstRun.kind === 'code') {
@@ -32,6 +32,8 @@ async function main(): Promise<void> {
     logger.warn(`Setup code: ${firstRun.code}`);
     logger.warn(`Open ${config.publicUrl}/setup (or run npm run create-admin)`);
   }
+  // Last: tests and scripts wait for this line to know the server, and what it printed, is ready.
+  logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
 }
 
 main().catch((error: unknown) => {
