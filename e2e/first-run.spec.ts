@@ -31,6 +31,8 @@ test.afterAll(async () => {
   if (storage) rmSync(storage, { recursive: true, force: true });
 });
 
+const inAdmin = (url: URL) => url.pathname.startsWith('/admin');
+
 /** The code the boot log printed, as its reader copies it. */
 const setupCode = () => /Setup code: (\S+)/.exec(server.output())?.[1] ?? '';
 
@@ -73,15 +75,16 @@ test('a wrong code is refused at its field; the right one creates the administra
   await create.click();
   await expect(page.getByText(`Created administrator ${ADMIN.email}: sign in.`)).toBeVisible();
   await page.getByRole('link', { name: 'Sign in to add your first book' }).click();
+  await page.waitForURL((url) => url.pathname === '/login');
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(/\/admin/);
+  await page.waitForURL(inAdmin);
 
   // The catalogue's empty state now offers the administrator the way in.
   await page.goto(`${server.url}/books`);
   await page.getByRole('link', { name: 'Add the first book' }).click();
-  await page.waitForURL(/\/admin/);
+  await page.waitForURL(inAdmin);
 
   // Setup is over: the page says so, and the API refuses a second administrator.
   await page.goto(`${server.url}/setup`);

@@ -28,6 +28,19 @@ const missing = [
       existsSync('/usr/share/festival/voices/italian/lp_diphone'),
     'The aligner needs eSpeak NG, and its tests Festival with two voices: sudo apt-get install -y espeak-ng festival festvox-kallpc16k festvox-italp16k',
   ],
+  // The deployment checks: deploy/nginx.conf in front of the server with a self-signed certificate
+  // (e2e/tls-proxy.spec.ts), and the systemd unit (deploy/deploy.spec.ts).
+  [
+    ['nginx -v', 'openssl version', 'systemd-analyze --version'].every(
+      (command) =>
+        spawnSync(command, {
+          shell: true,
+          stdio: 'ignore',
+          env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin` },
+        }).status === 0,
+    ),
+    'The deployment checks need nginx, OpenSSL and systemd-analyze: sudo apt-get install -y nginx openssl systemd',
+  ],
 ].filter(([found]) => !found);
 if (missing.length) {
   for (const [, hint] of missing) console.error(hint);
