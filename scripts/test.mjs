@@ -29,9 +29,18 @@ const missing = [
     'The aligner needs eSpeak NG, and its tests Festival with two voices: sudo apt-get install -y espeak-ng festival festvox-kallpc16k festvox-italp16k',
   ],
   // The deployment checks: deploy/nginx.conf in front of the server with a self-signed certificate
-  // (e2e/tls-proxy.spec.ts), and the systemd unit (deploy/deploy.spec.ts).
+  // (e2e/tls-proxy.spec.ts), the systemd unit and the compose setups (deploy/*.spec.ts), and the image
+  // (deploy/test-container.sh).
   [
-    ['nginx -v', 'openssl version', 'systemd-analyze --version'].every(
+    [
+      'nginx -v',
+      'openssl version',
+      'systemd-analyze --version',
+      'docker-compose version',
+      'podman --version',
+      'runc --version',
+      'mmdebstrap --version',
+    ].every(
       (command) =>
         spawnSync(command, {
           shell: true,
@@ -39,7 +48,7 @@ const missing = [
           env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin` },
         }).status === 0,
     ),
-    'The deployment checks need nginx, OpenSSL and systemd-analyze: sudo apt-get install -y nginx openssl systemd',
+    'The deployment checks need nginx, OpenSSL, systemd-analyze, docker-compose, podman, runc and mmdebstrap: sudo apt-get install -y nginx openssl systemd docker-compose podman runc mmdebstrap',
   ],
 ].filter(([found]) => !found);
 if (missing.length) {
@@ -125,6 +134,8 @@ async function main() {
     ),
     ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci'),
     ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck'],
+    // Minutes of building: it goes last, to the lane that frees first.
+    ['Container image', 'bash deploy/test-container.sh'],
   ]);
 }
 
