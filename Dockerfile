@@ -15,12 +15,20 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm's cache outlives the build (the packages download once); this layer is reused while the lockfile stays.
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json astro.config.mjs ./
 COPY server ./server
 COPY site ./site
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# Compiled here, better-sqlite3 keeps its sources and objects (25 MB): only the module itself is needed.
+RUN npm run build \
+  && npm prune --omit=dev --no-audit --no-fund \
+  && cd node_modules/better-sqlite3 \
+  && mv build/Release/better_sqlite3.node . \
+  && rm -rf build deps src \
+  && mkdir -p build/Release \
+  && mv better_sqlite3.node build/Release/
 
 # --- Run: Node, ffmpeg (imports, exports, waveforms) and eSpeak NG (the aligner's voice) ---
 FROM ${BASE_IMAGE}
