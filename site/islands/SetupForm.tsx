@@ -16,11 +16,11 @@ import {
   PASSWORD_HINT,
   SubmitButton,
   SuccessMessage,
+  fieldErrorLinks,
   formValues,
-  type SummaryLink,
+  SUMMARY_TITLE,
 } from './shared/Form';
 
-const SUMMARY_TITLE = 'There is a problem with the form:';
 const SIGN_IN = '/login?next=/admin';
 
 const FIELDS = [
@@ -93,10 +93,7 @@ export default function SetupForm() {
   }
 
   const fieldError = (name: FieldName) => error?.fieldError(name);
-  const links: SummaryLink[] = FIELDS.flatMap((field) => {
-    const text = fieldError(field.name);
-    return text ? [{ field: field.id, text: `${field.label}: ${text}` }] : [];
-  });
+  const links = fieldErrorLinks(FIELDS, error);
 
   return (
     <div className="form-card">

@@ -21,11 +21,10 @@ import {
   PASSWORD_HINT,
   SubmitButton,
   SuccessMessage,
+  fieldErrorLinks,
   formValues,
-  type SummaryLink,
+  SUMMARY_TITLE,
 } from './shared/Form';
-
-const SUMMARY_TITLE = 'There is a problem with the form:';
 
 const FIELDS = [
   { name: 'name', id: 'signup-name', label: 'Name', type: 'text', autoComplete: 'name' },
@@ -83,10 +82,7 @@ export default function SignupForm() {
   }
 
   const fieldError = (name: FieldName) => error?.fieldError(name);
-  const links: SummaryLink[] = FIELDS.flatMap((field) => {
-    const text = fieldError(field.name);
-    return text ? [{ field: field.id, text: `${field.label}: ${text}` }] : [];
-  });
+  const links = fieldErrorLinks(FIELDS, error);
 
   return (
     <div className="form-card">

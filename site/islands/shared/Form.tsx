@@ -125,6 +125,20 @@ export interface SummaryLink {
   text: string;
 }
 
+/** The error summary's title when it lists fields: the server's own message would repeat the first one. */
+export const SUMMARY_TITLE = 'There is a problem with the form:';
+
+/** The summary's links: one per field that has an error, named as its label and with its first message. */
+export function fieldErrorLinks(
+  fields: readonly { name: string; id: string; label: string }[],
+  error: { fieldError(name: string): string | undefined } | null,
+): SummaryLink[] {
+  return fields.flatMap((field) => {
+    const text = error?.fieldError(field.name);
+    return text ? [{ field: field.id, text: `${field.label}: ${text}` }] : [];
+  });
+}
+
 /** Rendered only when there is an error: role="alert" is announced as it appears, and it takes the focus. */
 export function ErrorSummary({ message, links = [] }: { message: string | null; links?: SummaryLink[] }) {
   const ref = useRef<HTMLDivElement>(null);
