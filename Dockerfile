@@ -30,10 +30,11 @@ RUN npm run build \
   && mkdir -p build/Release \
   && mv better_sqlite3.node build/Release/
 
-# --- Run: Node, ffmpeg (imports, exports, waveforms) and eSpeak NG (the aligner's voice) ---
+# --- Run: Node, ffmpeg (imports, exports, waveforms), eSpeak NG (the aligner's voice) and pg_dump
+# (backups of a PostgreSQL installation) ---
 FROM ${BASE_IMAGE}
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg espeak-ng \
+  && apt-get install -y --no-install-recommends ffmpeg espeak-ng postgresql-client \
   && rm -rf /var/lib/apt/lists/* \
   && groupadd --system --gid 10001 lingonovel \
   && useradd --system --uid 10001 --gid lingonovel --home-dir /data --shell /usr/sbin/nologin lingonovel \

@@ -5,6 +5,10 @@ const transform = {
 
 const { SERVER_START_MS } = require('./scripts/test-limits.cjs');
 
+// Servers and tools the tests start never read the developer's own .env (which may name a real database
+// or bucket): an empty file stands in, unless a test names another. Jest's workers inherit it.
+process.env.ENV_FILE ??= '/dev/null';
+
 /** @type {import('jest').Config} */
 module.exports = {
   // Jest's hooks take the tests' limit: every API spec starts the app in its beforeAll (scripts/test-limits.cjs).

@@ -16,6 +16,9 @@ if (!process.env.E2E_STORAGE_DIR) {
   process.env.E2E_STORAGE_DIR_TEMPORARY = '1';
 }
 const storageDir = process.env.E2E_STORAGE_DIR;
+// The servers the journeys start never read the developer's own .env (it may name a real database or
+// bucket): an empty file stands in. The webServer entries and the journeys' own servers inherit it.
+process.env.ENV_FILE ??= '/dev/null';
 
 export default defineConfig({
   testDir: './e2e',
@@ -67,6 +70,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: SERVER_START_MS,
       env: {
+        ENV_FILE: process.env.ENV_FILE,
         PORT: String(port),
         HOST: '127.0.0.1',
         STORAGE_DIR: storageDir,

@@ -23,6 +23,8 @@ pod() { podman --runtime runc --cgroup-manager=cgroupfs "$@"; }
 cleanup() {
   pod rm --force --time 10 "$NAME" >/dev/null 2>&1 || true
   pod volume rm --force "$VOLUME" >/dev/null 2>&1 || true
+  # Earlier builds' untagged images, past a day: the latest build's layers stay as the next one's cache.
+  pod image prune --force --filter until=24h >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT

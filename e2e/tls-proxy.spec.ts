@@ -15,7 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_START_MS } from '../scripts/test-limits.cjs';
+import { scaled, SERVER_START_MS } from '../scripts/test-limits.cjs';
 import { PROJECT_ROOT } from '../server/paths';
 import { expect, test } from './helpers/fixtures';
 import { adminSession, newBookChapter, removeBook, type Session } from './helpers/admin';
@@ -153,7 +153,7 @@ test.beforeAll(async ({ baseURL }) => {
   origin = `https://127.0.0.1:${https}`;
   await expect
     .poll(async () => (await send('/readyz', { method: 'GET' }).catch(() => ({ status: 0 }))).status, {
-      timeout: 30_000,
+      timeout: scaled(30_000),
     })
     .toBe(200);
   // A self-signed certificate the browser is told to accept, as a self-hoster's own browser would.

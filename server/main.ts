@@ -36,16 +36,20 @@ async function main(): Promise<void> {
   logger.log(`Listening on http://${config.host}:${port} (public URL ${config.publicUrl})`);
 }
 
+/**
+ * Exit status of a start refused until a person acts (a bad setting, a newer schema, no build): 78, as
+ * sysexits.h's EX_CONFIG, so that a service manager does not restart it in a loop (deploy/lingonovel.service).
+ * Anything else (a database not reachable yet, another process on the folder) exits 1 and may be retried.
+ */
+const REFUSED_EXIT = 78;
+
 main().catch((error: unknown) => {
-  if (
-    error instanceof ConfigError ||
-    error instanceof SiteNotBuiltError ||
-    error instanceof InstanceLockedError ||
-    error instanceof SchemaTooNewError
-  ) {
+  const refused =
+    error instanceof ConfigError || error instanceof SiteNotBuiltError || error instanceof SchemaTooNewError;
+  if (refused || error instanceof InstanceLockedError) {
     console.error(`Lingonovel cannot start: ${error.message}`);
   } else {
     console.error('Lingonovel cannot start:', error);
   }
-  process.exit(1);
+  process.exit(refused ? REFUSED_EXIT : 1);
 });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
+import { applyEnvFile } from '../env-file';
 import {
   abandonedMedia,
   copyMedia,
@@ -30,7 +31,14 @@ async function main(): Promise<void> {
     options: { 'database-url': { type: 'string' }, 'media-store': { type: 'string' } },
   });
   if (!values['database-url']) throw new ConfigError('--database-url is required');
-  const source = loadConfig({ ...process.env, DATABASE_URL: '', MEDIA_STORE: 'local' });
+  // .env (or ENV_FILE) first, as the server reads it: STORAGE_DIR and the bucket may be set there.
+  applyEnvFile();
+  // The source is the SQLite installation and its folder: the bucket's settings are the target's, so
+  // they are not "set but ignored" here (STRICT_CONFIG would refuse them).
+  const sourceEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('S3_')),
+  );
+  const source = loadConfig({ ...sourceEnv, DATABASE_URL: '', MEDIA_STORE: 'local' });
   const target = loadConfig({
     ...process.env,
     DATABASE_URL: values['database-url'],

@@ -8,6 +8,10 @@ import { MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 
 export type CheckState = 'ok' | 'unavailable';
+export interface Readiness {
+  database: CheckState;
+  media: CheckState;
+}
 
 /** How long a check may take before it counts as down: a hung database must not hang the probe too. */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -34,7 +38,23 @@ export class ReadinessChecks {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async run(): Promise<{ database: CheckState; media: CheckState }> {
+  /**
+   * How long an answer is reused: /readyz is public, and each probe writes to the store (a PUT, GET and
+   * DELETE on a bucket), so requests arriving meanwhile or within this time share one probe. Tests lower it.
+   */
+  reuseMs = 1_000;
+  private last: { result: Promise<Readiness>; until: number } | null = null;
+
+  run(): Promise<Readiness> {
+    if (this.last && Date.now() < this.last.until) return this.last.result;
+    const entry = { result: this.probe(), until: Number.POSITIVE_INFINITY };
+    // Shared while it runs, then for reuseMs after it ends.
+    void entry.result.finally(() => (entry.until = Date.now() + this.reuseMs));
+    this.last = entry;
+    return entry.result;
+  }
+
+  private async probe(): Promise<Readiness> {
     const [database, media] = await Promise.all([
       withTimeout(this.db.query('SELECT 1')),
       withTimeout(this.probeMedia()),

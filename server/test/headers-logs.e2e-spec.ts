@@ -334,7 +334,7 @@ describe('The built server with LOG_FORMAT=json', () => {
 
   it('refuses a LOG_FORMAT it does not know, with one clear line', () => {
     const result = run({ STORAGE_DIR: storage, LOG_FORMAT: 'xml' });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(78);
     expect(result.stderr.trim()).toBe('Lingonovel cannot start: LOG_FORMAT must be text or json, got "xml"');
   });
 });

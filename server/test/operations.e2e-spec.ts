@@ -1,6 +1,9 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { ReadinessChecks } from '../health/readiness-checks';
+import { MEDIA_STORE } from '../media/store/create-stores';
+import type { MediaStore } from '../media/store/media-store';
 import { mediaFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 
@@ -46,7 +49,24 @@ describe('Readiness for a load balancer', () => {
     }
   });
 
+  it('shares one probe among the requests that arrive while it runs and for a second after', async () => {
+    const store = server.app.get<symbol, MediaStore>(MEDIA_STORE);
+    const put = jest.spyOn(store, 'put');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // the earlier tests' answer has expired
+      const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.baseUrl}/readyz`)));
+      expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200));
+      expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+      expect(put).toHaveBeenCalledTimes(1);
+    } finally {
+      put.mockRestore();
+    }
+  });
+
   it('answers 503, naming the database, once the database is gone; liveness stays cheap and ok', async () => {
+    // At once, not after the shared answer's second.
+    server.app.get(ReadinessChecks).reuseMs = 0;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await server.app.get(DataSource).destroy();
     const res = await fetch(`${server.baseUrl}/api/v1/health/ready`);
     expect(res.status).toBe(503);

@@ -14,14 +14,15 @@ describe('The built server process', () => {
   afterEach(() => rmSync(storage, { recursive: true, force: true }));
 
   it('refuses to boot on a bad setting, with one clear line', () => {
+    // 78 (EX_CONFIG): a service manager does not restart a start that only a person can fix.
     const result = run({ STORAGE_DIR: storage, PORT: 'abc' });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(78);
     expect(result.stderr.trim()).toBe(
       'Lingonovel cannot start: PORT must be a whole number from 0 to 65535, got "abc"',
     );
 
     const short = run({ STORAGE_DIR: storage, JWT_SECRET: 'short' });
-    expect(short.status).toBe(1);
+    expect(short.status).toBe(78);
     expect(short.stderr.trim()).toBe(
       'Lingonovel cannot start: JWT_SECRET must be at least 32 characters long',
     );
