@@ -32,13 +32,10 @@ export async function boot(
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     // A server that never says it listens is stopped, so the test run can end.
-    const timer = setTimeout(
-      () => {
-        child.kill('SIGKILL');
-        reject(new Error(`server did not start:\n${output}`));
-      },
-      START_MS,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, START_MS);
     const check = () => {
       const match = /Listening on (http:\/\/[^\s]+)/.exec(output);
       if (match) {
