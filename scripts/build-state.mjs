@@ -21,24 +21,27 @@ const SOURCES = [
 ];
 const OUTPUTS = ['dist/app/server/main.js', 'dist/web/server/entry.mjs', 'dist/web/client/sw.js'];
 
-function newest(path) {
-  const full = join(root, path);
+function newest(base, path) {
+  const full = join(base, path);
   if (!existsSync(full)) return 0;
   const info = statSync(full);
   if (!info.isDirectory()) return info.mtimeMs;
   let latest = info.mtimeMs;
   for (const entry of readdirSync(full)) {
     if (entry === 'node_modules' || entry === 'test') continue;
-    latest = Math.max(latest, newest(join(path, entry)));
+    latest = Math.max(latest, newest(base, join(path, entry)));
   }
   return latest;
 }
 
-/** `missing`: no finished build; `stale`: a source changed after it; `current`. */
-export function buildState() {
-  const built = existsSync(STAMP) && OUTPUTS.every((file) => existsSync(join(root, file)));
+/** `missing`: no finished build; `stale`: a source changed after it; `current`. `base`: another checkout (tests). */
+export function buildState(base = root) {
+  const stamp = join(base, 'dist', '.build-stamp');
+  const built = existsSync(stamp) && OUTPUTS.every((file) => existsSync(join(base, file)));
   if (!built) return 'missing';
-  return Math.max(...SOURCES.map(newest)) > statSync(STAMP).mtimeMs ? 'stale' : 'current';
+  return Math.max(...SOURCES.map((path) => newest(base, path))) > statSync(stamp).mtimeMs
+    ? 'stale'
+    : 'current';
 }
 
 export function stamp() {
