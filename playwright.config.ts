@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { EXPECT_MS, JOURNEY_MS, SERVER_START_MS } from './scripts/test-limits.cjs';
 
 const port = Number(process.env.E2E_PORT ?? 4321);
+// npm test runs the journeys in shards side by side (scripts/test.mjs), each with its own servers, port,
+// report and artifacts: E2E_SHARD names the shard. Playwright empties its outputDir when it starts.
+const shard = process.env.E2E_SHARD ? `-${process.env.E2E_SHARD}` : '';
 const stripePort = port + 1;
 const stripeUrl = `http://127.0.0.1:${stripePort}`;
 process.env.E2E_STRIPE_URL = stripeUrl;
@@ -22,13 +25,16 @@ process.env.ENV_FILE ??= '/dev/null';
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: './test-results/artifacts',
+  outputDir: `./test-results/artifacts${shard}`,
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
   // No retries: a test that passes only on a second try is a failure to fix, not to hide.
   retries: 0,
-  reporter: [[process.env.CI ? 'line' : 'list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  reporter: [
+    [process.env.CI ? 'line' : 'list'],
+    ['json', { outputFile: `test-results/playwright${shard}.json` }],
+  ],
   // npm test runs the journeys beside the PostgreSQL pass of the API tests, on two cores: a page load and
   // an axe audit can take 10 to 15 s each there. Long journeys set their own, longer limits.
   // The limits are scaled by TEST_TIME_SCALE (scripts/test-limits.cjs). A journey waits for what it expects
@@ -37,7 +43,9 @@ export default defineConfig({
   expect: { timeout: EXPECT_MS },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // A failed journey keeps its trace (the DOM at each step, the network, the console); the screencast of
+    // every passing journey would cost a tenth of the browser's CPU for nothing.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     // The service worker (docs/offline.md) only where a journey is about it (e2e/offline.spec.ts): it keeps
     // files and pages, and answers some requests itself, which page.route would then not see.
     serviceWorkers: 'block',

@@ -1,7 +1,8 @@
-// `npm test`: the whole suite in one command. Build if needed, then, on two lanes (one per core): the
-// browser journeys (Playwright in Debian's Chromium), the unit and API tests (Jest) on SQLite with media
-// in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster (Debian's postgresql) with media
-// in an S3 bucket (s3rver, started by the tests themselves), and lint with the type-check.
+// `npm test`: the whole suite in one command. Build if needed, then, side by side: the browser journeys
+// (Playwright in Debian's Chromium) in shards, and on two lanes (one per core) the unit and API tests
+// (Jest) on SQLite with media in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster
+// (Debian's postgresql) with media in an S3 bucket (s3rver, started by the tests themselves), lint with
+// the type-check, and the container image. docs/testing.md, "Where the time goes", has the figures.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
@@ -70,6 +71,19 @@ const SQLITE_SHARDS = 4;
 const POSTGRES_SHARDS = 5;
 
 /**
+ * The browser journeys mostly wait (clips play in real time, timers run out, pages load): alone they keep
+ * about two thirds of one core busy. So they run in shards of their own beside the two lanes, each shard
+ * with its own servers, port, report and artifacts (playwright.config.ts), and the cores stay full.
+ */
+const JOURNEY_SHARDS = 2;
+const journeys = Array.from({ length: JOURNEY_SHARDS }, (_, i) => [
+  `Browser journeys, part ${i + 1} of ${JOURNEY_SHARDS}`,
+  `npx playwright test --shard=${i + 1}/${JOURNEY_SHARDS}`,
+  // Each shard's demo server on its own port, the Stripe stand-in on the next one.
+  { E2E_SHARD: String(i + 1), E2E_PORT: String(4321 + 10 * i) },
+]);
+
+/**
  * API specs that never open the tests' database nor their bucket (scripts/engine-free-specs.json): the
  * PostgreSQL pass would run them exactly as the SQLite pass does, so it leaves them out.
  */
@@ -96,18 +110,18 @@ async function runCaptured([name, command, extraEnv = {}]) {
 }
 
 /**
- * Two lanes, one per core: each takes the next task as soon as it is free, so the longest task (the
- * browser journeys) goes first and the shards fill in around it. Every task runs even after a failure,
- * so that the closing tally names every failing test.
+ * Lanes: each takes the next task as soon as it is free, so the longest tasks go first and the shards
+ * fill in around them. Every task runs even after a failure, so that the closing tally names every
+ * failing test. Answers whether all passed.
  */
-async function runInLanes(tasks, lanes = 2) {
+async function runInLanes(tasks, lanes) {
   const queue = [...tasks];
   const results = [];
   const lane = async () => {
     for (let task = queue.shift(); task; task = queue.shift()) results.push(await runCaptured(task));
   };
   await Promise.all(Array.from({ length: lanes }, lane));
-  if (results.includes(false)) throw new Failure('✖ Some checks failed');
+  return !results.includes(false);
 }
 
 const shards = (count, name, command, extraEnv = {}) =>
@@ -124,19 +138,27 @@ async function main() {
   const postgres = await startPostgres();
   onCleanup(() => postgres.stop());
   const onPostgres = { TEST_DATABASE_URL: postgres.url, TEST_MEDIA_STORE: 's3' };
-  await runInLanes([
-    ['Browser journeys', 'npx playwright test'],
-    ...shards(
-      POSTGRES_SHARDS,
-      'API tests (PostgreSQL and S3)',
-      `npx jest --ci --selectProjects api ${notEngineFree}`,
-      onPostgres,
+  const passed = await Promise.all([
+    runInLanes(journeys, JOURNEY_SHARDS),
+    runInLanes(
+      [
+        // Minutes of building on a machine that has no base image yet, some of them downloads: it goes
+        // first, so that it never ends the run alone.
+        ['Container image', 'bash deploy/test-container.sh'],
+        ...shards(
+          POSTGRES_SHARDS,
+          'API tests (PostgreSQL and S3)',
+          `npx jest --ci --selectProjects api ${notEngineFree}`,
+          onPostgres,
+        ),
+        ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci'),
+        // The build has just type-checked the server (tsc): the site's scripts and pages remain.
+        ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck:site'],
+      ],
+      2,
     ),
-    ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci'),
-    ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck'],
-    // Minutes of building: it goes last, to the lane that frees first.
-    ['Container image', 'bash deploy/test-container.sh'],
   ]);
+  if (passed.includes(false)) throw new Failure('✖ Some checks failed');
 }
 
 stopOnSignals();

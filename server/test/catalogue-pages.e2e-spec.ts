@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProbe, type Probe } from './app-probe';
-import { databaseUrlFor } from './database';
+import { databaseUrlFor, onPostgres } from './database';
 import { bookForm, BOOK_FIELDS } from './fixtures';
 
 /**
@@ -351,53 +351,59 @@ describe('Catalogue pages (/books, /learn)', () => {
       expect([path, links((await page(path)).html)]).toEqual([path, 24]);
   });
 
-  it('stays within its cache budget under 1,000 random queries', async () => {
-    const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
-    const words = ['fjallstugan', 'gato', 'voyage', 'nuit', 'el', 'de', 'zz', 'stra', 'ni', 'o'];
-    const query = () => {
-      const params = new URLSearchParams();
-      const set = (name: string, values: readonly string[]) => {
-        const value = pick(values);
-        if (value) params.set(name, value);
+  // The cache is the same whichever engine filled it: the PostgreSQL pass runs the queries above, not
+  // this thousand again (scripts/intended-skips.json).
+  (onPostgres ? it.skip : it)(
+    'stays within its cache budget under 1,000 random queries',
+    async () => {
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
+      const words = ['fjallstugan', 'gato', 'voyage', 'nuit', 'el', 'de', 'zz', 'stra', 'ni', 'o'];
+      const query = () => {
+        const params = new URLSearchParams();
+        const set = (name: string, values: readonly string[]) => {
+          const value = pick(values);
+          if (value) params.set(name, value);
+        };
+        set('lang', ['', 'sv', 'es', 'fr', 'de', 'nl', 'it', 'pt', 'pt-pt', 'none']);
+        set('cefr', ['', 'A1', 'A2', 'B1', 'B2', 'C1', 'C2', 'none']);
+        set('difficulty', ['', 'Easy', 'Medium', 'Hard']);
+        if (Math.random() < 0.5) params.set('q', `${pick(words)} ${Math.random().toString(36).slice(2, 8)}`);
+        set('sort', ['', 'title', 'shortest']);
+        set('page', ['', '', '', '2']);
+        return params.toString();
       };
-      set('lang', ['', 'sv', 'es', 'fr', 'de', 'nl', 'it', 'pt', 'pt-pt', 'none']);
-      set('cefr', ['', 'A1', 'A2', 'B1', 'B2', 'C1', 'C2', 'none']);
-      set('difficulty', ['', 'Easy', 'Medium', 'Hard']);
-      if (Math.random() < 0.5) params.set('q', `${pick(words)} ${Math.random().toString(36).slice(2, 8)}`);
-      set('sort', ['', 'title', 'shortest']);
-      set('page', ['', '', '', '2']);
-      return params.toString();
-    };
 
-    const start = await cacheState();
-    const statuses: Record<number, number> = {};
-    let peak = start.bytes;
-    let next = 0;
-    const worker = async () => {
-      while (next < 1000) {
-        next++;
-        // Followed to the canonical URL when a random order is not it; a page past the end is a 404.
-        const res = await fetch(`${url}/books?${query()}`);
-        await res.arrayBuffer();
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (next % 100 === 0) peak = Math.max(peak, (await cacheState()).bytes);
-      }
-    };
-    await Promise.all([worker(), worker(), worker(), worker()]);
-    const end = await cacheState();
+      const start = await cacheState();
+      const statuses: Record<number, number> = {};
+      let peak = start.bytes;
+      let next = 0;
+      const worker = async () => {
+        while (next < 1000) {
+          next++;
+          // Followed to the canonical URL when a random order is not it; a page past the end is a 404.
+          const res = await fetch(`${url}/books?${query()}`);
+          await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          if (next % 100 === 0) peak = Math.max(peak, (await cacheState()).bytes);
+        }
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
+      const end = await cacheState();
 
-    expect(Object.keys(statuses).sort()).toEqual(expect.arrayContaining(['200']));
-    expect(Object.keys(statuses).filter((status) => status !== '200' && status !== '404')).toEqual([]);
-    expect(end.maxBytes).toBe(1 * MB);
-    expect(Math.max(peak, end.bytes)).toBeLessThanOrEqual(end.maxBytes);
-    expect(end.entries).toBeGreaterThan(0);
-    const rss = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
-    console.log(
-      `1,000 random /books queries (${JSON.stringify(statuses)}): page cache ${rss(end.bytes)} of ${rss(end.maxBytes)} ` +
-        `in ${end.entries} entries (peak ${rss(peak)}); server RSS ${rss(start.rss)} before, ${rss(end.rss)} after`,
-    );
-    // The cache's bound is checked exactly above; this only catches a gross leak around it (a heap that
-    // grows with every distinct query), as the process's memory also moves with the garbage collector.
-    expect(end.rss - start.rss).toBeLessThan(256 * MB);
-  }, 300_000);
+      expect(Object.keys(statuses).sort()).toEqual(expect.arrayContaining(['200']));
+      expect(Object.keys(statuses).filter((status) => status !== '200' && status !== '404')).toEqual([]);
+      expect(end.maxBytes).toBe(1 * MB);
+      expect(Math.max(peak, end.bytes)).toBeLessThanOrEqual(end.maxBytes);
+      expect(end.entries).toBeGreaterThan(0);
+      const rss = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+      console.log(
+        `1,000 random /books queries (${JSON.stringify(statuses)}): page cache ${rss(end.bytes)} of ${rss(end.maxBytes)} ` +
+          `in ${end.entries} entries (peak ${rss(peak)}); server RSS ${rss(start.rss)} before, ${rss(end.rss)} after`,
+      );
+      // The cache's bound is checked exactly above; this only catches a gross leak around it (a heap that
+      // grows with every distinct query), as the process's memory also moves with the garbage collector.
+      expect(end.rss - start.rss).toBeLessThan(256 * MB);
+    },
+    300_000,
+  );
 });

@@ -9,6 +9,7 @@ import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import { bookForm, mediaFiles, purgeAfterGrace, stagedImports } from './fixtures';
 import { startServer, type TestServer } from './harness';
+import { onPostgres } from './database';
 import { makeZip, renameEntry, understateSize } from './zips';
 
 const CLIP = readFileSync(join(__dirname, 'fixtures', 'clip.mp3'));
@@ -393,7 +394,9 @@ describe('Importing a chapter', () => {
     expect(await stageDirs()).toEqual(before);
   });
 
-  it('refuses zip bombs and unsafe paths, leaving nothing behind', async () => {
+  // Refused while reading the archive, before any row or object: the same on either engine, and long
+  // (scripts/intended-skips.json).
+  (onPostgres ? it.skip : it)('refuses zip bombs and unsafe paths, leaving nothing behind', async () => {
     const before = await stageDirs();
     const post = async (zip: Buffer) =>
       admin.post<{ message: string; errors?: Record<string, string[]> }>(
