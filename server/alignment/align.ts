@@ -43,6 +43,9 @@ export async function alignRecording(
   onProgress: (progress: AlignProgress) => void = () => undefined,
   signal?: AbortSignal,
 ): Promise<Alignment> {
+  // Far too short already by the letters: refused before eSpeak reads the text aloud (2,000 phrases take
+  // it seconds of work), with the answer the measure below would give.
+  if (durationMs * 2 < minimumSpokenMs(phrases)) throw tooShort(durationMs, phrases.length);
   onProgress({ percent: 0, stage: 'speaking' });
   const spoken = await speakPhrases(phrases, voice, signal);
   // The warping lets a narrator take at most three times, and at least half, the reference voice's time.
@@ -92,6 +95,17 @@ export async function alignRecording(
   }
   const pauses = findPauses(recording.energies, recording.energyCount);
   return place(path, spoken.boundaries, text, audio, pauses);
+}
+
+/**
+ * Less than eSpeak NG ever takes to speak these phrases: at its default 175 words a minute it says about
+ * 15 letters a second; at 30 a second this bound stays under its time for any text (marks and digits
+ * only add to it).
+ */
+function minimumSpokenMs(phrases: readonly string[]): number {
+  let letters = 0;
+  for (const phrase of phrases) letters += phrase.match(/\p{L}/gu)?.length ?? 0;
+  return (letters / 30) * 1000;
 }
 
 /** What the administrator is told: the recording and the text cannot be aligned, and why. */

@@ -34,6 +34,28 @@ describe('Aligning what does not fit', () => {
     );
   });
 
+  it('refuses a text too long for its recording that the quick count of letters lets through', async () => {
+    // Past the quick count of letters (at most 30 a second), but eSpeak's own time (about 15 a second)
+    // is over twice the recording's: the measure after speaking refuses it, with the same message.
+    const sample = await makeSampleRecording(
+      ENGLISH,
+      { sentences: 2, intro: 'music', tempo: 1, seed: 9 },
+      dir,
+    );
+    const durationMs = await probeDurationMs(sample.file);
+    const letters = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
+    const phrases: string[] = [];
+    for (let n = 0, total = 0; total < (durationMs / 1000) * 45; n++) {
+      phrases.push(ENGLISH.sentences[n % ENGLISH.sentences.length]);
+      total += letters(phrases[n]);
+    }
+    await expect(alignRecording(sample.file, phrases, 'en-us', durationMs)).rejects.toThrow(
+      new RegExp(
+        `is too short for ${phrases.length} phrases: check that this is the right recording and text\\.$`,
+      ),
+    );
+  });
+
   it('is far less sure of a recording of another text than of its own', async () => {
     const sample = await makeSampleRecording(
       ENGLISH,
