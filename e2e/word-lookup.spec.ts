@@ -95,12 +95,17 @@ for (const [name, screen] of SCREENS) {
       await expect(sheet.locator('.lookup-definition')).toHaveAttribute('lang', 'en');
       await expect(sheet.getByText(ATTRIBUTION, { exact: false })).toBeVisible();
       await expect(sheet.getByText('Looking up…')).toHaveCount(0);
-      const box = (await sheet.boundingBox())!;
       if (touch) {
-        // The bottom sheet: the width of the screen, down to its bottom.
-        expect(Math.round(box.width)).toBe(375);
-        expect(Math.round(box.y + box.height)).toBe(812);
+        // The bottom sheet: the width of the screen, down to its bottom, once it has slid in (on a loaded
+        // machine its transition may still be under way here).
+        await expect
+          .poll(async () => {
+            const box = (await sheet.boundingBox())!;
+            return [Math.round(box.width), Math.round(box.y + box.height)];
+          })
+          .toEqual([375, 812]);
       } else {
+        const box = (await sheet.boundingBox())!;
         // The popover: by the word, under it.
         expect(box.y).toBeGreaterThan(point.y);
         expect(box.y).toBeLessThan(point.y + 60);
