@@ -26,6 +26,8 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/server/test'],
       testMatch: ['**/*.e2e-spec.ts'],
+      // Records each spec's SQL when npm test asks (TEST_SQL_LOG): scripts/sql-coverage.mjs.
+      setupFilesAfterEnv: ['<rootDir>/server/test/sql-log.setup.ts'],
       transform,
     },
   ],

@@ -9,6 +9,7 @@ import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
 import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
 import { cleanUp, onCleanup, run, stoppedExitCode, stopOnSignals } from './processes.mjs';
+import { coverageProblems, readShapes } from './sql-coverage.mjs';
 import { printSummary, readOutcomes, reportFiles, REPORTS, summarize } from './test-report.mjs';
 
 /** A check that failed: the run stops, cleans up, and says why. */
@@ -61,6 +62,9 @@ if (missing.length) {
 // be counted as this run's.
 mkdirSync('test-results', { recursive: true });
 for (const run of Object.keys(REPORTS)) for (const file of reportFiles(run)) rmSync(file, { force: true });
+/** Where the SQLite pass records each API spec's SQL (scripts/sql-shapes.cjs). */
+const SQL_LOG = 'test-results/sql';
+rmSync(SQL_LOG, { recursive: true, force: true });
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
 
 /**
@@ -84,11 +88,15 @@ const journeys = Array.from({ length: JOURNEY_SHARDS }, (_, i) => [
 ]);
 
 /**
- * API specs that never open the tests' database nor their bucket (scripts/engine-free-specs.json): the
- * PostgreSQL pass would run them exactly as the SQLite pass does, so it leaves them out.
+ * API specs the PostgreSQL pass leaves out: those that never open the tests' database nor their bucket
+ * (scripts/engine-free-specs.json), which it would run exactly as the SQLite pass does, and those whose
+ * every statement other specs send there (scripts/sqlite-only-specs.json, checked after the run).
  */
-const { specs: ENGINE_FREE } = JSON.parse(readFileSync(new URL('./engine-free-specs.json', import.meta.url)));
-const notEngineFree = `--testPathIgnorePatterns '/node_modules/' 'server/test/(${ENGINE_FREE.join('|')})\\.e2e-spec\\.ts$'`;
+const readList = (name) => JSON.parse(readFileSync(new URL(name, import.meta.url))).specs;
+const ENGINE_FREE = readList('./engine-free-specs.json');
+const SQLITE_ONLY = Object.keys(readList('./sqlite-only-specs.json'));
+const NOT_ON_POSTGRES = [...ENGINE_FREE, ...SQLITE_ONLY];
+const notOnPostgres = `--testPathIgnorePatterns '/node_modules/' 'server/test/(${NOT_ON_POSTGRES.join('|')})\\.e2e-spec\\.ts$'`;
 
 async function runStep(name, command) {
   console.log(`\n▶ ${name}: ${command}`);
@@ -147,10 +155,10 @@ async function main() {
         ...shards(
           POSTGRES_SHARDS,
           'API tests (PostgreSQL and S3)',
-          `npx jest --ci --selectProjects api ${notEngineFree}`,
+          `npx jest --ci --selectProjects api ${notOnPostgres}`,
           onPostgres,
         ),
-        ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci'),
+        ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci', { TEST_SQL_LOG: SQL_LOG }),
         // The build has just type-checked the server (tsc): the site's scripts and pages remain.
         ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck:site'],
       ],
@@ -158,6 +166,19 @@ async function main() {
     ),
   ]);
   if (passed.includes(false)) throw new Failure('✖ Some checks failed');
+  // A spec with tests the PostgreSQL pass skips may send a statement on SQLite only in those.
+  const partlyOnPostgres = JSON.parse(readFileSync(new URL('./intended-skips.json', import.meta.url)))
+    .skips.filter((skip) => skip.run === 'postgres')
+    .map((skip) => /^server\/test\/(.+)\.e2e-spec\.ts › /.exec(skip.test)[1]);
+  const problems = coverageProblems(readShapes(SQL_LOG), SQLITE_ONLY, [
+    ...NOT_ON_POSTGRES,
+    ...partlyOnPostgres,
+  ]);
+  if (problems.length)
+    throw new Failure(
+      `✖ SQL that only specs of scripts/sqlite-only-specs.json send, so PostgreSQL never sees it: take the spec off the list, or send the statement from a spec both passes run.\n  ${problems.join('\n  ')}`,
+    );
+  console.log(`✔ The SQLite-only specs send no SQL the PostgreSQL pass misses (${SQLITE_ONLY.length} specs)`);
 }
 
 stopOnSignals();

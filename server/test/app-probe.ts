@@ -11,6 +11,8 @@ import { assertBuilt, MAIN } from './built-server';
  */
 const PROBE = `
 require('reflect-metadata');
+// npm test's SQLite pass records the spec's SQL, this process's too (scripts/sql-shapes.cjs).
+if (process.env.TEST_SQL_LOG) require('./scripts/sql-shapes.cjs').logBothEngines(process.env.TEST_SQL_LOG, process.env.PROBE_SPEC);
 const dist = process.env.PROBE_DIST;
 const { loadConfig } = require(dist + '/config.js');
 const { createApp } = require(dist + '/http/create-app.js');
@@ -85,6 +87,7 @@ export async function startProbe(options: {
       PROBE_DIST: join(MAIN, '..'),
       PROBE_PAGES: options.pages ? '1' : '0',
       PROBE_DEMO: options.demo ? '1' : '0',
+      PROBE_SPEC: expect.getState().testPath ?? 'unknown',
       ...options.env,
     },
   });

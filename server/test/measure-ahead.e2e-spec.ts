@@ -19,7 +19,6 @@ import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import type { Phrase } from '../phrases/phrase.entity';
 import { DemoSeedService } from '../seed/demo-seed.service';
-import { onPostgres } from './database';
 
 /**
  * Clip lengths measured in the background after an edit (docs/formats.md "Exact lengths"), so the first
@@ -149,41 +148,33 @@ describe('Measuring clip lengths ahead of downloads', () => {
     expect(warn.mock.calls.filter((call) => String(call[0]).includes(bad))).toHaveLength(1);
   });
 
-  // 119 clips decoded on a loaded machine, each fetched from the bucket on the S3 pass: minutes, not seconds.
-  // Hundreds of ffmpeg runs over the seed's clips, whichever engine: the PostgreSQL pass stores a length by
-  // the test above (scripts/intended-skips.json).
-  (onPostgres ? it.skip : it)(
-    'measures the demo catalogue after seeding it (a change of every book)',
-    async () => {
-      await server.app.get(DemoSeedService).seedOnce();
-      const books = server.app.get(BooksRepository);
-      const chapters = server.app.get(ChaptersRepository);
-      const phrases = async () => {
-        const all: Phrase[] = [];
-        for (const code of await books.codes()) {
-          const book = (await books.byCode(code))!;
-          const ids = (await chapters.ofBook(book.id)).map((chapter) => chapter.id);
-          all.push(...(await server.app.get(PhrasesRepository).ofChapters(ids)));
-        }
-        return all;
-      };
-      const keys = (await phrases()).map((phrase) => phrase.audioPath);
-      expect(keys.length).toBeGreaterThan(50);
-      await ahead.idle();
-      const lengths = await kept(...keys);
-      // Every clip but the one of no samples added above.
-      expect(keys.filter((key) => !lengths.has(key))).toHaveLength(1);
-      // And each phrase's length is now its clip's decoded one (the seed stored them as an import does).
-      await ahead.idle();
-      const off = (await phrases()).filter(
-        (phrase) =>
-          lengths.has(phrase.audioPath) &&
-          phrase.audioMs !== Math.round(lengths.get(phrase.audioPath)! / 1000),
-      );
-      expect(off).toEqual([]);
-    },
-    300_000,
-  );
+  it('measures the demo catalogue after seeding it (a change of every book)', async () => {
+    await server.app.get(DemoSeedService).seedOnce();
+    const books = server.app.get(BooksRepository);
+    const chapters = server.app.get(ChaptersRepository);
+    const phrases = async () => {
+      const all: Phrase[] = [];
+      for (const code of await books.codes()) {
+        const book = (await books.byCode(code))!;
+        const ids = (await chapters.ofBook(book.id)).map((chapter) => chapter.id);
+        all.push(...(await server.app.get(PhrasesRepository).ofChapters(ids)));
+      }
+      return all;
+    };
+    const keys = (await phrases()).map((phrase) => phrase.audioPath);
+    expect(keys.length).toBeGreaterThan(50);
+    await ahead.idle();
+    const lengths = await kept(...keys);
+    // Every clip but the one of no samples added above.
+    expect(keys.filter((key) => !lengths.has(key))).toHaveLength(1);
+    // And each phrase's length is now its clip's decoded one (the seed stored them as an import does).
+    await ahead.idle();
+    const off = (await phrases()).filter(
+      (phrase) =>
+        lengths.has(phrase.audioPath) && phrase.audioMs !== Math.round(lengths.get(phrase.audioPath)! / 1000),
+    );
+    expect(off).toEqual([]);
+  }, 300_000);
 
   it('without ffmpeg, says so once and measures nothing more, while edits go on', async () => {
     const other = await startServer();
