@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+import { ValidationFailed } from './api-error';
 import { Field } from './field';
 
 /**
@@ -43,3 +44,14 @@ export const OptionalDateTime =
 /** Whether a time sent later is older than the window allows. */
 export const olderThanWindow = (at: Date, now: Date): boolean =>
   at.getTime() < now.getTime() - SENT_LATER_MAX_AGE_MS;
+
+/**
+ * The time of an action sent later, as it is kept: ahead of the server's clock it is now (an action is
+ * never refused for a fast clock); older than the window it is refused, as field `at`, saying `what`
+ * (such as "The time at that place").
+ */
+export function sentLaterTime(at: Date, now: Date, what: string): Date {
+  if (olderThanWindow(at, now))
+    throw ValidationFailed.field('at', `${what} must be within the last ${SENT_LATER_MAX_AGE_DAYS} days.`);
+  return at > now ? now : at;
+}

@@ -41,6 +41,7 @@ export const COPIED_TABLES = [
   'word_status_batches',
   'word_statuses',
   'fsrs_parameters',
+  'appearance',
 ] as const;
 const NOT_COPIED = new Set([
   'migrations',
@@ -69,6 +70,7 @@ const NUMBERED = new Set(
         'chapter_words',
         'word_statuses',
         'fsrs_parameters',
+        'appearance',
       ].includes(table),
   ),
 );

@@ -42,6 +42,8 @@ import { AppPassword } from '../app-passwords/app-password.entity';
 import { Dictionaries1764403200000 } from '../migrations/1764403200000-Dictionaries';
 import { WordStatus1764489600000 } from '../migrations/1764489600000-WordStatus';
 import { OwnFsrs1764496800000 } from '../migrations/1764496800000-OwnFsrs';
+import { Appearance1764504000000 } from '../migrations/1764504000000-Appearance';
+import { Appearance } from '../users/appearance.entity';
 import { Dictionary } from '../dictionaries/dictionary.entity';
 import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
 import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
@@ -72,6 +74,7 @@ export const ENTITIES = [
   DictionaryEntry,
   WordForm,
   WordFormSet,
+  Appearance,
 ];
 export const MIGRATIONS = [
   Initial1763791200000,
@@ -98,4 +101,5 @@ export const MIGRATIONS = [
   Dictionaries1764403200000,
   WordStatus1764489600000,
   OwnFsrs1764496800000,
+  Appearance1764504000000,
 ];

@@ -8,7 +8,7 @@ import { joinCatalogue, phraseCountOf } from '../catalogue/repository/catalogue-
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
-import { olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
+import { sentLaterTime } from '../common/sent-later';
 import { coverUrl } from '../media/media-urls';
 import type { User } from '../users/user.entity';
 import { PREMIUM_CHAPTER } from './access';
@@ -36,19 +36,6 @@ interface ProgressRow {
 
 const KEPT = 'A later place in this book was saved on another device: it is kept.';
 
-/**
- * The time of a place sent later: ahead of the server's clock is taken as now (a place is never refused
- * for a fast clock), older than the window is refused.
- */
-function placeTime(at: Date, now: Date): Date {
-  if (olderThanWindow(at, now))
-    throw ValidationFailed.field(
-      'at',
-      `The time at that place must be within the last ${SENT_LATER_MAX_AGE_DAYS} days.`,
-    );
-  return at > now ? now : at;
-}
-
 /** Where members are in their books, saved as they listen and restored on any device. */
 @Injectable()
 export class ProgressService {
@@ -67,7 +54,7 @@ export class ProgressService {
    */
   async save(user: User, dto: ProgressDto): Promise<ProgressSaveAnswer> {
     const now = this.clock.now();
-    const at = dto.at == null ? null : placeTime(new Date(dto.at), now);
+    const at = dto.at == null ? null : sentLaterTime(new Date(dto.at), now, 'The time at that place');
     const { book, chapters, index, access } = await this.reading.locate(
       dto.book_code,
       String(dto.chapter_no),

@@ -83,6 +83,7 @@ describe('Foundation API', () => {
     expect(await tableNames(db)).toEqual([
       'app_meta',
       'app_passwords',
+      'appearance',
       'audio_measures',
       'audiobook_builds',
       'book_coverage',

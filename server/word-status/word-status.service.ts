@@ -4,7 +4,7 @@ import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { primaryTag } from '../common/language-tags';
 import { formOf, MAX_FORM, runningWords } from '../common/running-words';
-import { olderThanWindow, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
+import { sentLaterTime } from '../common/sent-later';
 import { parseBrowseQuery } from '../catalogue/browse-query';
 import { toPublicBook } from '../catalogue/catalogue.service';
 import { BooksRepository } from '../catalogue/repository/books.repository';
@@ -60,7 +60,7 @@ export class WordStatusService {
    */
   async set(user: User, dto: SetWordStatusDto): Promise<WordStatusAnswer> {
     const now = this.clock.now();
-    const at = dto.at ? statusTime(new Date(dto.at), now) : now;
+    const at = dto.at ? sentLaterTime(new Date(dto.at), now, 'The time of the status') : now;
     const lang = primaryTag(dto.lang);
     const form = formOf(dto.word, lang);
     if (form.length > MAX_FORM)
@@ -341,14 +341,4 @@ export class WordStatusService {
     for (const [form, { key }] of keys) learning.add(form).add(key);
     return learning;
   }
-}
-
-/** The time of a status sent later: ahead of the server's clock is now; older than the window is refused. */
-function statusTime(at: Date, now: Date): Date {
-  if (olderThanWindow(at, now))
-    throw ValidationFailed.field(
-      'at',
-      `The time of the status must be within the last ${SENT_LATER_MAX_AGE_DAYS} days.`,
-    );
-  return at > now ? now : at;
 }

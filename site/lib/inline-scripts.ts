@@ -24,4 +24,12 @@ export const GUEST_ONLY_GUARD =
 export const HEADER_STATE =
   "(function(){var s;try{s=localStorage}catch(e){}function t(){var i=!!(s&&s.getItem('token')),a;try{a=JSON.parse(s.getItem('user')).user_type===1}catch(e){}document.querySelectorAll('[data-auth]').forEach(function(e){var v=e.getAttribute('data-auth');e.hidden=v=='member'?!(i&&!a):v=='admin'?!(i&&a):(v=='in')!=i});document.querySelector('[data-home]').href=a?'/admin/dashboard':'/dashboard';document.querySelector('[data-books]').href=a?'/admin/books':'/books';if(/^\\/read\\//.test(location.pathname))document.querySelectorAll('[data-auth=out] a').forEach(function(l){l.href=l.pathname+'?next='+encodeURIComponent(location.pathname)})}t();addEventListener('pageshow',t);document.addEventListener('click',function(e){if(e.target.closest&&e.target.closest('[data-logout]')){if(s){s.removeItem('token');s.removeItem('user')}try{navigator.serviceWorker.controller.postMessage({type:'SIGNED_OUT'})}catch(e){}location.assign('/login')}});var m=document.getElementById('site-menu'),b=document.querySelector('[popovertarget=site-menu]');if(m&&b){m.addEventListener('toggle',function(e){b.setAttribute('aria-expanded',e.newState=='open')});m.addEventListener('focusout',function(e){var r=e.relatedTarget;try{if(r&&r!==b&&!m.contains(r)&&m.matches(':popover-open'))m.hidePopover()}catch(x){}})}})();";
 
-export const INLINE_SCRIPTS = [GUEST_ONLY_GUARD, HEADER_STATE];
+/**
+ * The theme, text size and line spacing (site/lib/appearance.ts), first in every page's <head>: set on
+ * <html> before anything is drawn, so a page (cached ones too) never flashes another theme nor moves when
+ * the reader's size applies. The device's light or dark until the person chooses a theme.
+ */
+export const APPEARANCE =
+  "!function(){var d=document.documentElement,a={};try{a=JSON.parse(localStorage.getItem('appearance'))||{}}catch(e){}var t=a.theme;d.setAttribute('data-theme',t=='light'||t=='dark'||t=='sepia'?t:matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light');if(a.textSize>=1&&a.textSize<=4)d.setAttribute('data-text-size',a.textSize);if(a.lineSpacing>=1&&a.lineSpacing<=3)d.setAttribute('data-line-spacing',a.lineSpacing)}()";
+
+export const INLINE_SCRIPTS = [APPEARANCE, GUEST_ONLY_GUARD, HEADER_STATE];

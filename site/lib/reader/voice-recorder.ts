@@ -18,6 +18,7 @@
  */
 import { fetchForDevice } from '../api';
 import type { ReaderHost } from './practice';
+import { tokenValue } from '../ui/tokens';
 import { drawWaveform } from './waveform';
 
 interface Take {
@@ -26,8 +27,6 @@ interface Take {
   buffer: AudioBuffer;
 }
 
-const NARRATOR_COLOUR = '#1d4ed8';
-const LEARNER_COLOUR = '#b45309';
 /** The longest take, whatever the phrase's length. */
 const MAX_TAKE_MS = 30_000;
 
@@ -154,8 +153,8 @@ export class VoiceRecorder {
     this.download.download = `${this.reader.book}-${this.reader.chapterNo}-phrase-${item.position}.${extension}`;
     const narrator = await this.narrator(item.audio).catch(() => undefined);
     const seconds = Math.max(narrator?.duration ?? 0, take.buffer.duration);
-    if (narrator) drawWaveform(this.canvases.narrator, narrator, seconds, NARRATOR_COLOUR);
-    drawWaveform(this.canvases.you, take.buffer, seconds, LEARNER_COLOUR);
+    if (narrator) drawWaveform(this.canvases.narrator, narrator, seconds, tokenValue('--brand'));
+    drawWaveform(this.canvases.you, take.buffer, seconds, tokenValue('--focus'));
   }
 
   private context(): AudioContext {
