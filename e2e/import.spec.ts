@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './helpers/fixtures';
+import { zip } from './helpers/zip';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ZipFile } from 'yazl';
 import {
   adminApi,
   adminSession,
@@ -15,17 +15,6 @@ import {
   type Session,
 } from './helpers/admin';
 import { SCREENS } from './helpers/screens';
-
-function zip(files: Record<string, Buffer>): Promise<Buffer> {
-  const archive = new ZipFile();
-  for (const [name, data] of Object.entries(files)) archive.addBuffer(data, name);
-  archive.end();
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 let session: Session;
 test.beforeAll(async ({ request }) => {

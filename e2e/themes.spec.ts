@@ -141,6 +141,24 @@ test.describe('every page in every theme', () => {
   }
 });
 
+test('the reader’s settings sheet passes axe in light, dark and sepia', async ({ page }) => {
+  await page.goto(`/read/${BOOK}/1`);
+  for (const theme of THEMES) {
+    await keepOnDevice(page, { theme, textSize: 2, lineSpacing: 2 });
+    await page.reload();
+    await page.getByRole('button', { name: /^Player settings/ }).click();
+    const sheet = page.getByRole('dialog', { name: 'Player settings' });
+    await expect(sheet.getByRole('radio', { name: theme[0].toUpperCase() + theme.slice(1) })).toBeChecked();
+    const { violations } = await new AxeBuilder({ page }).include('#reader-settings').analyze();
+    expect
+      .soft(
+        violations.map((found) => found.id),
+        theme,
+      )
+      .toEqual([]);
+  }
+});
+
 /**
  * The theme on <html> when <body> first appears, and the page's background in the frame before the first
  * paint (once the render-blocking styles are in).
@@ -278,5 +296,30 @@ test.describe('on a laptop', () => {
       await laptop.close();
       await phone.close();
     }
+  });
+  test('one member’s choice never becomes another’s account setting on a shared device', async ({ page }) => {
+    const [ada, bo] = [newAccount('ada'), newAccount('bo')];
+    for (const account of [ada, bo]) await signUpByApi(page.request, account);
+    await signIn(page, ada.email, ada.password);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('sepia');
+    const setting = async (token: string | null): Promise<unknown> =>
+      (
+        await page.request.get('/api/v1/user/appearance', { headers: { Authorization: `Bearer ${token}` } })
+      ).json();
+    const adaToken = await page.evaluate(() => localStorage.getItem('token'));
+    await expect.poll(() => setting(adaToken)).toMatchObject({ data: { theme: 'sepia' } });
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await signIn(page, bo.email, bo.password);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await page.goto('/books');
+    // The device keeps its look; Bo's account stays without a setting until Bo chooses one.
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'sepia');
+    const boToken = await page.evaluate(() => localStorage.getItem('token'));
+    expect(await setting(boToken)).toEqual({ data: null });
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+    await expect.poll(() => setting(boToken)).toMatchObject({ data: { theme: 'dark' } });
+    expect(await setting(adaToken)).toMatchObject({ data: { theme: 'sepia' } });
   });
 });

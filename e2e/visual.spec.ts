@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ZipFile } from 'yazl';
 import { SERVER_START_MS } from '../scripts/test-limits.cjs';
 import { boot, stop } from '../server/test/built-server';
 import { expect, test } from './helpers/fixtures';
+import { zip } from './helpers/zip';
 import { media } from './helpers/admin';
 import { LAPTOP, PHONE } from './helpers/screens';
 
@@ -73,17 +73,6 @@ test.afterAll(async () => {
   if (server) await stop(server.child);
   if (storage) rmSync(storage, { recursive: true, force: true });
 });
-
-function zip(files: Record<string, Buffer>): Promise<Buffer> {
-  const archive = new ZipFile();
-  for (const [name, data] of Object.entries(files)) archive.addBuffer(data, name);
-  archive.end();
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 interface Shot {
   name: string;

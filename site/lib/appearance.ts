@@ -5,7 +5,7 @@
  * the server (PUT user/appearance), and the later choice wins, as the reading speed does.
  */
 import { api } from './api';
-import { getToken } from './session';
+import { getToken, getUser } from './session';
 
 export const THEMES = ['system', 'light', 'dark', 'sepia'] as const;
 export type Theme = (typeof THEMES)[number];
@@ -18,6 +18,8 @@ export interface Appearance {
   lineSpacing: number;
   /** When the person chose it (ISO 8601); absent until they choose. */
   at?: string;
+  /** The member whose setting it is, once one chose it or signed in here: another member's never travels. */
+  member?: number;
 }
 
 interface ServerAppearance {
@@ -48,6 +50,7 @@ export function readAppearance(): Appearance {
     textSize: within(kept.textSize, TEXT_SIZES, DEFAULT_APPEARANCE.textSize),
     lineSpacing: within(kept.lineSpacing, LINE_SPACINGS, DEFAULT_APPEARANCE.lineSpacing),
     ...(typeof kept.at === 'string' && !Number.isNaN(Date.parse(kept.at)) && { at: kept.at }),
+    ...(typeof kept.member === 'number' && { member: kept.member }),
   };
 }
 
@@ -72,21 +75,34 @@ function keep(appearance: Appearance): void {
   apply(appearance);
 }
 
-/** Calls `listener` with the setting now and after every change, from this page or another tab. */
-export function onAppearance(listener: (appearance: Appearance) => void): void {
+/**
+ * Calls `listener` after every change of the setting, from this page or another tab, and with the setting
+ * now unless `now` is false (a canvas drawn already, which only needs drawing again on a change).
+ */
+export function onAppearance(listener: (appearance: Appearance) => void, { now = true } = {}): void {
   listeners.add(listener);
-  listener(readAppearance());
+  if (now) listener(readAppearance());
 }
 
 /** The person's choice: kept on the device at once, and sent to the server for a member. */
-export function chooseAppearance(change: Partial<Omit<Appearance, 'at'>>): void {
-  const chosen = { ...readAppearance(), ...change, at: new Date().toISOString() };
+export function chooseAppearance(change: Partial<Omit<Appearance, 'at' | 'member'>>): void {
+  const chosen: Appearance = { ...readAppearance(), ...change, at: new Date().toISOString() };
+  const member = getToken() ? getUser()?.id : undefined;
+  if (member === undefined) delete chosen.member;
+  else chosen.member = member;
   keep(chosen);
   void send(chosen);
 }
 
 async function send(appearance: Appearance): Promise<void> {
-  if (!getToken() || !appearance.at) return;
+  const member = getToken() ? getUser()?.id : undefined;
+  if (member === undefined || !appearance.at || appearance.member !== member) return;
+  // A choice older than the server takes (30 days) that never reached it is still the device's latest:
+  // sent as 29 days old, it stays later than what the server holds (syncWithServer compared them).
+  // A choice made just now is the latest whatever this device's clock says: the server dates it.
+  const chosen = Date.parse(appearance.at);
+  const oldest = Date.now() - 29 * 86_400_000;
+  const at = Date.now() - chosen < 60_000 ? undefined : new Date(Math.max(chosen, oldest)).toISOString();
   try {
     const { data } = await api<{ data: ServerAppearance }>('user/appearance', {
       method: 'PUT',
@@ -95,35 +111,55 @@ async function send(appearance: Appearance): Promise<void> {
         theme: appearance.theme,
         text_size: appearance.textSize,
         line_spacing: appearance.lineSpacing,
-        at: appearance.at,
+        ...(at && { at }),
       },
     });
-    adoptIfLater(data);
+    // The server's answer is the setting now: the one kept, or this one with the server's time (a device
+    // whose clock runs fast would otherwise hold a time later than any other device's choice, for ever).
+    // Unless the person chose again meanwhile.
+    if (readAppearance().at === appearance.at) adopt(data, member);
   } catch {
     // Offline or refused: the device keeps it, and the next page sends it again (syncWithServer).
   }
 }
 
-/** A setting the server holds that is later than the device's replaces it. */
-function adoptIfLater(server: ServerAppearance | null): boolean {
-  const local = readAppearance();
-  if (!server || (local.at && Date.parse(local.at) >= Date.parse(server.updated_at))) return false;
+/** The member's setting as the server holds it, on this device. */
+const adopt = (server: ServerAppearance, member: number) =>
   keep({
     theme: server.theme,
     textSize: server.text_size,
     lineSpacing: server.line_spacing,
     at: server.updated_at,
+    member,
   });
+
+/** A setting the server holds that is later than the device's replaces it. */
+function adoptIfLater(server: ServerAppearance | null, member: number): boolean {
+  const local = readAppearance();
+  if (!server || (local.at && Date.parse(local.at) >= Date.parse(server.updated_at))) return false;
+  adopt(server, member);
   return true;
 }
 
-/** Once per page, for a member: the later of the device's and the server's settings wins on both. */
+/**
+ * Once per page, for a member: the later of the device's and the server's settings wins on both. The
+ * device's setting is only sent as this member's when they chose it here (it names them), or as a
+ * visitor before signing in; one another member made on this device stays here, and the member's own,
+ * when they have one, replaces it.
+ */
 async function syncWithServer(): Promise<void> {
-  if (!getToken()) return;
+  const member = getToken() ? getUser()?.id : undefined;
+  if (member === undefined) return;
   try {
     const { data } = await api<{ data: ServerAppearance | null }>('user/appearance', { passive: true });
-    if (adoptIfLater(data)) return;
-    const local = readAppearance();
+    let local = readAppearance();
+    if (local.member !== member) {
+      if (data) return adopt(data, member);
+      // A visitor's choice goes with them when they sign in, as a visitor's reading place does.
+      if (local.member !== undefined || !local.at) return;
+      keep((local = { ...local, member }));
+    }
+    if (adoptIfLater(data, member)) return;
     if (local.at && (!data || Date.parse(local.at) > Date.parse(data.updated_at))) await send(local);
   } catch {
     // Offline: the device's setting stands.
@@ -164,6 +200,8 @@ export function setUpAppearance(): void {
   apply(readAppearance());
   dark().addEventListener('change', () => apply(readAppearance()));
   addEventListener('storage', (event) => event.key === KEY && apply(readAppearance()));
+  // A page restored from the back-forward cache missed the changes made meanwhile.
+  addEventListener('pageshow', (event) => event.persisted && apply(readAppearance()));
   wireControls();
   void syncWithServer();
 }

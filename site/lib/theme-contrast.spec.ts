@@ -13,9 +13,15 @@ function block(selector: string): Record<string, string> {
   const start = CSS.indexOf(`${selector} {`);
   if (start < 0) throw new Error(`no ${selector} block in global.css`);
   const body = CSS.slice(start, CSS.indexOf('\n}', start));
-  return Object.fromEntries(
-    [...body.matchAll(/^\s*(--[a-z-]+):\s*(#[0-9a-f]{6});/gm)].map((m) => [m[1], m[2]]),
+  // Every colour token here is #rrggbb (or an rgb() shadow): a value written otherwise would be skipped,
+  // and the light one tested in its place, so it fails the test instead.
+  const colours = [...body.matchAll(/^\s*(--[a-z-]+):\s*([^;]+);/gm)].filter(
+    ([, , value]) => !/^(url|var)\(|(rem|px)$|^\d/.test(value),
   );
+  for (const [, name, value] of colours)
+    if (!/^(#[0-9a-f]{6}|rgb\(.*\))$/.test(value))
+      throw new Error(`${selector} ${name}: ${value} is not #rrggbb`);
+  return Object.fromEntries(colours.filter(([, , value]) => value.startsWith('#')).map((m) => [m[1], m[2]]));
 }
 
 const light = block(':root');
@@ -53,11 +59,13 @@ const TEXT_PAIRS: Array<[string, string[]]> = [
   ['--brand', NEUTRAL],
   ['--brand-dark', NEUTRAL],
   ['--success', [...NEUTRAL, '--success-surface']],
-  ['--danger', [...NEUTRAL, '--danger-surface']],
+  // --danger on --highlight: a misspelt word's missed letters in dictation.
+  ['--danger', [...NEUTRAL, '--danger-surface', '--highlight']],
   ['--danger-dark', [...NEUTRAL, '--danger-surface']],
   ['--warning', [...NEUTRAL, '--warning-surface']],
-  ['--on-brand', ['--brand', '--brand-dark', '--danger']],
-  ['--on-ink', ['--ink']],
+  ['--on-brand', ['--brand', '--brand-dark', '--danger', '--danger-dark']],
+  // The play button and a chosen segment; the play button's hover is --brand-dark.
+  ['--on-ink', ['--ink', '--brand-dark']],
 ];
 
 /** The pairs under `minimum`, as "text on surface: ratio". */

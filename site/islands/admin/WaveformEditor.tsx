@@ -14,6 +14,7 @@ import type RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import { api, errorMessage } from '../../lib/api';
 import type { RecordingPeaksResponse } from '../../../server/imports/imports.dto';
+import { onAppearance } from '../../lib/appearance';
 import { tokenValue } from '../../lib/ui/tokens';
 
 /** The shortest segment the server takes (silence-split.ts); a handle stops this close to its neighbours. */
@@ -25,12 +26,15 @@ const PAGE_MS = 1000;
 const KEY_SAVE_DELAY_MS = 700;
 const ZOOMS = [0, 20, 50, 100, 200];
 
-const SEGMENT_COLORS = ['rgba(29, 78, 216, 0.07)', 'rgba(29, 78, 216, 0.16)'];
+const SEGMENT_COLORS = [
+  'color-mix(in srgb, var(--brand) 10%, transparent)',
+  'color-mix(in srgb, var(--brand) 22%, transparent)',
+];
 /** An unsure segment, and the one the author is looking at. */
-const UNSURE_COLOR = 'rgba(217, 119, 6, 0.22)';
-const CURRENT_COLOR = 'rgba(217, 119, 6, 0.45)';
+const UNSURE_COLOR = 'color-mix(in srgb, var(--focus) 25%, transparent)';
+const CURRENT_COLOR = 'color-mix(in srgb, var(--focus) 45%, transparent)';
 /** What lies before and after the text: left out of the clips. */
-const OUTSIDE_COLOR = 'rgba(75, 85, 99, 0.28)';
+const OUTSIDE_COLOR = 'color-mix(in srgb, var(--muted) 30%, transparent)';
 /** The handles and cursor: the design system's tokens (docs/design.md); CSS values in the shadow tree. */
 const HANDLE_COLOR = 'var(--brand-dark)';
 /** Zoomed this far (px a second) to show one segment of a long recording. */
@@ -119,6 +123,16 @@ export function WaveformEditor(props: Props) {
           plugins: [regions],
         });
         made = { wavesurfer, regions, segments: [], outside: null, handles: [], sliders: [] };
+        // The canvas keeps the colours it was given: drawn again in the new theme's.
+        onAppearance(
+          () =>
+            wavesurfer.setOptions({
+              waveColor: tokenValue('--line-strong'),
+              progressColor: tokenValue('--brand'),
+              cursorColor: tokenValue('--brand-dark'),
+            }),
+          { now: false },
+        );
         drawn.current = made;
         // Regions made before the duration is known would all sit at 0: drawn once it is ready.
         if (!wavesurfer.getDecodedData())

@@ -18,6 +18,7 @@
  */
 import { fetchForDevice } from '../api';
 import type { ReaderHost } from './practice';
+import { onAppearance } from '../appearance';
 import { tokenValue } from '../ui/tokens';
 import { drawWaveform } from './waveform';
 
@@ -72,6 +73,8 @@ export class VoiceRecorder {
       return c;
     };
     this.canvases = { narrator: canvas("The narrator's waveform"), you: canvas('Your waveform') };
+    // Drawn in the theme's colours: again when the theme changes.
+    onAppearance(() => void this.showTake(), { now: false });
     this.figure = element('figure', { className: 'waveforms' });
     this.figure.append(
       this.canvases.narrator,
