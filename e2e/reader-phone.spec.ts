@@ -9,6 +9,7 @@ import { LAPTOP, PHONE, SCREENS } from './helpers/screens';
 import {
   audioElements,
   audioEvents,
+  playSequence,
   audioState,
   inSettings,
   PLAY_ICON,
@@ -242,9 +243,7 @@ test.describe('on a phone', () => {
     await openLoopingAlways(page);
     await playAll(page).tap();
     // The first phrase plays, ends and plays again: the loop, in play all.
-    await expect
-      .poll(async () => (await audioEvents(page)).map((e) => e.type).join(' '), { timeout: 15_000 })
-      .toMatch(/^playing ended playing/);
+    await expect.poll(() => playSequence(page), { timeout: 15_000 }).toMatch(/^playing ended playing/);
     const events = await audioEvents(page);
     expect(new Set(events.map((e) => e.src)).size).toBe(1);
     await playAll(page).tap();
@@ -261,9 +260,7 @@ test.describe('on a phone', () => {
     await page.locator('li#p-2 .phrase').tap(PLAY_ICON);
     await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
     // Phrase 2 plays, ends and plays again: the loop on a tapped phrase.
-    await expect
-      .poll(async () => (await audioEvents(page)).map((e) => e.type).join(' '), { timeout: 15_000 })
-      .toMatch(/^playing ended playing/);
+    await expect.poll(() => playSequence(page), { timeout: 15_000 }).toMatch(/^playing ended playing/);
     await playAll(page).tap();
     await expect.poll(async () => (await audioState(page)).paused).toBe(true);
     await expectSilence(page, 2, 3500);
@@ -275,9 +272,7 @@ test.describe('on a phone', () => {
     await inSettings(page, async () => page.getByLabel('Speed').selectOption('1.5'));
     await page.locator('li#p-1 .phrase').tap(PLAY_ICON);
     await expect(playAll(page)).toHaveAttribute('aria-pressed', 'true');
-    await expect
-      .poll(async () => (await audioEvents(page)).map((e) => e.type).join(' '), { timeout: 15_000 })
-      .toMatch(/ended/);
+    await expect.poll(() => playSequence(page), { timeout: 15_000 }).toMatch(/ended/);
     await expect(playAll(page)).toHaveAttribute('aria-pressed', 'false');
     // Pressed now, it plays all from the tapped phrase.
     await playAll(page).tap();

@@ -68,6 +68,16 @@ export const audioEvents = (page: Page) =>
         .__audioEvents,
   );
 
+/**
+ * The page's audio events in order ("playing ended playing …"). A clip that stalls while loading (a busy
+ * machine) fires "playing" again when it resumes: one play, counted once.
+ */
+export const playSequence = async (page: Page) =>
+  (await audioEvents(page))
+    .map((event) => event.type)
+    .join(' ')
+    .replace(/playing( playing)+/g, 'playing');
+
 /** What every <audio> the page made holds: its clip's path and how much of it is loaded. */
 export const audioElements = (page: Page) =>
   page.evaluate(() =>
