@@ -2,6 +2,9 @@
 // timeout's SIGTERM. Each child runs in its own process group, so that one signal reaches everything it
 // started (npx, Jest's workers, the servers the API tests boot), not just the shell in front of it.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const running = new Set();
 const cleanups = [];
@@ -15,14 +18,32 @@ export function onCleanup(fn) {
   cleanups.unshift(fn);
 }
 
+/** Where each command's shell writes the CPU time of everything it waited for (its `times`). */
+const cpuDir = mkdtempSync(join(tmpdir(), 'lingonovel-cpu-'));
+onCleanup(() => rmSync(cpuDir, { recursive: true, force: true }));
+let commands = 0;
+
+/** Seconds from the second line of a POSIX shell's `times` ("0m1.50s 0m0.20s": its children's user, system). */
+function childrenCpuSeconds(file) {
+  try {
+    const line = readFileSync(file, 'utf8').trim().split('\n')[1] ?? '';
+    return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + 60 * Number(m) + Number(s), 0);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Runs a shell command. With `capture`, its output is kept and returned instead of shown as it comes.
- * Resolves with the exit status (null when a signal ended it).
+ * Resolves with the exit status (null when a signal ended it) and the CPU seconds the command and every
+ * process it waited for used (Jest's workers, Chromium; not a daemon such as the PostgreSQL cluster).
  */
 export function run(command, { env, capture = false }) {
   return new Promise((resolve) => {
-    if (stopSignal) return resolve({ status: null, output: '' });
-    const child = spawn(command, {
+    if (stopSignal) return resolve({ status: null, output: '', cpu: null });
+    const cpuFile = join(cpuDir, String(++commands));
+    const timed = `${command}\nstatus=$?; times > '${cpuFile}'; exit $status`;
+    const child = spawn(timed, {
       shell: true,
       env,
       detached: true,
@@ -35,7 +56,7 @@ export function run(command, { env, capture = false }) {
     child.on('error', (error) => (output += `${error.message}\n`));
     child.on('close', (status) => {
       running.delete(child);
-      resolve({ status, output });
+      resolve({ status, output, cpu: childrenCpuSeconds(cpuFile) });
     });
   });
 }

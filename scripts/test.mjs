@@ -12,6 +12,13 @@ import { cleanUp, onCleanup, run, stoppedExitCode, stopOnSignals } from './proce
 import { coverageProblems, readShapes } from './sql-coverage.mjs';
 import { printSummary, readOutcomes, reportFiles, REPORTS, summarize } from './test-report.mjs';
 
+/** Seconds all the cores have been busy since boot (/proc/stat: user, nice, system, irq, softirq, steal). */
+function machineCpuSeconds() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
 /** A check that failed: the run stops, cleans up, and says why. */
 class Failure extends Error {}
 
@@ -98,22 +105,25 @@ const SQLITE_ONLY = Object.keys(readList('./sqlite-only-specs.json'));
 const NOT_ON_POSTGRES = [...ENGINE_FREE, ...SQLITE_ONLY];
 const notOnPostgres = `--testPathIgnorePatterns '/node_modules/' 'server/test/(${NOT_ON_POSTGRES.join('|')})\\.e2e-spec\\.ts$'`;
 
+/** "95 s, 160 CPU-s": a task's wall time, and the CPU time of it and the processes it waited for. */
+const took = (started, cpu) =>
+  `${Math.round((Date.now() - started) / 1000)} s${cpu === null ? '' : `, ${Math.round(cpu)} CPU-s`}`;
+
 async function runStep(name, command) {
   console.log(`\n▶ ${name}: ${command}`);
   const started = Date.now();
-  const { status } = await run(command, { env });
+  const { status, cpu } = await run(command, { env });
   if (status !== 0) throw new Failure(`✖ ${name} failed (${command})`);
-  console.log(`✔ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+  console.log(`✔ ${name} (${took(started, cpu)})`);
 }
 
 /** Runs a task with its output kept and printed whole when it ends, so that logs never interleave. */
 async function runCaptured([name, command, extraEnv = {}]) {
   console.log(`\n▶ ${name}: ${command} (running alongside)`);
   const started = Date.now();
-  const { status, output } = await run(command, { env: { ...env, ...extraEnv }, capture: true });
-  const seconds = Math.round((Date.now() - started) / 1000);
+  const { status, output, cpu } = await run(command, { env: { ...env, ...extraEnv }, capture: true });
   console.log(`\n── ${name} ──\n${output}`);
-  console.log(status === 0 ? `✔ ${name} (${seconds} s)` : `✖ ${name} failed (${command})`);
+  console.log(status === 0 ? `✔ ${name} (${took(started, cpu)})` : `✖ ${name} failed (${command})`);
   return status === 0;
 }
 
@@ -182,6 +192,8 @@ async function main() {
 }
 
 stopOnSignals();
+const machineAtStart = machineCpuSeconds();
+const startedAt = Date.now();
 let failure = null;
 try {
   await main();
@@ -189,6 +201,11 @@ try {
   failure = error instanceof Failure ? error.message : `✖ ${error.stack ?? error}`;
 }
 await cleanUp();
+// The figure docs/testing.md compares runs by: all the cores' busy time, whatever used it (the database
+// cluster, the image build's containers and anything else running on the machine included).
+console.log(
+  `\nThe machine: ${Math.round(machineCpuSeconds() - machineAtStart)} CPU-s busy in ${Math.round((Date.now() - startedAt) / 1000)} s`,
+);
 if (stoppedExitCode()) {
   console.error('Stopped; cleaned up.');
   process.exit(stoppedExitCode());
