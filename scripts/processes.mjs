@@ -27,7 +27,10 @@ let commands = 0;
 function childrenCpuSeconds(file) {
   try {
     const line = readFileSync(file, 'utf8').trim().split('\n')[1] ?? '';
-    return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, [, m, s]) => sum + 60 * Number(m) + Number(s), 0);
+    return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+      (sum, [, m, s]) => sum + 60 * Number(m) + Number(s),
+      0,
+    );
   } catch {
     return null;
   }
