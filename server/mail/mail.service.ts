@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -38,7 +38,10 @@ export class MailService {
     await mkdir(this.outbox, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = join(this.outbox, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-    await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+    // Written under another name, then renamed: whoever watches the outbox (a person, a test) never
+    // opens a message half written.
+    await writeFile(`${file}.part`, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+    await rename(`${file}.part`, file);
     this.logger.log(`SMTP_URL is not set: wrote "${mail.subject}" to ${file}`);
   }
 }
