@@ -43,9 +43,11 @@ export default defineConfig({
   expect: { timeout: EXPECT_MS },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    // A failed journey keeps its trace (the DOM at each step, the network, the console); the screencast of
-    // every passing journey would cost a tenth of the browser's CPU for nothing.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // A failed journey keeps its trace (each step with its error, the network, the console) and a
+    // screenshot of where it stopped. The DOM at every step and a screencast would be recorded for every
+    // passing journey too: about a tenth of the browser's CPU each, for nothing (docs/testing.md).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
+    screenshot: 'only-on-failure',
     // The service worker (docs/offline.md) only where a journey is about it (e2e/offline.spec.ts): it keeps
     // files and pages, and answers some requests itself, which page.route would then not see.
     serviceWorkers: 'block',
@@ -60,6 +62,8 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
+        // The clips play in real time, and nobody listens: the browser skips mixing them to a speaker.
+        '--mute-audio',
       ],
     },
   },
