@@ -51,7 +51,7 @@ export const bookUrn = (code: string) => `urn:lingonovel:book:${code}`;
 export const feedUrn = (...parts: string[]) => ['urn:lingonovel:opds', ...parts].join(':');
 
 /**
- * A book's entry. `full` says whether this reader may read the whole book (ReadingService.access): the
+ * A book's entry. `full` says whether this reader may read the whole book (Access.everyChapter, server/access/): the
  * acquisition link is then the plain one, else a sample's. Either way it is the same download route,
  * which checks the plan again when the app follows it.
  */

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
+import { CatalogueEvents } from './catalogue-events';
+import { PhraseTranslationsRepository } from './repository/phrase-translations.repository';
 
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 60_000;
