@@ -12,7 +12,8 @@ const ROOT = join(__dirname, '..');
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return ['test', 'demo', 'node_modules'].includes(entry.name) ? [] : sources(path);
+    if (entry.isDirectory())
+      return ['test', 'demo', 'node_modules'].includes(entry.name) ? [] : sources(path);
     return /\.(ts|tsx|astro|css|mjs)$/.test(entry.name) && !/\.spec\.ts$/.test(entry.name) ? [path] : [];
   });
 }

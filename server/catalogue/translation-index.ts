@@ -19,7 +19,7 @@ type ByBook = Map<string, Map<string, string[]>>;
 
 /**
  * Which languages each chapter has translations in, so that the chapter API's cache key is the asked
- * languages intersected with the chapter's (docs/architecture.md, "The page cache"): random tags then
+ * languages intersected with the chapter's (docs/architecture.md, "Public pages: rendered once, served like static files"): random tags then
  * cannot multiply entries. Read whole at boot, after a failure and when a change names no book (another
  * instance's reconnect, catalogue-broadcast.ts); a change naming books reads those books again only, so
  * that an admin's edit, which waits for it, costs a query on one book, not on every translation.

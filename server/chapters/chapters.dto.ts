@@ -26,7 +26,6 @@ export class ChapterDto {
   book_id: number;
 }
 
-
 export const toChapterResponse = (chapter: Chapter): ChapterResponse => ({
   id: chapter.id,
   book_id: chapter.bookId,

@@ -25,9 +25,9 @@ function browseRule(perPage: boolean): QueryRule {
 }
 
 /**
- * A chapter's `?translations=`: keyed on the asked languages the chapter has, sorted (docs/architecture.md,
- * "The page cache"), so that `de,en`, `en,de,xx` and `en,de` share one entry and languages the chapter
- * lacks add none. The chapter is rendered from the key alone (cached-route.ts), so an answer holds exactly
+ * A chapter's `?translations=`: keyed on the asked languages the chapter has, sorted
+ * (docs/architecture.md, "Public pages: rendered once, served like static files"), so that `de,en`,
+ * `en,de,xx` and `en,de` share one entry and languages the chapter lacks add none. The chapter is rendered from the key alone (cached-route.ts), so an answer holds exactly
  * the key's languages. While the index cannot tell, the asked languages key an answer that is not kept.
  */
 function chapterRule(languages: ChapterLanguages, bookCode: string, chapterNo: string): QueryRule {

@@ -26,7 +26,7 @@ const NO_COVER = 'This book has no cover.';
 
 /**
  * JPEG covers for the feeds: OPDS 1.2 §5.2.2 allows only GIF, JPEG and PNG, and covers are stored as WebP.
- * Each size is converted by sharp on first request and kept in the derived store (docs/formats.md "OPDS").
+ * Each size is converted by sharp on first request and kept in the derived store (docs/formats.md, "OPDS 1.2").
  */
 @Injectable()
 export class OpdsCovers {

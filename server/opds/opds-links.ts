@@ -6,7 +6,7 @@ import { EPUB_TYPE, REL, type BookEntry, type FeedLink } from './feed-writer';
 /**
  * The absolute URLs the feeds hold, from PUBLIC_URL: a reading app follows them as they are, whatever
  * host it was given. Paths match server/opds/opds.controller.ts and the download route
- * (docs/formats.md "Out").
+ * (docs/formats.md, "OPDS 1.2").
  */
 export class OpdsUrls {
   readonly root: string;
