@@ -39,6 +39,13 @@ const files = sourceFiles(SERVER).map((path) => ({
 const outsideAccess = files.filter(({ name }) => !name.startsWith('access/'));
 
 describe('the access rule', () => {
+  it('is injected under one name, so that every caller is seen', () => {
+    const elsewhere = outsideAccess
+      .filter(({ text }) => /readonly (?!access\b)\w+: Access\b/.test(text))
+      .map(({ name }) => name);
+    expect(elsewhere).toEqual([]);
+  });
+
   it('is asked by exactly the listed callers, each through an injected Access', () => {
     const asking = outsideAccess
       .filter(({ text }) => /this\.access\.(require|locate|everyChapter|readable|isFree)\(/.test(text))

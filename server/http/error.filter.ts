@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ErrorWithDetails } from '../common/api-error';
-import { AnswerWithHeaders } from '../common/api-error';
+import { AnswerWithHeaders, ErrorWithDetails } from '../common/api-error';
 import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifests';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';

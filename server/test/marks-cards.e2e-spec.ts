@@ -202,10 +202,11 @@ describe('Marks and phrase cards', () => {
   it('answers 404, not 500, for a phrase deleted between the access check and the write', async () => {
     const { client } = await reader();
     const access = server.app.get(Access);
-    const require = access.require.bind(access) as (...args: unknown[]) => Promise<unknown>;
+    const realRequire = access.require.bind(access) as (...args: unknown[]) => Promise<unknown>;
+    // The next phrase check of anyone (Access is shared): the phrase is deleted once it has passed.
     const deletedAfterCheck = () =>
       jest.spyOn(access, 'require').mockImplementationOnce((async (...args: unknown[]) => {
-        const place = await require(...args);
+        const place = await realRequire(...args);
         const { phrase } = args[1] as { phrase: number };
         expect((await admin.delete(`admin/phrase/${phrase}`)).status).toBe(200);
         return place;
@@ -213,11 +214,13 @@ describe('Marks and phrase cards', () => {
     const fresh = async () => (await phraseIdsOf(admin, (await makeBook(admin)).chapterIds))[0][0];
     const gone = { message: 'Phrase not found.' };
     try {
+      const markedPhrase = await fresh();
       deletedAfterCheck();
-      const mark = await client.put('user/marks', { phrase_id: await fresh(), mark: 'lost' });
+      const mark = await client.put('user/marks', { phrase_id: markedPhrase, mark: 'lost' });
       expect([mark.status, mark.body]).toEqual([404, gone]);
+      const savedPhrase = await fresh();
       deletedAfterCheck();
-      const card = await client.post('user/words', { phrase_id: await fresh(), kind: 'phrase' });
+      const card = await client.post('user/words', { phrase_id: savedPhrase, kind: 'phrase' });
       expect([card.status, card.body]).toEqual([404, gone]);
     } finally {
       jest.restoreAllMocks();
