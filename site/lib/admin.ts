@@ -3,7 +3,7 @@
  * section 2, and a few formatters. Nothing here calls the API: site/lib/api.ts does.
  */
 import type { BookListAnswer } from '../../server/books/book-list.dto';
-import type { BookResponse } from '../../server/books/books.dto';
+import type { BookResponse } from '../../server/catalogue/book-response';
 import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel } from '../../server/books/book-levels';
 import type {
   BookChaptersResponse,
