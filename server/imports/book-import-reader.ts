@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { UpdateBookDto } from '../books/books.dto';
 import { ChapterDto } from '../chapters/chapters.dto';
 import { ValidationFailed, type FieldErrors } from '../common/api-error';
-import { BOOK_UPLOADS, PHRASE_UPLOADS } from '../common/body-limits';
+import { BOOK_UPLOADS } from '../common/body-limits';
 import { shortened } from '../common/cut-text';
 import { MediaRejectedError } from '../media/media.service';
-import { isImage, sniffFile, type AudioType } from '../media/sniff';
+import { isImage, sniffFile } from '../media/sniff';
 import {
   BOOK_FIELDS,
   BOOK_FORMAT,
@@ -24,12 +24,11 @@ import {
   type BookField,
 } from './book-archive';
 import { matchClips, type StagedClip } from './clip-matching';
+import { probeClips, type Probe } from './clip-probes';
 import { CHAPTER_IMPORT_UPLOADS, MAX_CLIPS } from './imports.dto';
-import type { BookChapter, BookManifest, ChapterRow } from './manifests';
+import type { BookChapter, BookManifest } from './manifests';
 import { decodeText, parseImportText, TextRejected, TooManyRows } from './text-formats';
 import type { ZipEntry } from './zip-entries';
-
-type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | null }>;
 
 /** A zip entry inside the book, by its path below book.json's folder. */
 interface Item extends ZipEntry {
@@ -38,7 +37,6 @@ interface Item extends ZipEntry {
   staged: string;
 }
 
-const PROBES_AT_ONCE = 8;
 const base = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 const folderOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
 const quoted = (name: string) => `"${shortened(name, 121)}"`;
@@ -85,8 +83,8 @@ export async function readBookArchive(entries: ZipEntry[], stageDir: string, pro
   );
   await probeClips(
     manifest.chapters.flatMap((chapter) => chapter.rows),
-    new Map(items.map((item) => [item.staged, item.size])),
     (file) => probe(join(stageDir, file)),
+    new Map(items.map((item) => [item.staged, item.size])),
   );
   return manifest;
 }
@@ -296,28 +294,4 @@ async function readChapter(folder: string, items: Item[], files: Item[], path: (
   chapter.rows = matched.rows.map((row) => ({ ...row, duration_ms: null }));
   chapter.errors.push(...matched.errors);
   return chapter;
-}
-
-/** Each row's clip checked by content, with its duration; a few at a time. */
-async function probeClips(rows: ChapterRow[], sizes: Map<string, number>, probe: Probe) {
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const row = rows[next++];
-      if (!row.file) continue;
-      if ((sizes.get(row.file) ?? 0) > PHRASE_UPLOADS.line_audio) {
-        row.error ??= `The clip "${row.clip}" is larger than 10 MB, the most for a clip.`;
-        continue;
-      }
-      try {
-        const { durationMs, type } = await probe(row.file);
-        row.duration_ms = durationMs;
-        row.type = type;
-      } catch (error) {
-        if (!(error instanceof MediaRejectedError)) throw error;
-        row.error ??= `The clip "${row.clip}" is not usable: ${error.message}`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: PROBES_AT_ONCE }, worker));
 }

@@ -16,7 +16,8 @@ import type { UploadedFile } from '../common/uploaded-file.validator';
 import { MediaRejectedError, MediaService, type StoredAudio } from '../media/media.service';
 import type { AudioType } from '../media/sniff';
 import type { User } from '../users/user.entity';
-import { baseName, matchClips, type MatchedRow, type StagedClip } from './clip-matching';
+import { baseName, matchClips, type StagedClip } from './clip-matching';
+import { probeClips } from './clip-probes';
 import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage } from './import-stage';
 import {
@@ -86,9 +87,6 @@ function previewUrl(links: SignedLinks, id: string, n: number): string {
 
 /** The name of a recording's peaks beside it in the import store. */
 const PEAKS_FILE = 'peaks.json';
-
-/** Clips probed at once: enough to keep the disk busy, few enough to keep memory flat. */
-const PROBES_AT_ONCE = 8;
 
 async function looksLikeZip(file: UploadedFile): Promise<boolean> {
   if (file.originalname.toLowerCase().endsWith('.zip')) return true;
@@ -189,7 +187,9 @@ export class ChapterImportService {
 
   private async stageClips(id: string, text: ParsedText, files: UploadedFile[]): Promise<ChapterManifest> {
     const matched = matchClips(text, await this.gatherClips(id, files));
-    return { format: text.format, rows: await this.probe(id, matched.rows), errors: matched.errors };
+    const rows: ChapterRow[] = matched.rows.map((row) => ({ ...row, duration_ms: null }));
+    await probeClips(rows, (file) => this.media.probeAudio(this.stage.file(id, file)));
+    return { format: text.format, rows, errors: matched.errors };
   }
 
   /**
@@ -522,27 +522,5 @@ export class ChapterImportService {
       seen.add(clip.name.toLowerCase());
     }
     return clips;
-  }
-
-  /** Each row's clip checked by content, with its duration; a few at a time. */
-  private async probe(id: string, rows: MatchedRow[]): Promise<ChapterRow[]> {
-    const result: ChapterRow[] = rows.map((row) => ({ ...row, duration_ms: null }));
-    let next = 0;
-    const worker = async () => {
-      while (next < result.length) {
-        const row = result[next++];
-        if (!row.file) continue;
-        try {
-          const { durationMs, type } = await this.media.probeAudio(this.stage.file(id, row.file));
-          row.duration_ms = durationMs;
-          row.type = type;
-        } catch (error) {
-          if (!(error instanceof MediaRejectedError)) throw error;
-          row.error ??= `The clip "${row.clip}" is not usable: ${error.message}`;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: PROBES_AT_ONCE }, worker));
-    return result;
   }
 }
