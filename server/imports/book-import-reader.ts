@@ -51,15 +51,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export async function readBookArchive(entries: ZipEntry[], stageDir: string, probe: Probe) {
   const root = bookRoot(entries);
-  const manifest: BookManifest = {
-    code: null,
-    book: Object.fromEntries(BOOK_FIELDS.map((field) => [field, null])) as Record<BookField, unknown>,
-    fieldErrors: {},
-    cover: null,
-    sample: null,
-    chapters: [],
-    errors: [],
-  };
+  const manifest = emptyBookManifest();
   const items: Item[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith(root))
@@ -145,8 +137,21 @@ function chapterFiles(items: Item[], manifest: BookManifest): Map<string, Item[]
   return files;
 }
 
+/** A manifest with nothing read yet: every field null, no file, no chapter, no problem. */
+export function emptyBookManifest(): BookManifest {
+  return {
+    code: null,
+    book: Object.fromEntries(BOOK_FIELDS.map((field) => [field, null])) as Record<BookField, unknown>,
+    fieldErrors: {},
+    cover: null,
+    sample: null,
+    chapters: [],
+    errors: [],
+  };
+}
+
 /** Chapter numbers are unique in a book: each chapter sharing one says with which. */
-function markSharedNumbers(chapters: BookChapter[]) {
+export function markSharedNumbers(chapters: BookChapter[]) {
   for (const chapter of chapters) {
     const same = chapters.filter(
       (other) => other !== chapter && other.chapter_no !== null && other.chapter_no === chapter.chapter_no,
@@ -218,10 +223,16 @@ async function check<T extends object>(type: new () => T, plain: Record<string, 
 
 async function readBookJson(item: Item, path: (item: Item) => string, manifest: BookManifest) {
   const json = await readJson(item, path);
-  if (typeof json === 'string') {
-    manifest.errors.push(json);
-    return;
-  }
+  if (typeof json === 'string') manifest.errors.push(json);
+  else await takeBookJson(json, manifest);
+}
+
+/**
+ * book.json's content, into the manifest: its fields checked by the admin book form's rules (and cleaned
+ * up by them: trimmed text, whole numbers), its book_code kept when it is one. The demo seed reads its
+ * books' fields through here too (seed/demo-book.ts).
+ */
+export async function takeBookJson(json: Record<string, unknown>, manifest: BookManifest): Promise<void> {
   if (json.format !== undefined && json.format !== BOOK_FORMAT)
     manifest.errors.push(`${BOOK_JSON} is not a Lingonovel book: its format is not "${BOOK_FORMAT}".`);
   if (typeof json.version === 'number' && json.version > BOOK_FORMAT_VERSION)
@@ -241,6 +252,18 @@ async function readBookJson(item: Item, path: (item: Item) => string, manifest: 
   manifest.code = isBookCode(json.book_code) ? json.book_code : null;
 }
 
+/**
+ * chapter.json's content (`title`, `number`), into the chapter: checked by the admin chapter form's rules.
+ * The demo seed reads its chapters through here too.
+ */
+export async function takeChapterJson(json: Record<string, unknown>, chapter: BookChapter): Promise<void> {
+  const { dto, errors } = await check(ChapterDto, { title: json.title, chapter_no: json.number, book_id: 1 });
+  for (const messages of Object.values(errors))
+    chapter.errors.push(...messages.map((message) => `${CHAPTER_JSON}: ${message}`));
+  if (!errors.title) chapter.title = dto.title;
+  if (!errors.chapter_no) chapter.chapter_no = dto.chapter_no;
+}
+
 async function readChapter(folder: string, items: Item[], files: Item[], path: (item: Item) => string) {
   const chapter: BookChapter = { folder, chapter_no: null, title: '', rows: [], errors: [] };
   const json = await readJson(
@@ -248,17 +271,7 @@ async function readChapter(folder: string, items: Item[], files: Item[], path: (
     path,
   );
   if (typeof json === 'string') chapter.errors.push(json);
-  else {
-    const { dto, errors } = await check(ChapterDto, {
-      title: json.title,
-      chapter_no: json.number,
-      book_id: 1,
-    });
-    for (const messages of Object.values(errors))
-      chapter.errors.push(...messages.map((message) => `${CHAPTER_JSON}: ${message}`));
-    if (!errors.title) chapter.title = dto.title;
-    if (!errors.chapter_no) chapter.chapter_no = dto.chapter_no;
-  }
+  else await takeChapterJson(json, chapter);
   const own = (item: Item) => folderOf(item.rel) === folder;
   const texts = files.filter((item) => own(item) && PHRASES_FILE.test(base(item.rel)));
   const clips: StagedClip[] = files
