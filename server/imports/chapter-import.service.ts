@@ -37,8 +37,6 @@ import { decodeText, parseImportText, TextRejected, TooManyRows, type ParsedText
 
 // Kept where the controllers and ImportsService import them from since the recording and the preview
 // moved to files of their own.
-export { previewSubject } from './chapter-import-preview';
-export { STILL_ALIGNING } from './chapter-recording';
 
 /** The name of a recording's peaks beside it in the import store. */
 const PEAKS_FILE = 'peaks.json';

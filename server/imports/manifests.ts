@@ -26,7 +26,6 @@ import {
 import { rowTextProblem } from './text-formats';
 
 // The API's error filter and the controllers know these as the manifests'.
-export { DAMAGED_IMPORT_MESSAGE, DamagedImport } from './manifest-checks';
 
 /**
  * What staging found, kept as JSON in the import's row (`imports.manifest`) until the commit, and read

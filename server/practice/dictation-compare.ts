@@ -45,7 +45,6 @@ import {
 import { boundedDiff, letterDiff, letterDistance, type DiffOp } from './dictation-letters';
 import { dictationWords, wordsOf, type DictationToken } from './dictation-words';
 
-export { MAX_CELLS, MIN_BAND } from './dictation-alignment';
 export { dictationWords, letterDiff };
 export type { DictationToken, DiffOp };
 
