@@ -5,7 +5,7 @@ import type { AppConfig } from './config';
 import { ConfigModule } from './config.module';
 import { dataSourceOptions } from './database/data-source';
 import { ErrorFilter } from './http/error.filter';
-import { createValidationPipe, ObjectBodyPipe } from './common/validation';
+import { createValidationPipe, ObjectBodyPipe } from './http/validation';
 import { MediaModule } from './media/media.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { HealthController } from './health/health.controller';
@@ -17,6 +17,7 @@ import { MailModule } from './mail/mail.module';
 import { AdminModule } from './admin/admin.module';
 import { BooksModule } from './books/books.module';
 import { BillingModule } from './billing/billing.module';
+import { AccessModule } from './access/access.module';
 import { ReadingModule } from './reading/reading.module';
 import { WordsModule } from './words/words.module';
 import { ListeningModule } from './listening/listening.module';
@@ -34,7 +35,7 @@ import { WordStatusModule } from './word-status/word-status.module';
 import { SetupModule } from './setup/setup.module';
 import { AuthGuard } from './auth/auth.guard';
 import { InstanceLock } from './database/instance-lock';
-import { RateLimitGuard } from './common/rate-limit';
+import { RateLimitGuard } from './http/rate-limit';
 import { MultipartInterceptor } from './http/body/multipart.interceptor';
 import { BodyInterceptor } from './http/body/body.interceptor';
 import { PageCache } from './http/page-cache';
@@ -58,6 +59,7 @@ export class AppModule {
         AdminModule,
         BooksModule,
         BillingModule,
+        AccessModule,
         ReadingModule,
         WordsModule,
         ListeningModule,

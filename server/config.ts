@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { applyEnvFile } from './env-file';
 import { readMediaStoreConfig, type MediaStoreConfig } from './media/store-config';
+import { ConfigError } from './config-error';
 
 /** Everything the server reads from its environment, validated once at boot. */
 export interface AppConfig {
@@ -56,8 +57,6 @@ export interface AppConfig {
 export type LogFormat = 'text' | 'json';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
-
-export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 

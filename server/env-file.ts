@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError } from './config';
+import { ConfigError } from './config-error';
 
 /**
  * Settings from a file (docs/configuration.md): `.env` in the working directory, or the file ENV_FILE

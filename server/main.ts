@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
+import { ConfigError } from './config-error';
 import { bootLine } from './http/boot-log';
 import { createApp } from './http/create-app';
 import { SiteNotBuiltError } from './http/pages';

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from './paths';
 
 /**
- * Rules written once, checked on the source text (docs/architecture.md, "Reading: one access rule"):
+ * Rules written once, checked on the source text (docs/architecture.md, "One access rule, signed clips"):
  * which chapters are free is the catalogue's rule (catalogue/free-chapters.ts), and a member's plan is
  * billing's (billing/member-plans.ts). A second copy of either is how a gate and a page come to disagree.
  */

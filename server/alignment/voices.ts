@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
  * The reference voices: eSpeak NG's languages (Debian's `espeak-ng`, run as a separate process, so its GPL
  * stays out of our code). A book's language picks one by its whole tag, else by its first subtag
  * (`pt-BR` → `pt-br`, `de-AT` → `de`); a language with none falls back to the pause split
- * (docs/import.md, "Languages").
+ * (docs/alignment.md, "Languages").
  */
 
 export const ESPEAK_BIN = 'espeak-ng';

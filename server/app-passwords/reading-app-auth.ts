@@ -12,7 +12,7 @@ import type { Response } from 'express';
 import { SESSION_INVALID } from '../auth/auth.guard';
 import { OptionalAuth, type AuthenticatedRequest } from '../auth/auth.decorators';
 import { LOGIN_FAILURES_ALLOWED, LOGIN_LOCK_MS } from '../auth/auth.service';
-import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
+import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-windows';
 import { AppPasswords } from './app-passwords.service';
 
 export const BASIC_REALM = 'Basic realm="Lingonovel"';
@@ -50,7 +50,7 @@ function basicCredentials(
  * with a stale password cannot lock the member's sign-in (its failures count in a window of their own,
  * not sign-in's), and a wrong guess behind a shared address blocks nobody's right one. A 120-bit secret
  * is beyond guessing; the windows only stop noise. The header's value is never logged: the request log
- * writes method, path and status only (common/request-context.ts).
+ * writes method, path and status only (http/request-context.ts).
  */
 @Injectable()
 export class ReadingAppGuard implements CanActivate {
@@ -97,9 +97,9 @@ export class ReadingAppGuard implements CanActivate {
     }
     // One after the other: each hit is a transaction, and SQLite's one connection runs one at a time.
     const accountWait = email === null ? 0 : await this.accountFailures.hit(email);
-    if (accountWait > 0) throw new TooManyRequests(response, accountWait, LOCKED);
+    if (accountWait > 0) throw new TooManyRequests(accountWait, LOCKED);
     const addressWait = await this.addressFailures.hit(request.ip ?? 'unknown');
-    if (addressWait > 0) throw new TooManyRequests(response, addressWait, TOO_MANY_FROM_HERE);
+    if (addressWait > 0) throw new TooManyRequests(addressWait, TOO_MANY_FROM_HERE);
     response.setHeader('WWW-Authenticate', BASIC_REALM);
     throw new UnauthorizedException(BAD_APP_PASSWORD);
   }

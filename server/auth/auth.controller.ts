@@ -1,9 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { MessageAnswer } from '../common/answers';
 import { Public } from './auth.decorators';
-import { RateLimit } from '../common/rate-limit';
+import { RateLimit } from '../http/rate-limit';
 import { LoginDto, RecoveryRequestDto, ResetPasswordDto, SignupDto, VerifyTokenDto } from './auth.dto';
 import { LoginAnswer, SignupAnswer } from './auth-responses';
 import { AuthService } from './auth.service';
@@ -33,8 +32,8 @@ export class AuthController {
   @HttpCode(200)
   @RateLimit('login')
   @ApiOkResponse({ type: LoginAnswer })
-  login(@Body() dto: LoginDto, @Res({ passthrough: true }) res: Response) {
-    return this.auth.login(dto, res);
+  login(@Body() dto: LoginDto) {
+    return this.auth.login(dto);
   }
 
   @Get('password-recovery-token')

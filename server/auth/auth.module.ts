@@ -5,7 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwtStrategy } from './jwt.strategy';
 import { User } from '../users/user.entity';
 import { Clock } from '../common/clock';
-import { RateWindows } from '../common/rate-limit';
+import { RateWindows } from '../common/rate-windows';
 import { SignedLinks } from '../common/signed-links';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';

@@ -1,10 +1,9 @@
 import { isUniqueViolation } from '../database/db-errors';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Response } from 'express';
 import type { Repository } from 'typeorm';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
-import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-limit';
+import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-windows';
 import { User, UserType } from '../users/user.entity';
 import { toUserResponse } from '../users/users.dto';
 import type { LoginAnswer, SignupAnswer } from './auth-responses';
@@ -70,7 +69,7 @@ export class AuthService {
     return { message: SIGNED_UP, ...this.session(await this.users.findOneByOrFail({ id })) };
   }
 
-  async login(dto: LoginDto, response: Response): Promise<LoginAnswer> {
+  async login(dto: LoginDto): Promise<LoginAnswer> {
     const user = await this.users.findOneBy({ email: dto.email });
     // A device token counts only for the account it was issued to: a stolen one for another account, or
     // one from before a password change, leaves the caller untrusted.
@@ -79,7 +78,7 @@ export class AuthService {
     // Counted before the (slow) password check, so guesses sent all at once cannot pass the limit together;
     // a success wipes the count.
     const wait = await window.hit(key);
-    if (wait > 0) throw new TooManyRequests(response, wait, LOCKED);
+    if (wait > 0) throw new TooManyRequests(wait, LOCKED);
     const valid = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), dto.password);
     if (!user || !valid) throw new RuleFailed(BAD_CREDENTIALS);
     await window.reset(key);

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import type { AppConfig } from '../config';
-import { filesOf } from '../media/media.service';
+import { filesOf } from '../media/media-urls';
 import { createStores } from '../media/store/create-stores';
 import { ObjectNotFoundError, type MediaStore } from '../media/store/media-store';
 import {

@@ -12,7 +12,7 @@ import {
 import { ApiOkResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentUser, Public } from '../auth/auth.decorators';
-import { FormRedirectInterceptor } from '../common/form-redirect.interceptor';
+import { FormRedirectInterceptor } from '../http/form-redirect.interceptor';
 import { User } from '../users/user.entity';
 import {
   ALREADY_SUBSCRIBED_ANSWER,

@@ -15,7 +15,7 @@ import { ErrorWithDetails, RuleFailed, ValidationFailed } from '../common/api-er
 import { Clock } from '../common/clock';
 import { MailService } from '../mail/mail.service';
 import { planStartedMail, type PlanStarted } from '../mail/plan-started.mail';
-import { planGivesAccess } from '../reading/access';
+import { planGivesAccess } from './plan-access';
 import type { User } from '../users/user.entity';
 import { checkoutReturnUrl } from './return-path';
 import { StripeGateway } from './stripe.gateway';

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ValidationFailed } from '../common/api-error';
 import { parseBrowseQuery, type BrowseFilter } from '../catalogue/browse-query';
 import { BookBrowseMeta } from '../catalogue/catalogue.service';
-import { BookResponse } from './books.dto';
+import { BookResponse } from '../catalogue/book-response';
 
 /**
  * GET admin/book's page when `per_page` is not given: more than the public catalogue's 24, since the Book

@@ -51,7 +51,7 @@ export class Book {
   @Column({ type: 'varchar', length: 6 })
   difficulty: Difficulty;
 
-  /** The length the administrator typed; shown only while the book has no clips (books.dto.ts, bookLength). */
+  /** The length the administrator typed; shown only while the book has no clips (catalogue/book-response.ts, bookLength). */
   @Column({ type: 'integer' })
   hours: number;
 

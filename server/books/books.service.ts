@@ -8,7 +8,8 @@ import { BooksRepository, type NewBook } from '../catalogue/repository/books.rep
 import type { Book } from './book.entity';
 import { slugify, uniqueCode } from './book-code';
 import type { MessageAnswer } from '../common/answers';
-import { toBookResponse, type BookAnswer, type CreateBookDto, type UpdateBookDto } from './books.dto';
+import { toBookResponse } from '../catalogue/book-response';
+import type { BookAnswer, CreateBookDto, UpdateBookDto } from './books.dto';
 import { bookListFilter, isNarrowed, type BookListAnswer } from './book-list.dto';
 
 interface StoredBookMedia {

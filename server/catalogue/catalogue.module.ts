@@ -9,6 +9,7 @@ import { ChapterWordsRepository } from './repository/chapter-words.repository';
 import { PhrasesRepository } from './repository/phrases.repository';
 import { PhraseTranslationsRepository } from './repository/phrase-translations.repository';
 import { Sitemaps } from './sitemap';
+import { TranslationIndex } from './translation-index';
 
 const REPOSITORIES = [
   BooksRepository,
@@ -20,12 +21,20 @@ const REPOSITORIES = [
 
 /**
  * The catalogue: its repositories, the only writers of books, chapters, phrases and their translations and
- * where every module reads them (docs/architecture.md, "The catalogue's owner"); the public view; the change events.
+ * where every module reads them (docs/architecture.md, "The catalogue's owner"); the public view; the change events;
+ * which chapters have which translations (the translation index).
  */
 @Global()
 @Module({
   controllers: [GuestController],
-  providers: [CatalogueService, CatalogueEvents, CatalogueBroadcast, Sitemaps, ...REPOSITORIES],
-  exports: [CatalogueService, CatalogueEvents, Sitemaps, ...REPOSITORIES],
+  providers: [
+    CatalogueService,
+    CatalogueEvents,
+    CatalogueBroadcast,
+    Sitemaps,
+    TranslationIndex,
+    ...REPOSITORIES,
+  ],
+  exports: [CatalogueService, CatalogueEvents, Sitemaps, TranslationIndex, ...REPOSITORIES],
 })
 export class CatalogueModule {}

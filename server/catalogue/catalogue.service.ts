@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import type { Book } from '../books/book.entity';
-import { BookResponse, toBookResponse } from '../books/books.dto';
+import { BookResponse, toBookResponse } from './book-response';
 import { coverSrcset } from '../media/media-urls';
 import { CEFR_LEVELS, type CefrLevel } from '../books/book-levels';
 import { NO_LEVEL, PAGE_SIZE, type BrowseFilter } from './browse-query';

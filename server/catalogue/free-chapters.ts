@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 /**
  * Which chapters are free: the first chapter of every book (the lowest chapter number, whatever it is) is
  * free to everyone; every other chapter is locked. The catalogue owns this rule. Whoever else needs it (the
- * reader's access rule in reading/access.ts, saved words, listening reports, the clip gate) asks here: the
+ * reader's access rule in access/chapter-access.ts, saved words, listening reports, the clip gate) asks here: the
  * function for lists already loaded, the SQL fragment for queries, never a rule of their own.
  */
 

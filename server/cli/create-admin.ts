@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { openDatabase } from '../database/data-source';
+import { openDatabase } from '../database/prepare';
 import { createAdmin, isNewAdmin } from '../users/create-admin';
 import { readPassword } from './read-password';
 

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
+import { ConfigError } from '../config-error';
 import { applyEnvFile } from '../env-file';
 import {
   abandonedMedia,
@@ -12,7 +13,7 @@ import {
   COPIED_TABLES,
 } from '../database/copy-installation';
 import { fillBookWords } from '../catalogue/repository/book-words';
-import { openDatabase } from '../database/data-source';
+import { openDatabase } from '../database/prepare';
 import { InstanceLock, InstanceLockedError } from '../database/instance-lock';
 import { sharedJwtSecret } from '../database/prepare';
 import { createStores } from '../media/store/create-stores';

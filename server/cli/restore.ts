@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig } from '../config';
+import { ConfigError } from '../config-error';
 import { messageOf } from '../backup/archive-format';
 import { restoreBackup } from '../backup/restore';
 

@@ -37,3 +37,22 @@ export class ErrorWithDetails extends HttpException {
     super(body, status);
   }
 }
+
+/**
+ * An error answer that carries headers of its own (Retry-After, WWW-Authenticate): the error filter
+ * (http/error.filter.ts) sets them, so a service need not hold the response to say "come back later".
+ */
+export class AnswerWithHeaders extends HttpException {
+  constructor(
+    status: HttpStatus,
+    message: string,
+    readonly headers: Record<string, string>,
+  ) {
+    super({ message }, status);
+  }
+}
+
+export const tryAgainIn = (seconds: number, message: string) =>
+  new AnswerWithHeaders(HttpStatus.SERVICE_UNAVAILABLE, message, {
+    'Retry-After': String(Math.max(1, Math.ceil(seconds))),
+  });

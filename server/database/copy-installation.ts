@@ -1,7 +1,7 @@
 import { mkdtemp, copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { filesOf } from '../media/media.service';
+import { filesOf } from '../media/media-urls';
 import { referencedMedia } from '../media/media-trash';
 import type { MediaStore } from '../media/store/media-store';
 import { sql } from './sql';

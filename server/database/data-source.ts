@@ -1,7 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { runMigrations } from './prepare';
 import type { AppConfig } from '../config';
 import { ENTITIES, MIGRATIONS } from './schema';
 
@@ -68,14 +67,6 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
       db.pragma('cache_size = -32000');
     },
   };
-}
-
-/** For the command-line tools, which need the database (migrated) but not the HTTP server. */
-export async function openDatabase(config: DatabaseConfig): Promise<DataSource> {
-  const dataSource = new DataSource(dataSourceOptions(config));
-  await dataSource.initialize();
-  await runMigrations(dataSource);
-  return dataSource;
 }
 
 export const isPostgres = (dataSource: DataSource): boolean => dataSource.options.type === 'postgres';

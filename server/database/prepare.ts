@@ -77,3 +77,11 @@ export async function prepareDatabase(config: AppConfig & DatabaseConfig): Promi
     await dataSource.destroy();
   }
 }
+
+/** For the command-line tools, which need the database (migrated) but not the HTTP server. */
+export async function openDatabase(config: DatabaseConfig): Promise<DataSource> {
+  const dataSource = new DataSource(dataSourceOptions(config));
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  return dataSource;
+}

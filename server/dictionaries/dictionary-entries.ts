@@ -5,7 +5,7 @@ import { foldWord } from './fold';
 import type { ParsedEntry } from './formats/types';
 
 /**
- * The SQL of `dictionary_entries` (docs/dictionaries.md, "Generations"): entries are written and removed
+ * The SQL of `dictionary_entries` (docs/dictionaries.md, "Atomicity: generations"): entries are written and removed
  * a batch at a time, never in one long statement, so that SQLite's one writer is never held for a whole
  * dictionary and PostgreSQL's transactions stay short.
  */

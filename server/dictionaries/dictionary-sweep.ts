@@ -4,7 +4,7 @@ import { DictionaryClaims } from './dictionary-claims';
 import { deleteOtherGenerations } from './dictionary-entries';
 
 /**
- * At boot, removes what a crash left (docs/dictionaries.md, "Generations"): the entries of generations
+ * At boot, removes what a crash left (docs/dictionaries.md, "Atomicity: generations"): the entries of generations
  * that are not live (an import cut short, a replaced generation not yet deleted) and the hidden rows of
  * first imports or deletions that never finished. Each dictionary is claimed first, so one that another
  * instance is importing right now is left alone (a PostgreSQL installation may run several).

@@ -6,7 +6,8 @@ import type { AudiobookEdition } from '../formats/audiobook-build.entity';
 import { Audiobooks, type AudiobookAnswer } from '../formats/audiobook/audiobooks';
 import { requestedRange } from '../media/serve/byte-ranges';
 import { ObjectNotFoundError, type ByteRange } from '../media/store/media-store';
-import { answering, tryAgainIn } from './download-errors';
+import { tryAgainIn } from '../common/api-error';
+import { answering } from './download-errors';
 import { isNavigation, smallPage } from './navigation';
 
 type Ready = Extract<AudiobookAnswer, { ready: true }>;

@@ -4,7 +4,7 @@ import type { Repository } from 'typeorm';
 import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { SignedLinks } from '../common/signed-links';
-import { ReadingService } from '../reading/reading.service';
+import { Access, BOOK_NOT_FOUND } from '../access/access.service';
 import { User } from '../users/user.entity';
 import { DownloadChecks } from './download-checks';
 import { hasLink, type DownloadFormat, type DownloadLinkAnswer, type LinkQuery } from './downloads.dto';
@@ -28,15 +28,14 @@ const wholeNumber = (value: unknown, from: 0 | 1): number | null =>
     : null;
 
 /**
- * Who gets what from the download routes (docs/formats.md "Who gets what"): the reading rule, asked of
- * ReadingService for a chapter that is not free, decides between the whole book and its sample. The one
- * place these routes decide it.
+ * Who gets what from the download routes (docs/formats.md "Who gets what"): the access rule (server/access/)
+ * decides between the whole book and its sample; a signed link says who asks.
  */
 @Injectable()
 export class DownloadAccess {
   constructor(
     private readonly books: BooksRepository,
-    private readonly reading: ReadingService,
+    private readonly access: Access,
     private readonly links: SignedLinks,
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly checks: DownloadChecks,
@@ -44,13 +43,13 @@ export class DownloadAccess {
 
   async book(bookCode: string): Promise<Book> {
     const book = await this.books.byCode(bookCode);
-    if (!book) throw new NotFoundException('Book not found.');
+    if (!book) throw new NotFoundException(BOOK_NOT_FOUND);
     return book;
   }
 
   /** Whether `user` (or a visitor) gets every chapter: an administrator, or a plan that gives access. */
   async whole(user: User | undefined): Promise<boolean> {
-    return (await this.reading.access(false, user)) === 'granted';
+    return this.access.everyChapter(user);
   }
 
   /**

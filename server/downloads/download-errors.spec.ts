@@ -1,7 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import { UndecodableAudioError } from '../formats/audio-measures';
 import { FfmpegError } from '../imports/ffmpeg';
-import { AnswerWithHeaders, asAnswer } from './download-errors';
+import { AnswerWithHeaders } from '../common/api-error';
+import { asAnswer } from './download-errors';
 
 const answered = (error: unknown) => {
   const answer = asAnswer(error);

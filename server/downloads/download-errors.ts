@@ -1,5 +1,5 @@
-import { HttpException, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
-import { RuleFailed } from '../common/api-error';
+import { ServiceUnavailableException } from '@nestjs/common';
+import { RuleFailed, tryAgainIn } from '../common/api-error';
 import { UndecodableAudioError } from '../formats/audio-measures';
 import { FfmpegError } from '../imports/ffmpeg';
 import { ObjectNotFoundError } from '../media/store/media-store';
@@ -9,25 +9,6 @@ export const FFMPEG_NEEDED =
 const BUSY = 'The server is busy reading this book’s audio. Try again in a minute.';
 /** How long a client waits after ffmpeg ran out of time: the work is usually lighter a minute later. */
 const BUSY_RETRY_SECONDS = 60;
-
-/**
- * An error answer that carries headers of its own (Retry-After, WWW-Authenticate): AnswerWithHeadersFilter
- * (navigation.ts) sets them, so a service need not hold the response to say "come back later".
- */
-export class AnswerWithHeaders extends HttpException {
-  constructor(
-    status: HttpStatus,
-    message: string,
-    readonly headers: Record<string, string>,
-  ) {
-    super({ message }, status);
-  }
-}
-
-export const tryAgainIn = (seconds: number, message: string) =>
-  new AnswerWithHeaders(HttpStatus.SERVICE_UNAVAILABLE, message, {
-    'Retry-After': String(Math.max(1, Math.ceil(seconds))),
-  });
 
 /**
  * What the audio tools' failures mean to a downloader: no ffmpeg is the server's (503), ffmpeg out of

@@ -5,6 +5,7 @@ import { ReadingAppAuth } from '../app-passwords/reading-app-auth';
 import { CurrentUser, MaybeUser } from '../auth/auth.decorators';
 import { ErrorAnswer, errorContent } from '../common/error-answer';
 import type { User } from '../users/user.entity';
+import { AudiobookDownload } from './audiobook-download';
 import { DownloadAccess } from './download-access';
 import {
   DownloadLinkAnswer,
@@ -57,6 +58,7 @@ export class DownloadsController {
   constructor(
     private readonly downloads: DownloadsService,
     private readonly access: DownloadAccess,
+    private readonly m4b: AudiobookDownload,
   ) {}
 
   @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_TRIGGERS })
@@ -70,7 +72,11 @@ export class DownloadsController {
     @SignedLinkQuery() link: LinkQuery,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.downloads.epub(bookCode, user, link, res);
+    // A client that leaves during the checks before the first byte stops them (`res`, not `req`: a
+    // request's 'close' fires once its body is read). After the first byte, Nest destroys the stream.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    return this.downloads.epub(bookCode, user, link, gone.signal);
   }
 
   @ReadingAppAuth({ bearerMustBeValid: true, linkParams: LINK_TRIGGERS })
@@ -103,14 +109,15 @@ export class DownloadsController {
     ...errorContent('The range is not within the file.'),
     headers: { 'Content-Range': { description: '`bytes */size`.', schema: { type: 'string' } } },
   })
-  audiobook(
+  async audiobook(
     @Param('bookCode') bookCode: string,
     @MaybeUser() user: User | undefined,
     @SignedLinkQuery() link: LinkQuery,
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    return this.downloads.audiobook(bookCode, user, link, req, res);
+    const { book, edition } = await this.downloads.audiobook(bookCode, user, link);
+    await this.m4b.send(book, edition, link.sig !== undefined, req, res);
   }
 
   @ReadingAppAuth({ bearerMustBeValid: true })

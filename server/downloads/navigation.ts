@@ -1,7 +1,7 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { escapeHtml } from '../mail/html';
-import { AnswerWithHeaders } from './download-errors';
+import { AnswerWithHeaders } from '../common/api-error';
 
 /**
  * A browser following a download link (a button, a signed link) rather than a script or a reading app:

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, MoreThan, type Repository } from 'typeorm';
+import { InFlight } from '../common/in-flight';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
 import type { AudioLengths } from '../media/audio-lengths';
 import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
@@ -193,7 +194,7 @@ export async function eachLimited<T>(
 @Injectable()
 export class AudioMeasures implements AudioLengths {
   /** Measurements under way, by `<store>:<key>`: a second request for the same file waits for the first. */
-  private readonly running = new Map<string, Promise<number>>();
+  private readonly running = new InFlight<number>();
 
   constructor(
     @InjectRepository(AudioMeasure) private readonly measures: Repository<AudioMeasure>,
@@ -284,13 +285,7 @@ export class AudioMeasures implements AudioLengths {
   }
 
   private measureOnce(store: MeasuredStore, key: string): Promise<number> {
-    const id = `${store}:${key}`;
-    let pending = this.running.get(id);
-    if (!pending) {
-      pending = this.measure(store, key).finally(() => this.running.delete(id));
-      this.running.set(id, pending);
-    }
-    return pending;
+    return this.running.run(`${store}:${key}`, () => this.measure(store, key));
   }
 
   private async measure(store: MeasuredStore, key: string): Promise<number> {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { InFlight } from '../common/in-flight';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { FfmpegError, ffmpegInput, runFfmpeg } from '../imports/ffmpeg';
 import { exportedClip } from '../media/id3';
@@ -60,7 +61,7 @@ export function transcodeKey(audioPath: string): string {
 @Injectable()
 export class EpubClips {
   /** Transcodes under way, by derived key: a second request for the same clip waits for the first. */
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new InFlight<void>();
   /** media key of an MP4 clip → whether its first audio stream is AAC. */
   private readonly aac = new Map<string, Promise<boolean>>();
 
@@ -117,12 +118,7 @@ export class EpubClips {
 
   private transcodeOnce(audioPath: string): Promise<void> {
     const key = transcodeKey(audioPath);
-    let pending = this.running.get(key);
-    if (!pending) {
-      pending = this.transcode(audioPath, key).finally(() => this.running.delete(key));
-      this.running.set(key, pending);
-    }
-    return pending;
+    return this.running.run(key, () => this.transcode(audioPath, key));
   }
 
   private isAac(audioPath: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { stdoutLines } from '../common/log-output';
+import { stdoutLines } from './log-output';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +40,7 @@ export class ShutdownLog implements OnApplicationShutdown {
   onApplicationShutdown(signal?: string): void {
     new Logger('Lingonovel').log(`Stopped${signal ? ` on ${signal}` : ''}`);
     // Nest ends a signalled process by raising the signal again, which skips the 'exit' event that writes
-    // what the log still holds (common/log-output.ts): written here, the last line included.
+    // what the log still holds (http/log-output.ts): written here, the last line included.
     stdoutLines().flush();
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import type { LogFormat } from '../config';
-import { REQUEST_ID_HEADER, trackRequest, type TrustFn } from '../common/request-context';
+import { REQUEST_ID_HEADER, trackRequest, type TrustFn } from './request-context';
 import { cacheKey, isCanonicalPath, type CachedRouteOptions } from './cached-route';
 import { encodingFor, writeCachedPage, type PageCache } from './page-cache';
 import { kindOf, type HeaderKind, type SecurityHeaderLists } from './security-headers';

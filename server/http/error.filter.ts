@@ -1,8 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ErrorWithDetails } from '../common/api-error';
-import { AnswerWithHeaders } from '../downloads/download-errors';
-import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifests';
+import { AnswerWithHeaders, ErrorWithDetails } from '../common/api-error';
+import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifest-checks';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
 import { answersProblems, problemOf, PROBLEM_TYPE } from './problem-details';

@@ -5,7 +5,7 @@ import { READING_APP_AUTH } from '../app-passwords/reading-app-auth';
 import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../auth/auth.decorators';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { UPLOADS } from './body/multipart.interceptor';
-import { MEMBER_RATE_LIMIT, RATE_LIMIT } from '../common/rate-limit';
+import { MEMBER_RATE_LIMIT, RATE_LIMIT } from './rate-limit';
 import { UserType } from '../users/user.entity';
 import { errorContent as error } from '../common/error-answer';
 import { PROBLEM_DETAILS_PATH, PROBLEM_TYPE } from './problem-details';

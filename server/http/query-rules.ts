@@ -1,7 +1,7 @@
 import { MAX_PER_PAGE, PAGE_SIZE, parseBrowseQuery } from '../catalogue/browse-query';
 import { byTag } from '../catalogue/repository/phrase-translations.repository';
-import type { ChapterLanguages } from '../reading/translation-index';
-import { parseAskedLanguages } from '../reading/translations-query';
+import type { ChapterLanguages } from '../catalogue/translation-index';
+import { parseAskedLanguages } from '../catalogue/translations-query';
 import type { CachedRouteOptions, QueryRule } from './cached-route';
 
 // The cached routes that read their query string, each with the rule that checks it and spells it one way
@@ -25,9 +25,9 @@ function browseRule(perPage: boolean): QueryRule {
 }
 
 /**
- * A chapter's `?translations=`: keyed on the asked languages the chapter has, sorted (docs/architecture.md,
- * "The page cache"), so that `de,en`, `en,de,xx` and `en,de` share one entry and languages the chapter
- * lacks add none. The chapter is rendered from the key alone (cached-route.ts), so an answer holds exactly
+ * A chapter's `?translations=`: keyed on the asked languages the chapter has, sorted
+ * (docs/architecture.md, "Public pages: rendered once, served like static files"), so that `de,en`,
+ * `en,de,xx` and `en,de` share one entry and languages the chapter lacks add none. The chapter is rendered from the key alone (cached-route.ts), so an answer holds exactly
  * the key's languages. While the index cannot tell, the asked languages key an answer that is not kept.
  */
 function chapterRule(languages: ChapterLanguages, bookCode: string, chapterNo: string): QueryRule {
@@ -48,7 +48,7 @@ const API_RULES = new Map<string, QueryRule>([['/api/v1/guest/books', browseRule
 
 export const pageQueryRule = (path: string) => PAGE_RULES.get(path);
 
-/** The guest API's rules; a chapter's key needs the languages each chapter has (reading/translation-index.ts). */
+/** The guest API's rules; a chapter's key needs the languages each chapter has (catalogue/translation-index.ts). */
 export function apiQueryRules(languages: ChapterLanguages): (path: string) => QueryRule | undefined {
   return (path) => {
     const chapter = CHAPTER_API.exec(path);

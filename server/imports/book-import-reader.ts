@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { UpdateBookDto } from '../books/books.dto';
 import { ChapterDto } from '../chapters/chapters.dto';
 import { ValidationFailed, type FieldErrors } from '../common/api-error';
-import { BOOK_UPLOADS, PHRASE_UPLOADS } from '../common/body-limits';
+import { BOOK_UPLOADS } from '../common/body-limits';
 import { shortened } from '../common/cut-text';
 import { MediaRejectedError } from '../media/media.service';
-import { isImage, sniffFile, type AudioType } from '../media/sniff';
+import { isImage, sniffFile } from '../media/sniff';
 import {
   BOOK_FIELDS,
   BOOK_FORMAT,
@@ -24,12 +24,11 @@ import {
   type BookField,
 } from './book-archive';
 import { matchClips, type StagedClip } from './clip-matching';
+import { probeClips, type Probe } from './clip-probes';
 import { CHAPTER_IMPORT_UPLOADS, MAX_CLIPS } from './imports.dto';
-import type { BookChapter, BookManifest, ChapterRow } from './manifests';
+import type { BookChapter, BookManifest } from './manifests';
 import { decodeText, parseImportText, TextRejected, TooManyRows } from './text-formats';
 import type { ZipEntry } from './zip-entries';
-
-type Probe = (file: string) => Promise<{ type: AudioType; durationMs: number | null }>;
 
 /** A zip entry inside the book, by its path below book.json's folder. */
 interface Item extends ZipEntry {
@@ -38,7 +37,6 @@ interface Item extends ZipEntry {
   staged: string;
 }
 
-const PROBES_AT_ONCE = 8;
 const base = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 const folderOf = (name: string) => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
 const quoted = (name: string) => `"${shortened(name, 121)}"`;
@@ -53,15 +51,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export async function readBookArchive(entries: ZipEntry[], stageDir: string, probe: Probe) {
   const root = bookRoot(entries);
-  const manifest: BookManifest = {
-    code: null,
-    book: Object.fromEntries(BOOK_FIELDS.map((field) => [field, null])) as Record<BookField, unknown>,
-    fieldErrors: {},
-    cover: null,
-    sample: null,
-    chapters: [],
-    errors: [],
-  };
+  const manifest = emptyBookManifest();
   const items: Item[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith(root))
@@ -85,8 +75,8 @@ export async function readBookArchive(entries: ZipEntry[], stageDir: string, pro
   );
   await probeClips(
     manifest.chapters.flatMap((chapter) => chapter.rows),
-    new Map(items.map((item) => [item.staged, item.size])),
     (file) => probe(join(stageDir, file)),
+    new Map(items.map((item) => [item.staged, item.size])),
   );
   return manifest;
 }
@@ -147,8 +137,21 @@ function chapterFiles(items: Item[], manifest: BookManifest): Map<string, Item[]
   return files;
 }
 
+/** A manifest with nothing read yet: every field null, no file, no chapter, no problem. */
+export function emptyBookManifest(): BookManifest {
+  return {
+    code: null,
+    book: Object.fromEntries(BOOK_FIELDS.map((field) => [field, null])) as Record<BookField, unknown>,
+    fieldErrors: {},
+    cover: null,
+    sample: null,
+    chapters: [],
+    errors: [],
+  };
+}
+
 /** Chapter numbers are unique in a book: each chapter sharing one says with which. */
-function markSharedNumbers(chapters: BookChapter[]) {
+export function markSharedNumbers(chapters: BookChapter[]) {
   for (const chapter of chapters) {
     const same = chapters.filter(
       (other) => other !== chapter && other.chapter_no !== null && other.chapter_no === chapter.chapter_no,
@@ -220,10 +223,16 @@ async function check<T extends object>(type: new () => T, plain: Record<string, 
 
 async function readBookJson(item: Item, path: (item: Item) => string, manifest: BookManifest) {
   const json = await readJson(item, path);
-  if (typeof json === 'string') {
-    manifest.errors.push(json);
-    return;
-  }
+  if (typeof json === 'string') manifest.errors.push(json);
+  else await takeBookJson(json, manifest);
+}
+
+/**
+ * book.json's content, into the manifest: its fields checked by the admin book form's rules (and cleaned
+ * up by them: trimmed text, whole numbers), its book_code kept when it is one. The demo seed reads its
+ * books' fields through here too (seed/demo-book.ts).
+ */
+export async function takeBookJson(json: Record<string, unknown>, manifest: BookManifest): Promise<void> {
   if (json.format !== undefined && json.format !== BOOK_FORMAT)
     manifest.errors.push(`${BOOK_JSON} is not a Lingonovel book: its format is not "${BOOK_FORMAT}".`);
   if (typeof json.version === 'number' && json.version > BOOK_FORMAT_VERSION)
@@ -243,6 +252,18 @@ async function readBookJson(item: Item, path: (item: Item) => string, manifest: 
   manifest.code = isBookCode(json.book_code) ? json.book_code : null;
 }
 
+/**
+ * chapter.json's content (`title`, `number`), into the chapter: checked by the admin chapter form's rules.
+ * The demo seed reads its chapters through here too.
+ */
+export async function takeChapterJson(json: Record<string, unknown>, chapter: BookChapter): Promise<void> {
+  const { dto, errors } = await check(ChapterDto, { title: json.title, chapter_no: json.number, book_id: 1 });
+  for (const messages of Object.values(errors))
+    chapter.errors.push(...messages.map((message) => `${CHAPTER_JSON}: ${message}`));
+  if (!errors.title) chapter.title = dto.title;
+  if (!errors.chapter_no) chapter.chapter_no = dto.chapter_no;
+}
+
 async function readChapter(folder: string, items: Item[], files: Item[], path: (item: Item) => string) {
   const chapter: BookChapter = { folder, chapter_no: null, title: '', rows: [], errors: [] };
   const json = await readJson(
@@ -250,17 +271,7 @@ async function readChapter(folder: string, items: Item[], files: Item[], path: (
     path,
   );
   if (typeof json === 'string') chapter.errors.push(json);
-  else {
-    const { dto, errors } = await check(ChapterDto, {
-      title: json.title,
-      chapter_no: json.number,
-      book_id: 1,
-    });
-    for (const messages of Object.values(errors))
-      chapter.errors.push(...messages.map((message) => `${CHAPTER_JSON}: ${message}`));
-    if (!errors.title) chapter.title = dto.title;
-    if (!errors.chapter_no) chapter.chapter_no = dto.chapter_no;
-  }
+  else await takeChapterJson(json, chapter);
   const own = (item: Item) => folderOf(item.rel) === folder;
   const texts = files.filter((item) => own(item) && PHRASES_FILE.test(base(item.rel)));
   const clips: StagedClip[] = files
@@ -296,28 +307,4 @@ async function readChapter(folder: string, items: Item[], files: Item[], path: (
   chapter.rows = matched.rows.map((row) => ({ ...row, duration_ms: null }));
   chapter.errors.push(...matched.errors);
   return chapter;
-}
-
-/** Each row's clip checked by content, with its duration; a few at a time. */
-async function probeClips(rows: ChapterRow[], sizes: Map<string, number>, probe: Probe) {
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const row = rows[next++];
-      if (!row.file) continue;
-      if ((sizes.get(row.file) ?? 0) > PHRASE_UPLOADS.line_audio) {
-        row.error ??= `The clip "${row.clip}" is larger than 10 MB, the most for a clip.`;
-        continue;
-      }
-      try {
-        const { durationMs, type } = await probe(row.file);
-        row.duration_ms = durationMs;
-        row.type = type;
-      } catch (error) {
-        if (!(error instanceof MediaRejectedError)) throw error;
-        row.error ??= `The clip "${row.clip}" is not usable: ${error.message}`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: PROBES_AT_ONCE }, worker));
 }

@@ -1,12 +1,11 @@
 import { Injectable, PayloadTooLargeException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { slugify, uniqueCode } from '../books/book-code';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { RuleFailed, ValidationFailed } from '../common/api-error';
 import { isUniqueViolation } from '../database/db-errors';
-import { MediaRejectedError, MediaService, type AudioKind, type StoredAudio } from '../media/media.service';
+import { MediaService } from '../media/media.service';
 import type { User } from '../users/user.entity';
 import { readBookArchive } from './book-import-reader';
 import { isEpub, readEpub } from './epub-reader';
@@ -21,6 +20,7 @@ import { ImportLifecycle, type TakenImport } from './import-lifecycle';
 import { ImportStage, STAGE_HOURS } from './import-stage';
 import { bookProblems, chapterProblems, readBookManifest, readyBook, type ReadyBook } from './manifests';
 import type { StagedImport } from './staged-import.entity';
+import { createWholeBook, storedPaths, storeBookFiles, type StoredBookFiles } from './whole-book';
 import { extractZip, ZipRejected } from './zip-entries';
 
 /** A book code taken by another commit at the same moment is chosen again, this many times. */
@@ -121,25 +121,15 @@ export class BookImportService {
   async commit(staged: TakenImport): Promise<ImportCommitAnswer> {
     // Ready by now (assertReady): readyBook checks what the commit needs rather than assuming it.
     const book = readyBook(readBookManifest(staged.manifest));
-    const stored: string[] = [];
+    // A staged file is copied: the stage stays whole for a retry.
+    const files = await storeBookFiles(this.media, book, (file, temp) =>
+      this.stage.copyTo(staged.id, file, temp),
+    );
     let bookCode = '';
     try {
-      const cover = await this.storeCover(staged.id, book.cover.file);
-      stored.push(cover);
-      const sample = await this.storeAudio(staged.id, book.sample.file, 'samples', 'sample_audio');
-      stored.push(sample.path);
-      const clips: StoredAudio[][] = [];
-      for (const chapter of book.chapters) {
-        const audio: StoredAudio[] = [];
-        for (const row of chapter.rows) {
-          audio.push(await this.storeAudio(staged.id, row.file, 'lines', 'zip'));
-          stored.push(audio[audio.length - 1].path);
-        }
-        clips.push(audio);
-      }
       for (let attempt = 1; ; attempt++) {
         try {
-          bookCode = await this.db.transaction((tx) => this.create(tx, staged, book, cover, sample, clips));
+          bookCode = await this.db.transaction((tx) => this.create(tx, staged, book, files));
           break;
         } catch (error) {
           // Another book took the code between the look and the insert: choose again.
@@ -147,7 +137,7 @@ export class BookImportService {
         }
       }
     } catch (error) {
-      await this.media.discard(stored);
+      await this.media.discard(storedPaths(files));
       throw error;
     }
     await this.stage.remove(staged.id);
@@ -162,77 +152,11 @@ export class BookImportService {
     tx: EntityManager,
     staged: TakenImport,
     book: ReadyBook,
-    cover: string,
-    sample: StoredAudio,
-    clips: StoredAudio[][],
+    files: StoredBookFiles,
   ): Promise<string> {
-    const { fields } = book;
-    const bookCode = await this.freeCode(tx, book);
-    await this.books.createWhole(
-      {
-        bookCode,
-        title: fields.title,
-        author: fields.author,
-        narratedBy: fields.narrated_by,
-        description: fields.description,
-        difficulty: fields.difficulty,
-        hours: fields.hours,
-        minutes: fields.minutes,
-        sampleText: fields.sample_text,
-        language: fields.language,
-        cefr: fields.cefr,
-        coverPath: cover,
-        sampleAudioPath: sample.path,
-        sampleAudioMs: sample.durationMs,
-      },
-      book.chapters.map((chapter, c) => ({
-        title: chapter.title,
-        chapterNo: chapter.chapter_no,
-        phrases: chapter.rows.map((line, i) => ({
-          phrase: line.phrase,
-          dictionary: line.dictionary,
-          translations: line.translations,
-          audioPath: clips[c][i].path,
-          audioMs: clips[c][i].durationMs,
-        })),
-      })),
-      tx,
-    );
+    const bookCode = await createWholeBook(this.books, tx, book, files);
     // Only if this commit still holds the import: one that took it over makes this one roll back.
     await this.lifecycle.finish(staged, tx);
     return bookCode;
-  }
-
-  /** The exported book's code when it is free here, else a new slug of the title, as a new book gets. */
-  private async freeCode(tx: EntityManager, book: ReadyBook): Promise<string> {
-    if (book.code && !(await this.books.hasCode(book.code, tx))) return book.code;
-    const { title } = book.fields;
-    return uniqueCode(title, new Set(await this.books.codes(slugify(title), tx)));
-  }
-
-  /** A staged file is copied into the media temp folder first: the stage stays whole for a retry. */
-  private async copyIn(importId: string, file: string): Promise<string> {
-    const temp = this.media.tempPath();
-    await this.stage.copyTo(importId, file, temp);
-    return temp;
-  }
-
-  private async storeCover(importId: string, file: string): Promise<string> {
-    try {
-      return await this.media.storeCover(await this.copyIn(importId, file));
-    } catch (error) {
-      if (error instanceof MediaRejectedError) throw ValidationFailed.field('book_image', error.message);
-      throw error;
-    }
-  }
-
-  private async storeAudio(importId: string, file: string, kind: AudioKind, field: string) {
-    try {
-      // Hundreds of clips in one request: their decoded lengths are measured after the commit (MeasureAhead).
-      return await this.media.storeAudio(await this.copyIn(importId, file), kind, 'later');
-    } catch (error) {
-      if (error instanceof MediaRejectedError) throw ValidationFailed.field(field, error.message);
-      throw error;
-    }
   }
 }

@@ -29,7 +29,8 @@ import { ErrorAnswer } from '../common/error-answer';
 import { IdParam } from '../common/id-param';
 import { Uploads } from '../http/body/multipart.interceptor';
 import type { User } from '../users/user.entity';
-import { ChapterImportService, previewSubject } from './chapter-import.service';
+import { previewSubject } from './chapter-import-preview';
+import { ChapterImportService } from './chapter-import.service';
 import {
   BoundariesDto,
   CHAPTER_IMPORT_OPTIONS,
@@ -46,7 +47,7 @@ import {
 } from './imports.dto';
 import { ImportsService } from './imports.service';
 import { SignedLinks } from '../common/signed-links';
-import { DAMAGED_IMPORT_MESSAGE } from './manifests';
+import { DAMAGED_IMPORT_MESSAGE } from './manifest-checks';
 
 const AUDIO_TYPES = {
   mp3: 'audio/mpeg',

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- the tests write wrong types into parsed manifests on purpose */
+import { DamagedImport } from './manifest-checks';
 import {
   bookProblems,
-  DamagedImport,
   readBookManifest,
   readChapterManifest,
   readyBook,

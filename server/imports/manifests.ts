@@ -3,9 +3,29 @@ import type { FieldErrors } from '../common/api-error';
 import type { AudioType } from '../media/sniff';
 import { BOOK_FIELDS, isBookCode, type BookField } from './book-archive';
 import type { MatchedRow } from './clip-matching';
-import { canonicalTag } from '../common/language-tags';
 import { fieldTextProblem, storedTextProblem } from '../common/stored-text';
+import {
+  count,
+  list,
+  milliseconds,
+  nullable,
+  object,
+  oneOf,
+  optional,
+  ordinal,
+  parse,
+  refuse,
+  share,
+  stagedName,
+  text,
+  texts,
+  translations,
+  voiceName,
+  type Check,
+} from './manifest-checks';
 import { rowTextProblem } from './text-formats';
+
+// The API's error filter and the controllers know these as the manifests'.
 
 /**
  * What staging found, kept as JSON in the import's row (`imports.manifest`) until the commit, and read
@@ -81,108 +101,12 @@ export interface BookFields {
   cefr: CefrLevel | null;
 }
 
-/** The API's answer to a DamagedImport (a 409): the administrator can only stage the files again. */
-export const DAMAGED_IMPORT_MESSAGE = "This import's data is damaged: stage it again.";
-
-/** A manifest that is not what staging writes; the message says where, for the log, not the client. */
-export class DamagedImport extends Error {
-  constructor(detail: string) {
-    super(`The import's manifest is damaged: ${detail}`);
-    this.name = 'DamagedImport';
-  }
-}
-
 const AUDIO_TYPES: readonly AudioType[] = ['mp3', 'm4a', 'aac', 'ogg', 'wav'];
-/** The names staging gives its files (`3.part`, `12.clip`, `recording.mp3`): never a path. */
-const STAGED_NAME = /^[0-9A-Za-z][0-9A-Za-z._-]{0,99}$/;
-
-type Check<T> = (value: unknown, at: string) => T;
-
-function refuse(at: string, what: string): never {
-  throw new DamagedImport(`${at} ${what}`);
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const object: Check<Record<string, unknown>> = (value, at) =>
-  isRecord(value) ? value : refuse(at, 'is not an object');
-
-const text: Check<string> = (value, at) => (typeof value === 'string' ? value : refuse(at, 'is not text'));
-
-const count: Check<number> = (value, at) =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
-    ? value
-    : refuse(at, 'is not a whole number of 0 or more');
-
-const ordinal: Check<number> = (value, at) => {
-  const n = count(value, at);
-  return n >= 1 ? n : refuse(at, 'is not a whole number of 1 or more');
-};
-
-const milliseconds: Check<number> = (value, at) =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0
-    ? value
-    : refuse(at, 'is not a duration in ms');
-
-const share: Check<number> = (value, at) =>
-  typeof value === 'number' && value >= 0 && value <= 1 ? value : refuse(at, 'is not a number from 0 to 1');
-
-const voiceName: Check<string> = (value, at) =>
-  typeof value === 'string' && /^[a-z0-9-]{1,20}$/.test(value) ? value : refuse(at, 'is not a voice name');
-
-const stagedName: Check<string> = (value, at) =>
-  typeof value === 'string' && STAGED_NAME.test(value) ? value : refuse(at, 'is not a staged file name');
-
-const oneOf =
-  <T extends string>(options: readonly T[], what: string): Check<T> =>
-  (value, at) =>
-    options.find((option) => option === value) ?? refuse(at, `is not ${what}`);
-
 const audioType = oneOf(AUDIO_TYPES, 'an audio type');
 const difficulty = oneOf(DIFFICULTIES, 'a difficulty');
 /** A level, or none: an import staged before levels existed has no such field at all. */
 const cefr: Check<CefrLevel | null> = (value, at) =>
   value === undefined || value === null ? null : oneOf(CEFR_LEVELS, 'a CEFR level')(value, at);
-
-const nullable =
-  <T>(check: Check<T>): Check<T | null> =>
-  (value, at) =>
-    value === null ? null : check(value, at);
-
-/** A field that JSON.stringify leaves out when it is undefined. */
-const optional =
-  <T>(check: Check<T>): Check<T | undefined> =>
-  (value, at) =>
-    value === undefined ? undefined : check(value, at);
-
-const list =
-  <T>(check: Check<T>): Check<T[]> =>
-  (value, at) =>
-    Array.isArray(value) ? value.map((item, i) => check(item, `${at}[${i}]`)) : refuse(at, 'is not a list');
-
-const texts = list(text);
-
-/** A row's translations by canonical tag; an import staged before translations has none. */
-const translations: Check<Record<string, string>> = (value, at) => {
-  if (value === undefined) return {};
-  const found = object(value, at);
-  for (const [tag, translated] of Object.entries(found)) {
-    if (canonicalTag(tag) !== tag) refuse(`${at}.${tag}`, 'is not a canonical language tag');
-    text(translated, `${at}.${tag}`);
-  }
-  return found as Record<string, string>;
-};
-
-function parse(json: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    refuse('the manifest', 'is not JSON');
-  }
-  return object(value, 'the manifest');
-}
 
 /**
  * A row as staging writes it. With clips (not segments of a recording), a row with no problem names its

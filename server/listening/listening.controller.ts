@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
-import { MemberRateLimit } from '../common/rate-limit';
+import { MemberRateLimit } from '../http/rate-limit';
 import type { User } from '../users/user.entity';
 import { LISTENING_REPORTS_LIMIT, ListeningAnswer, ListeningDto, StatsAnswer } from './listening.dto';
 import { ListeningService } from './listening.service';

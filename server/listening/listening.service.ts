@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { isFreeChapter } from '../catalogue/free-chapters';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { PhrasesRepository, type PhrasePlace } from '../catalogue/repository/phrases.repository';
 import { Clock } from '../common/clock';
 import { olderThanWindow } from '../common/sent-later';
 import { quarterOf } from '../common/time-zone';
-import { ReadingService } from '../reading/reading.service';
+import { Access } from '../access/access.service';
 import type { User } from '../users/user.entity';
 import { ListeningEvent } from './listening-event.entity';
 import type { ListeningAnswer, ListeningEventDto } from './listening.dto';
@@ -33,7 +32,7 @@ export class ListeningService {
   constructor(
     @InjectRepository(ListeningEvent) private readonly events: Repository<ListeningEvent>,
     private readonly phrases: PhrasesRepository,
-    private readonly reading: ReadingService,
+    private readonly access: Access,
     private readonly clock: Clock,
   ) {}
 
@@ -95,9 +94,7 @@ export class ListeningService {
   private async readablePhrases(user: User, ids: number[]): Promise<Map<number, PhrasePlace>> {
     if (!ids.length) return new Map();
     const rows = await this.phrases.places(ids);
-    const isFree = (row: PhrasePlace) => isFreeChapter(row.chapter_no, row.first_chapter_no);
-    const mayReadLocked =
-      rows.some((row) => !isFree(row)) && (await this.reading.access(false, user)) === 'granted';
-    return new Map(rows.filter((row) => isFree(row) || mayReadLocked).map((row) => [Number(row.id), row]));
+    const readable = await this.access.readable(user, rows);
+    return new Map(rows.filter(readable).map((row) => [Number(row.id), row]));
   }
 }

@@ -1,4 +1,4 @@
-import { splitGlossary } from '../reading/glossary';
+import { splitGlossary } from '../catalogue/glossary';
 import { matchGlossary } from './glossary-match';
 
 describe(matchGlossary.name, () => {

@@ -1,4 +1,4 @@
-import type { GlossaryEntry } from '../reading/glossary';
+import type { GlossaryEntry } from '../catalogue/glossary';
 
 /** Segmenters per language, kept: making one loads ICU's rules, which costs more than a lookup. */
 const segmenters = new Map<string, Intl.Segmenter>();

@@ -12,7 +12,7 @@ import { ApiExtraModels, ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
 import { ErrorAnswer } from '../common/error-answer';
-import { MemoryRateLimit } from '../common/memory-rate-limit';
+import { MemoryRateLimit } from '../http/memory-rate-limit';
 import type { User } from '../users/user.entity';
 import {
   ChapterLookupsAnswer,
@@ -21,7 +21,14 @@ import {
   LookupAnswer,
   LookupQuery,
 } from './lookup.dto';
-import { LookupService, PRIVATE_LOOKUP } from './lookup.service';
+import { LookupService } from './lookup.service';
+
+/**
+ * How long a visitor's answer (no token, no phrase) may be kept by browsers and shared caches: a replaced
+ * dictionary shows within this time. `Vary: Authorization` keeps it from a member, whose answer differs.
+ */
+export const PUBLIC_LOOKUP = 'public, max-age=300';
+export const PRIVATE_LOOKUP = 'private, no-store';
 
 /** Lookups per client address and minute, counted in each instance's memory (docs/lookup.md). */
 export const LOOKUPS_PER_MINUTE = 600;
@@ -70,12 +77,15 @@ export class LookupController {
     429,
     `More than ${LOOKUPS_PER_MINUTE} lookups in a minute from this address: the Retry-After header says when to try again.`,
   )
-  lookup(
+  async lookup(
     @Query() query: LookupQuery,
     @MaybeUser() user: User | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.lookups.lookup(query, user, res);
+    const answer = await this.lookups.lookup(query, user);
+    // Who asks changes the answer (a member's languages, a phrase's access): then no cache may keep it.
+    res.setHeader('Cache-Control', user || query.phrase_id ? PRIVATE_LOOKUP : PUBLIC_LOOKUP);
+    return answer;
   }
 
   /** A chapter's lookups, for a download to take with it (docs/lookup.md, "Offline"). Always private. */

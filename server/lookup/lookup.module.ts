@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MemoryRateLimitGuard } from '../common/memory-rate-limit';
-import { ReadingModule } from '../reading/reading.module';
+import { MemoryRateLimitGuard } from '../http/memory-rate-limit';
 import { WordsModule } from '../words/words.module';
 import { LookupReadsModule } from './lookup-reads.module';
 import { LookupController, PrivateUntilPublic } from './lookup.controller';
@@ -8,8 +7,7 @@ import { LookupService } from './lookup.service';
 
 /** The lookup of any word: glossary, form, lemmas, folded (docs/lookup.md). */
 @Module({
-  // Words: the reader's access rule for one phrase (ReadablePhrase); Reading: for a chapter.
-  imports: [WordsModule, LookupReadsModule, ReadingModule],
+  imports: [WordsModule, LookupReadsModule],
   controllers: [LookupController],
   providers: [LookupService, MemoryRateLimitGuard, PrivateUntilPublic],
 })

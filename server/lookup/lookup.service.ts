@@ -1,17 +1,14 @@
-import { ForbiddenException, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
+import { Injectable } from '@nestjs/common';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { shortened } from '../common/cut-text';
 import { countForms } from '../common/running-words';
-import { PREMIUM_CHAPTER } from '../reading/access';
-import { ReadingService } from '../reading/reading.service';
+import { Access } from '../access/access.service';
 import { primaryTag } from '../common/language-tags';
 import { foldWord } from '../dictionaries/fold';
-import { splitGlossary } from '../reading/glossary';
+import { splitGlossary } from '../catalogue/glossary';
 import { speaksOf } from '../users/speaks';
 import type { User } from '../users/user.entity';
-import { ReadablePhrase } from '../words/readable-phrase';
 import { DictionaryEntries, type FoundEntry, type LiveDictionary } from './dictionary-entries';
 import { matchGlossary } from './glossary-match';
 import type {
@@ -30,13 +27,6 @@ export const OFFLINE_BUNDLE_CHARS = 1_500_000;
 
 /** The definitions' language when nothing else decides it. */
 export const DEFAULT_TARGET = 'en';
-
-/**
- * How long a visitor's answer (no token, no phrase) may be kept by browsers and shared caches: a replaced
- * dictionary shows within this time. `Vary: Authorization` keeps it from a member, whose answer differs.
- */
-export const PUBLIC_LOOKUP = 'public, max-age=300';
-export const PRIVATE_LOOKUP = 'private, no-store';
 
 const samePrimary = (a: string, b: string) => primaryTag(a) === primaryTag(b);
 
@@ -68,20 +58,20 @@ export function orderLemmas(lemmas: string[], entries: FoundEntry[]): string[] {
 export class LookupService {
   constructor(
     private readonly dictionaries: DictionaryEntries,
-    private readonly readable: ReadablePhrase,
+    private readonly access: Access,
     private readonly books: BooksRepository,
     private readonly phrases: PhrasesRepository,
-    private readonly reading: ReadingService,
   ) {}
 
   async lookup(
     query: { lang?: string; word: string; target?: string; phrase_id?: number },
     user: User | undefined,
-    res: Response,
   ): Promise<LookupAnswer> {
     const { word } = query;
     // The access rule first: a locked chapter's glossary never leaks, nor does the fact it has the word.
-    const phrase = query.phrase_id ? await this.readable.of(user, query.phrase_id) : null;
+    const phrase = query.phrase_id
+      ? await this.access.require(user, { phrase: query.phrase_id }, 'use')
+      : null;
     // Left out (with a phrase): the phrase's book's language; a book without one looks in every dictionary.
     const lang = query.lang || (phrase ? ((await this.books.byId(phrase.book_id))?.language ?? null) : null);
     const fromLang = await this.dictionaries.fromLanguage(lang);
@@ -90,8 +80,6 @@ export class LookupService {
     const glossary = phrase
       ? matchGlossary(splitGlossary(phrase.dictionary), word, lang ?? undefined, found.allLemmas)
       : null;
-    // Who asks changes the answer (a member's languages, a phrase's access): then no cache may keep it.
-    res.setHeader('Cache-Control', user || phrase ? PRIVATE_LOOKUP : PUBLIC_LOOKUP);
     return {
       data: {
         word,
@@ -108,18 +96,17 @@ export class LookupService {
   /**
    * The lookups a downloaded chapter takes with it (docs/lookup.md, "Offline"): each word of the chapter
    * that a dictionary has, as a lookup without a phrase answers it, bounded per word and in all. Only a
-   * chapter the caller may read (the one access rule, ReadingService).
+   * chapter the caller may read (the one access rule, server/access/).
    */
   async chapter(
     query: { book_code: string; chapter_no: number; target?: string },
     user: User | undefined,
   ): Promise<ChapterLookupsAnswer> {
-    const { book, chapters, index, access } = await this.reading.locate(
-      query.book_code,
-      String(query.chapter_no),
+    const { book, chapters, index } = await this.access.require(
       user,
+      { chapter: { bookCode: query.book_code, chapterNo: String(query.chapter_no) } },
+      'use',
     );
-    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     const lang = book.language ?? null;
     const fromLang = await this.dictionaries.fromLanguage(lang);
     const target = query.target ?? chooseTarget(user ? speaksOf(user) : [], fromLang);

@@ -15,6 +15,13 @@ export function coverFile(key: string, width: CoverWidth): string {
   return `${key}-${width}.webp`;
 }
 
+/** The files behind a stored path: a cover key stands for one file per size. */
+export function filesOf(path: string): string[] {
+  return path.startsWith('covers/') && !path.includes('.')
+    ? COVER_WIDTHS.map((w) => coverFile(path, w))
+    : [path];
+}
+
 export function coverUrl(key: string, width: CoverWidth = 640): string {
   return mediaUrl(coverFile(key, width));
 }

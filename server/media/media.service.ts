@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { APP_CONFIG, type AppConfig } from '../config';
-import { COVER_RATIO, COVER_WIDTHS, coverFile } from './media-urls';
+import { COVER_RATIO, COVER_WIDTHS, coverFile, filesOf } from './media-urls';
 import { AUDIO_EXTENSIONS, isImage, sniffFile, type AudioType } from './sniff';
 import {
   coverDecoder,
@@ -36,13 +36,6 @@ export type MeasureWhen = 'now' | 'later';
 export { MediaRejectedError };
 
 const TEMP_PREFIX = 'tmp';
-
-/** The files behind a stored path: a cover key stands for one file per size. */
-export function filesOf(path: string): string[] {
-  return path.startsWith('covers/') && !path.includes('.')
-    ? COVER_WIDTHS.map((w) => coverFile(path, w))
-    : [path];
-}
 
 const randomName = () => randomBytes(16).toString('hex');
 

@@ -5,6 +5,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
+import { InFlight } from '../common/in-flight';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { coverFile } from '../media/media-urls';
@@ -26,12 +27,12 @@ const NO_COVER = 'This book has no cover.';
 
 /**
  * JPEG covers for the feeds: OPDS 1.2 §5.2.2 allows only GIF, JPEG and PNG, and covers are stored as WebP.
- * Each size is converted by sharp on first request and kept in the derived store (docs/formats.md "OPDS").
+ * Each size is converted by sharp on first request and kept in the derived store (docs/formats.md, "OPDS 1.2").
  */
 @Injectable()
 export class OpdsCovers {
   /** Conversions under way, by derived key: a second request waits for the first. */
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new InFlight<void>();
 
   constructor(
     @Inject(MEDIA_STORE) private readonly media: MediaStore,
@@ -57,12 +58,7 @@ export class OpdsCovers {
   }
 
   private convertOnce(coverPath: string, width: OpdsCoverWidth, key: string): Promise<void> {
-    let pending = this.running.get(key);
-    if (!pending) {
-      pending = this.convert(coverPath, width, key).finally(() => this.running.delete(key));
-      this.running.set(key, pending);
-    }
-    return pending;
+    return this.running.run(key, () => this.convert(coverPath, width, key));
   }
 
   /** Streams the WebP of the same width through sharp to a temp file, then stores it. */

@@ -6,7 +6,7 @@ import { EPUB_TYPE, REL, type BookEntry, type FeedLink } from './feed-writer';
 /**
  * The absolute URLs the feeds hold, from PUBLIC_URL: a reading app follows them as they are, whatever
  * host it was given. Paths match server/opds/opds.controller.ts and the download route
- * (docs/formats.md "Out").
+ * (docs/formats.md, "OPDS 1.2").
  */
 export class OpdsUrls {
   readonly root: string;
@@ -51,7 +51,7 @@ export const bookUrn = (code: string) => `urn:lingonovel:book:${code}`;
 export const feedUrn = (...parts: string[]) => ['urn:lingonovel:opds', ...parts].join(':');
 
 /**
- * A book's entry. `full` says whether this reader may read the whole book (ReadingService.access): the
+ * A book's entry. `full` says whether this reader may read the whole book (Access.everyChapter, server/access/): the
  * acquisition link is then the plain one, else a sample's. Either way it is the same download route,
  * which checks the plan again when the app follows it.
  */

@@ -14,7 +14,7 @@ import { Field } from '../common/field';
 import { Trim, TrimLines } from '../common/form-values';
 import { IsUploadedFile, type UploadedFile } from '../common/uploaded-file.validator';
 import { IsAudioFile } from '../media/upload-checks';
-import { PositiveId } from '../chapters/chapters.dto';
+import { PositiveId } from '../common/number-fields';
 import type { Phrase } from './phrase.entity';
 import type { PhraseResponse } from './phrase-responses';
 import type { Translations } from '../catalogue/repository/phrase-translations.repository';

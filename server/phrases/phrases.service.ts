@@ -14,7 +14,7 @@ import { toTranslations } from './translations-field';
 import type { Phrase } from './phrase.entity';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
-import { MediaIndex } from '../reading/media-index';
+import { MediaIndex } from '../access/media-index';
 import {
   toPhraseResponse,
   type CreatePhraseDto,

@@ -5,11 +5,10 @@ import {
   keptAnswer,
   LETTER_BUDGET,
   letterDiff,
-  MAX_CELLS,
-  MIN_BAND,
   noWork,
   typedWordsCap,
 } from './dictation-compare';
+import { MAX_CELLS, MIN_BAND } from './dictation-alignment';
 
 const statuses = (expected: string, typed: string, strict = false, lang = 'fr') =>
   compareDictation(expected, typed, strict, lang).words.map((w) => w.status);

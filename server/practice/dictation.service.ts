@@ -5,8 +5,8 @@ import { BooksRepository } from '../catalogue/repository/books.repository';
 import { joinCatalogue } from '../catalogue/repository/catalogue-joins';
 import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { Clock } from '../common/clock';
-import { RateWindows, type SlidingWindow } from '../common/rate-limit';
-import { AnswerWithHeaders } from '../downloads/download-errors';
+import { RateWindows, type SlidingWindow } from '../common/rate-windows';
+import { AnswerWithHeaders } from '../common/api-error';
 import { isForeignKeyViolation } from '../database/db-errors';
 import type { User } from '../users/user.entity';
 import { compareDictation, keptAnswer } from './dictation-compare';
@@ -18,7 +18,7 @@ import {
   type DictationDto,
   type DictationResultAnswer,
 } from './practice.dto';
-import { PHRASE_NOT_FOUND, ReadablePhrase } from '../words/readable-phrase';
+import { Access, PHRASE_NOT_FOUND } from '../access/access.service';
 
 /** Segmenting words needs a language; a book without one is split by the default rules. */
 const NO_LANGUAGE = 'und';
@@ -34,7 +34,7 @@ export class DictationService {
 
   constructor(
     @InjectRepository(DictationAttempt) private readonly attempts: Repository<DictationAttempt>,
-    private readonly readable: ReadablePhrase,
+    private readonly access: Access,
     private readonly phrases: PhrasesRepository,
     private readonly books: BooksRepository,
     private readonly clock: Clock,
@@ -45,7 +45,7 @@ export class DictationService {
   }
 
   async attempt(user: User, dto: DictationDto): Promise<DictationResultAnswer> {
-    const place = await this.readable.of(user, dto.phrase_id);
+    const place = await this.access.require(user, { phrase: dto.phrase_id }, 'use');
     const [phrase, book] = await Promise.all([this.phrases.byId(place.id), this.books.byId(place.book_id)]);
     // Deleted since the access check: as gone as a phrase that never was.
     if (!phrase) throw new NotFoundException(PHRASE_NOT_FOUND);

@@ -8,7 +8,7 @@ import type { User } from '../users/user.entity';
 import { PhraseCards } from '../words/phrase-cards';
 import { PhraseMark, type PhraseMarkValue } from './phrase-mark.entity';
 import type { ChapterMarksAnswer, ChapterQuery, MarkAnswer, MarkDto } from './practice.dto';
-import { PHRASE_NOT_FOUND, ReadablePhrase } from '../words/readable-phrase';
+import { Access, PHRASE_NOT_FOUND } from '../access/access.service';
 
 /** Marks that make the phrase a card: the learner did not follow it. */
 const NEEDS_A_CARD: ReadonlySet<PhraseMarkValue> = new Set(['unsure', 'lost']);
@@ -21,7 +21,7 @@ const NEEDS_A_CARD: ReadonlySet<PhraseMarkValue> = new Set(['unsure', 'lost']);
 export class MarksService {
   constructor(
     @InjectRepository(PhraseMark) private readonly marks: Repository<PhraseMark>,
-    private readonly readable: ReadablePhrase,
+    private readonly access: Access,
     private readonly cards: PhraseCards,
     private readonly clock: Clock,
   ) {}
@@ -31,7 +31,7 @@ export class MarksService {
    * one row, holding whichever came last.
    */
   async mark(user: User, dto: MarkDto): Promise<MarkAnswer> {
-    const place = await this.readable.of(user, dto.phrase_id);
+    const place = await this.access.require(user, { phrase: dto.phrase_id }, 'use');
     await this.marks
       .upsert(
         { userId: user.id, phraseId: place.id, mark: dto.mark, markedAt: this.clock.now() },

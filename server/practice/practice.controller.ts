@@ -2,10 +2,10 @@ import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ErrorAnswer, errorContent } from '../common/error-answer';
-import { PREMIUM_CHAPTER } from '../reading/access';
-import { MemberRateLimit } from '../common/rate-limit';
+import { PREMIUM_CHAPTER } from '../access/chapter-access';
+import { MemberRateLimit } from '../http/rate-limit';
 import type { User } from '../users/user.entity';
-import { PHRASE_NOT_FOUND } from '../words/readable-phrase';
+import { PHRASE_NOT_FOUND } from '../access/access.service';
 import { DictationService } from './dictation.service';
 import { MarksService } from './marks.service';
 import {

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Field } from '../common/field';
 import { ToInteger } from '../common/form-values';
-import { ChapterNumber } from '../chapters/chapters.dto';
+import { ChapterNumber } from '../common/number-fields';
 import { OptionalDateTime, SENT_LATER_MAX_AGE_DAYS } from '../common/sent-later';
 
 export const MIN_SPEED = 0.5;

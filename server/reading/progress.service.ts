@@ -1,4 +1,4 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { dateFromDb } from '../database/db-dates';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThanOrEqual, type Repository } from 'typeorm';
@@ -11,7 +11,6 @@ import { Clock } from '../common/clock';
 import { sentLaterTime } from '../common/sent-later';
 import { coverUrl } from '../media/media-urls';
 import type { User } from '../users/user.entity';
-import { PREMIUM_CHAPTER } from './access';
 import type {
   ProgressAnswer,
   ProgressDto,
@@ -20,7 +19,7 @@ import type {
   ProgressSaveAnswer,
 } from './progress.dto';
 import { ReadingProgress } from './reading-progress.entity';
-import { ReadingService } from './reading.service';
+import { Access } from '../access/access.service';
 
 interface ProgressRow {
   book_code: string;
@@ -43,7 +42,7 @@ export class ProgressService {
     @InjectRepository(ReadingProgress) private readonly progress: Repository<ReadingProgress>,
     private readonly books: BooksRepository,
     private readonly phrases: PhrasesRepository,
-    private readonly reading: ReadingService,
+    private readonly access: Access,
     private readonly clock: Clock,
   ) {}
 
@@ -55,12 +54,11 @@ export class ProgressService {
   async save(user: User, dto: ProgressDto): Promise<ProgressSaveAnswer> {
     const now = this.clock.now();
     const at = dto.at == null ? null : sentLaterTime(new Date(dto.at), now, 'The time at that place');
-    const { book, chapters, index, access } = await this.reading.locate(
-      dto.book_code,
-      String(dto.chapter_no),
+    const { book, chapters, index } = await this.access.require(
       user,
+      { chapter: { bookCode: dto.book_code, chapterNo: String(dto.chapter_no) } },
+      'use',
     );
-    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     const chapter = chapters[index];
     const phrase = await this.phrases.atPosition(chapter.id, dto.position);
     if (!phrase) {

@@ -6,7 +6,9 @@ import { MaybeUser, OptionalAuth } from '../auth/auth.decorators';
 import type { User } from '../users/user.entity';
 import { ReaderChapterAnswer, TableOfContentsAnswer } from './reading.dto';
 import { ReadingService } from './reading.service';
-import { AskedLanguagesPipe, MAX_ASKED_LANGUAGES } from './translations-query';
+import { AskedLanguagesPipe, MAX_ASKED_LANGUAGES } from '../catalogue/translations-query';
+
+const CACHE_CONTROL = { private: 'private, no-store', 'no-store': 'no-store' } as const;
 
 /** The reader's calls. Public, and they read the token when one comes: access is decided per chapter. */
 @OptionalAuth()
@@ -29,13 +31,16 @@ export class ReadingController {
     description: `The languages (BCP 47, at most ${MAX_ASKED_LANGUAGES}, comma-separated) whose translations each phrase carries.`,
   })
   @ApiOkResponse({ type: ReaderChapterAnswer })
-  chapter(
+  async chapter(
     @Param('bookCode') bookCode: string,
     @Param('chapterNo') chapterNo: string,
     @Query('translations', AskedLanguagesPipe) asked: string[],
     @MaybeUser() user: User | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ReaderChapterAnswer> {
-    return this.reading.chapter(bookCode, chapterNo, asked, user, res).then((data) => ({ data }));
+    const { chapter, caching } = await this.reading.chapter(bookCode, chapterNo, asked, user);
+    // A free chapter's answer is the same for everyone (the page cache may keep it); any other is not.
+    if (caching !== 'public') res.setHeader('Cache-Control', CACHE_CONTROL[caching]);
+    return { data: chapter };
   }
 }

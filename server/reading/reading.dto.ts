@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Phrase } from '../phrases/phrase.entity';
-import { splitGlossary, type GlossaryEntry } from './glossary';
+import { splitGlossary, type GlossaryEntry } from '../catalogue/glossary';
 
 export class ChapterSummary {
   @ApiProperty() chapter_no: number;

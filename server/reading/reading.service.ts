@@ -1,5 +1,6 @@
-import { ForbiddenException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import type { Response } from 'express';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { Access, BOOK_NOT_FOUND, type Caller } from '../access/access.service';
+import { MediaIndex } from '../access/media-index';
 import type { Book } from '../books/book.entity';
 import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChaptersRepository } from '../catalogue/repository/chapters.repository';
@@ -7,15 +8,10 @@ import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
 import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
 import type { Chapter } from '../chapters/chapter.entity';
 import type { Phrase } from '../phrases/phrase.entity';
-import { MemberPlans } from '../billing/member-plans';
 import { firstChapterNo, isFreeChapter } from '../catalogue/free-chapters';
-import { Clock } from '../common/clock';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
-import { User, UserType } from '../users/user.entity';
-import { chapterAccess, PREMIUM_CHAPTER, SIGN_IN_TO_READ, type ChapterAccess } from './access';
-import { MediaIndex } from './media-index';
-import { TranslationIndex } from './translation-index';
+import { TranslationIndex } from '../catalogue/translation-index';
 import {
   toReaderPhrase,
   type ReaderChapter,
@@ -23,8 +19,12 @@ import {
   type TranslatedReaderChapter,
 } from './reading.dto';
 
-/** Chapter numbers in URLs are written one way only (`1`, never `01`), so no other spelling is cached. */
-const CANONICAL_NUMBER = /^[1-9]\d{0,8}$/;
+/**
+ * Who may keep a chapter's answer: `public` (a free chapter, the same for everyone), `private` (a locked
+ * chapter: it depends on who asks), `no-store` (a free chapter whose clips are handed out signed: signed
+ * links expire). The controller says it in Cache-Control.
+ */
+export type ChapterCaching = 'public' | 'private' | 'no-store';
 
 /** The reader's view of the catalogue: tables of contents and chapters, with the access rule applied. */
 @Injectable()
@@ -34,11 +34,10 @@ export class ReadingService {
     private readonly chapters: ChaptersRepository,
     private readonly phrases: PhrasesRepository,
     private readonly translations: PhraseTranslationsRepository,
-    private readonly plans: MemberPlans,
+    private readonly access: Access,
     private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
     private readonly translationIndex: TranslationIndex,
-    private readonly clock: Clock,
   ) {}
 
   /** A chapter's translation languages: from the index (no query), or read when it cannot tell. */
@@ -51,7 +50,7 @@ export class ReadingService {
 
   private async book(bookCode: string): Promise<Book> {
     const book = await this.books.byCode(bookCode);
-    if (!book) throw new NotFoundException('Book not found.');
+    if (!book) throw new NotFoundException(BOOK_NOT_FOUND);
     return book;
   }
 
@@ -73,26 +72,6 @@ export class ReadingService {
     };
   }
 
-  /** What `user` (or a visitor) may do with a book's chapter, and the chapters around it. */
-  async locate(bookCode: string, chapterParam: string, user: User | undefined) {
-    if (!CANONICAL_NUMBER.test(chapterParam)) throw new NotFoundException('Chapter not found.');
-    const book = await this.book(bookCode);
-    const chapters = await this.chapters.ofBook(book.id);
-    const index = chapters.findIndex((chapter) => chapter.chapterNo === Number(chapterParam));
-    if (index === -1) throw new NotFoundException('Chapter not found.');
-    const first = firstChapterNo(chapters.map((chapter) => chapter.chapterNo));
-    const access = await this.access(isFreeChapter(chapters[index].chapterNo, first), user);
-    return { book, chapters, index, access };
-  }
-
-  /** `free`: whether the chapter is its book's free one (catalogue/free-chapters.ts). */
-  async access(free: boolean, user: User | undefined): Promise<ChapterAccess> {
-    if (free) return 'free';
-    const plan = user ? await this.plans.planOf(user.id) : null;
-    const reader = user ? { isAdmin: user.userType === UserType.Admin, plan } : null;
-    return chapterAccess(free, reader, this.clock.now());
-  }
-
   /**
    * What the public reader page shows, the same for everyone (it is cached and shared): a free chapter
    * whole, a locked one without its phrases (the member's browser loads those with its token). Null for a
@@ -100,7 +79,10 @@ export class ReadingService {
    */
   async publicView(bookCode: string, chapterParam: string): Promise<ReaderChapter | null> {
     try {
-      const { book, chapters, index, access } = await this.locate(bookCode, chapterParam, undefined);
+      const { book, chapters, index, access } = await this.access.locate(
+        { bookCode, chapterNo: chapterParam },
+        undefined,
+      );
       const chapter = chapters[index];
       const free = access === 'free';
       const phrases = free ? await this.phrases.ofChapter(chapter.id) : [];
@@ -141,21 +123,20 @@ export class ReadingService {
   }
 
   /**
-   * A chapter's phrases, refused with 401 or 403 when locked for this caller. A locked chapter's answer
-   * depends on who asks, so it says `private, no-store` and no shared cache keeps it. Each phrase carries
-   * its translations in `asked` (canonical tags) that exist.
+   * A chapter's phrases, refused with 401 or 403 when locked for this caller (the refusal says
+   * `private, no-store`). Each phrase carries its translations in `asked` (canonical tags) that exist.
    */
   async chapter(
     bookCode: string,
     chapterParam: string,
     asked: string[],
-    user: User | undefined,
-    res: Response,
-  ): Promise<TranslatedReaderChapter> {
-    const { book, chapters, index, access } = await this.locate(bookCode, chapterParam, user);
-    if (access !== 'free') res.setHeader('Cache-Control', 'private, no-store');
-    if (access === 'sign-in') throw new UnauthorizedException(SIGN_IN_TO_READ);
-    if (access === 'upgrade') throw new ForbiddenException(PREMIUM_CHAPTER);
+    caller: Caller,
+  ): Promise<{ chapter: TranslatedReaderChapter; caching: ChapterCaching }> {
+    const { book, chapters, index, access } = await this.access.require(
+      caller,
+      { chapter: { bookCode, chapterNo: chapterParam } },
+      'read',
+    );
     const phrases = await this.phrases.ofChapter(chapters[index].id);
     const languages = await this.languagesOf(book, chapters[index]);
     const wanted = asked.filter((tag) => languages.includes(tag));
@@ -168,15 +149,21 @@ export class ReadingService {
     // not heard of the clip yet) is handed out signed, so the reader still plays. Signed links expire, so
     // that answer is kept by no shared cache, ours included.
     const signed = (path: string) => !free || !this.mediaIndex.isKnownFree(path);
-    if (free && phrases.some((phrase) => signed(phrase.audioPath)))
-      res.setHeader('Cache-Control', 'no-store');
+    const caching = !free
+      ? 'private'
+      : phrases.some((phrase) => signed(phrase.audioPath))
+        ? 'no-store'
+        : 'public';
     const chapter = this.toChapter(book, chapters, index, phrases, languages, !free, signed);
     return {
-      ...chapter,
-      phrases: chapter.phrases.map((phrase) => ({
-        ...phrase,
-        translations: translated.get(phrase.id) ?? {},
-      })),
+      caching,
+      chapter: {
+        ...chapter,
+        phrases: chapter.phrases.map((phrase) => ({
+          ...phrase,
+          translations: translated.get(phrase.id) ?? {},
+        })),
+      },
     };
   }
 }

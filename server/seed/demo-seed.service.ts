@@ -1,18 +1,19 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource, type Repository } from 'typeorm';
-import { Inject } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config';
-import { AppMeta } from '../database/app-meta.entity';
-import { uniqueCode } from '../books/book-code';
+import { hashPassword } from '../auth/password';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { BooksRepository } from '../catalogue/repository/books.repository';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { AppMeta } from '../database/app-meta.entity';
+import type { ReadyBook } from '../imports/manifests';
+import { createWholeBook, storedPaths, storeBookFiles, type StoredBookFiles } from '../imports/whole-book';
 import { MediaService } from '../media/media.service';
 import { User, UserType } from '../users/user.entity';
-import { hashPassword } from '../auth/password';
-import { readDemoCatalogue, type DemoBook } from './demo-catalogue';
+import { demoReadyBook } from './demo-book';
+import { readDemoCatalogue } from './demo-catalogue';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.lingonovel';
 const SEEDED_KEY = 'demo_seeded_at';
@@ -26,6 +27,8 @@ export interface DemoCredentials {
 /**
  * Fills an empty installation with the demo catalogue and a demo administrator, once: the fact is
  * recorded in app_meta, so a restart (or an administrator who deleted every book) never gets it again.
+ * Each book goes the book import's way (imports/whole-book.ts): read by its rules, its files stored
+ * through the upload checks, then created whole; all books in one transaction, with the administrator.
  * The administrator's password is random per installation and kept beside the data for `npm start` to
  * print; `npm run serve` never seeds.
  */
@@ -45,55 +48,20 @@ export class DemoSeedService {
     const seeded = await this.db.getRepository(AppMeta).findOneBy({ key: SEEDED_KEY });
     if (seeded) return this.readCredentials();
 
-    const { dir, books } = readDemoCatalogue();
+    const { dir, books: demo } = readDemoCatalogue();
+    const books = await Promise.all(demo.map((book) => demoReadyBook(book)));
     const credentials = { email: DEMO_ADMIN_EMAIL, password: randomBytes(12).toString('base64url') };
-    const staged = await Promise.all(books.map((book) => this.stageMedia(dir, book)));
+    const stored = await this.storeFiles(dir, books);
     const passwordHash = await hashPassword(credentials.password);
     try {
       await this.db.transaction(async (tx) => {
-        const taken = new Set(await this.books.codes('', tx));
-        for (const [index, book] of books.entries()) {
-          const media = staged[index];
-          const bookCode = uniqueCode(book.title, taken);
-          taken.add(bookCode);
-          await this.books.createWhole(
-            {
-              bookCode,
-              title: book.title,
-              author: book.author,
-              narratedBy: book.narrated_by,
-              description: book.description,
-              difficulty: book.difficulty,
-              hours: book.hours,
-              minutes: book.minutes,
-              coverPath: media.cover,
-              sampleAudioPath: media.sample.path,
-              sampleAudioMs: media.sample.durationMs,
-              sampleText: book.sample_text,
-              language: book.language,
-              cefr: book.cefr,
-            },
-            book.chapters.map((chapter, c) => ({
-              title: chapter.title,
-              chapterNo: chapter.chapter_no,
-              phrases: chapter.phrases.map((phrase, p) => ({
-                phrase: phrase.phrase,
-                dictionary: phrase.dictionary,
-                translations: phrase.translations,
-                audioPath: media.lines[c][p].path,
-                audioMs: media.lines[c][p].durationMs,
-              })),
-            })),
-            tx,
-          );
-        }
+        for (const [index, book] of books.entries())
+          await createWholeBook(this.books, tx, book, stored[index]);
         await this.upsertAdmin(tx.getRepository(User), credentials.email, passwordHash);
         await tx.getRepository(AppMeta).save({ key: SEEDED_KEY, value: new Date().toISOString() });
       });
     } catch (error) {
-      await this.media.discard(
-        staged.flatMap((m) => [m.cover, m.sample.path, ...m.lines.flat().map((l) => l.path)]),
-      );
+      await this.media.discard(stored.flatMap(storedPaths));
       throw error;
     }
     // The page cache and the locked-clip set learn of the new books as after any admin change.
@@ -127,24 +95,20 @@ export class DemoSeedService {
     });
   }
 
-  /** Runs the demo files through the same checks and encoders as an administrator's upload. */
-  private async stageMedia(dir: string, book: DemoBook) {
-    const ingest = async (file: string) => {
-      const temp = this.media.tempPath();
-      await copyFile(join(dir, file), temp);
-      return temp;
-    };
-    const cover = await this.media.storeCover(await ingest(book.cover));
-    // As an import: 119 clips decoded before the first start listens would hold it up; the change the
-    // seed announces has MeasureAhead decode them and put their lengths on the rows (docs/formats.md).
-    const sample = await this.media.storeAudio(await ingest(book.sample_audio), 'samples', 'later');
-    const lines = [];
-    for (const chapter of book.chapters) {
-      const stored = [];
-      for (const phrase of chapter.phrases)
-        stored.push(await this.media.storeAudio(await ingest(phrase.audio), 'lines', 'later'));
-      lines.push(stored);
-    }
-    return { cover, sample, lines };
+  /**
+   * The demo files, through the same checks and encoders as an imported book's, a book at a time each
+   * (the books side by side). As an import: 119 clips decoded before the first start listens would hold
+   * it up; the change the seed announces has MeasureAhead decode them and put their lengths on the rows
+   * (docs/formats.md). If one book's files fail, every book's stored files are discarded.
+   */
+  private async storeFiles(dir: string, books: ReadyBook[]): Promise<StoredBookFiles[]> {
+    const results = await Promise.allSettled(
+      books.map((book) => storeBookFiles(this.media, book, (file, temp) => copyFile(join(dir, file), temp))),
+    );
+    const stored = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (!failed) return stored;
+    await this.media.discard(stored.flatMap(storedPaths));
+    throw failed.reason;
   }
 }

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Public } from '../auth/auth.decorators';
 import { MessageAnswer } from '../common/answers';
 import { ErrorAnswer } from '../common/error-answer';
-import { RateLimit } from '../common/rate-limit';
+import { RateLimit } from '../http/rate-limit';
 import { SetupDto, SetupStateAnswer } from './setup.dto';
 import { SetupService } from './setup.service';
 

@@ -1,4 +1,4 @@
-import { JsonLogger } from '../common/app-logger';
+import { JsonLogger } from '../http/app-logger';
 import { ApiClient, newMember } from './api-client';
 import { makeBook } from './books';
 import { newAdmin } from './api-client';

@@ -8,7 +8,7 @@ import { decodedLengthUs } from '../formats/audio-measures';
 import { EpubExport } from '../formats/epub/epub-export';
 import type { BookImportResponse } from '../imports/book-imports.dto';
 import { MAX_EPUB_PARS } from '../imports/epub-reader';
-import { splitGlossary } from '../reading/glossary';
+import { splitGlossary } from '../catalogue/glossary';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { StagedImport } from '../imports/staged-import.entity';
 import { ApiClient, newAdmin } from './api-client';

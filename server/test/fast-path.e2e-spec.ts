@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonLogger } from '../common/app-logger';
+import { JsonLogger } from '../http/app-logger';
 import { PageCache } from '../http/page-cache';
 import { newAdmin, type ApiClient } from './api-client';
 import { assertBuilt, boot, stop, SEEDING_HOOK_MS } from './built-server';

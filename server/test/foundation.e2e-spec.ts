@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { MIGRATIONS } from '../database/schema';
-import { openDatabase } from '../database/data-source';
+import { openDatabase } from '../database/prepare';
 import { sql } from '../database/sql';
 import { PageCache } from '../http/page-cache';
 import { readDemoCatalogue } from '../seed/demo-catalogue';

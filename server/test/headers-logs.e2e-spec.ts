@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonLogger } from '../common/app-logger';
+import { JsonLogger } from '../http/app-logger';
 import { UsersService } from '../users/users.service';
 import { newAdmin, newMember } from './api-client';
 import { assertBuilt, boot, run, stop } from './built-server';

@@ -5,7 +5,7 @@ import { PhraseTranslation } from '../phrases/phrase-translation.entity';
 import { PhraseMark } from '../practice/phrase-mark.entity';
 import { User } from '../users/user.entity';
 import { DeletedWord } from '../words/deleted-word.entity';
-import { ReadablePhrase } from '../words/readable-phrase';
+import { Access } from '../access/access.service';
 import { SavedWord } from '../words/saved-word.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
@@ -201,22 +201,26 @@ describe('Marks and phrase cards', () => {
 
   it('answers 404, not 500, for a phrase deleted between the access check and the write', async () => {
     const { client } = await reader();
-    const readable = server.app.get(ReadablePhrase);
-    const of = readable.of.bind(readable);
+    const access = server.app.get(Access);
+    const realRequire = access.require.bind(access) as (...args: unknown[]) => Promise<unknown>;
+    // The next phrase check of anyone (Access is shared): the phrase is deleted once it has passed.
     const deletedAfterCheck = () =>
-      jest.spyOn(readable, 'of').mockImplementationOnce(async (user, phraseId) => {
-        const place = await of(user, phraseId);
-        expect((await admin.delete(`admin/phrase/${phraseId}`)).status).toBe(200);
+      jest.spyOn(access, 'require').mockImplementationOnce((async (...args: unknown[]) => {
+        const place = await realRequire(...args);
+        const { phrase } = args[1] as { phrase: number };
+        expect((await admin.delete(`admin/phrase/${phrase}`)).status).toBe(200);
         return place;
-      });
+      }) as typeof access.require);
     const fresh = async () => (await phraseIdsOf(admin, (await makeBook(admin)).chapterIds))[0][0];
     const gone = { message: 'Phrase not found.' };
     try {
+      const markedPhrase = await fresh();
       deletedAfterCheck();
-      const mark = await client.put('user/marks', { phrase_id: await fresh(), mark: 'lost' });
+      const mark = await client.put('user/marks', { phrase_id: markedPhrase, mark: 'lost' });
       expect([mark.status, mark.body]).toEqual([404, gone]);
+      const savedPhrase = await fresh();
       deletedAfterCheck();
-      const card = await client.post('user/words', { phrase_id: await fresh(), kind: 'phrase' });
+      const card = await client.post('user/words', { phrase_id: savedPhrase, kind: 'phrase' });
       expect([card.status, card.body]).toEqual([404, gone]);
     } finally {
       jest.restoreAllMocks();

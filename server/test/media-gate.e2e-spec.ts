@@ -6,7 +6,7 @@ import { MEDIA_STORE } from '../media/store/create-stores';
 import type { MediaStore } from '../media/store/media-store';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
-import { MediaIndex } from '../reading/media-index';
+import { MediaIndex } from '../access/media-index';
 import { ApiClient, newAdmin } from './api-client';
 import { makeBook } from './books';
 import { bookForm, fixture, form, mediaExists, purgeAfterGrace } from './fixtures';

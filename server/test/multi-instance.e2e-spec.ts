@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import { LISTENER_NAME } from '../catalogue/catalogue-broadcast';
-import { openDatabase } from '../database/data-source';
+import { openDatabase } from '../database/prepare';
 import { MIGRATIONS } from '../database/schema';
 import { createAdmin } from '../users/create-admin';
 import { ApiClient } from './api-client';

@@ -7,7 +7,7 @@ import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-tra
 import { PageCache } from '../http/page-cache';
 import { parseImportText } from '../imports/text-formats';
 import { Phrase } from '../phrases/phrase.entity';
-import { TranslationIndex } from '../reading/translation-index';
+import { TranslationIndex } from '../catalogue/translation-index';
 import { ReadingService } from '../reading/reading.service';
 import { readDemoCatalogue } from '../seed/demo-catalogue';
 import { DemoSeedService } from '../seed/demo-seed.service';

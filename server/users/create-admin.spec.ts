@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { openDatabase } from '../database/data-source';
+import { openDatabase } from '../database/prepare';
 import { testDatabaseConfig } from '../test/database';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { createAdmin } from './create-admin';

@@ -1,4 +1,4 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ValidationFailed } from '../common/api-error';
 import { Clock } from '../common/clock';
@@ -11,8 +11,7 @@ import { BooksRepository } from '../catalogue/repository/books.repository';
 import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
 import { dateFromDb, dateToDb } from '../database/db-dates';
 import { sql } from '../database/sql';
-import { PREMIUM_CHAPTER } from '../reading/access';
-import { ReadingService } from '../reading/reading.service';
+import { Access } from '../access/access.service';
 import type { User } from '../users/user.entity';
 import { wordKeys } from '../word-forms/word-keys';
 import { CoverageRefresher } from './coverage-refresher';
@@ -47,7 +46,7 @@ const chunks = <T>(list: T[], size: number): T[][] =>
 export class WordStatusService {
   constructor(
     private readonly db: DataSource,
-    private readonly reading: ReadingService,
+    private readonly access: Access,
     private readonly bookRows: BooksRepository,
     private readonly chapterWords: ChapterWordsRepository,
     private readonly refresher: CoverageRefresher,
@@ -277,12 +276,11 @@ export class WordStatusService {
     user: User,
     where: { book_code: string; chapter_no: number },
   ): Promise<{ lang: string; chapterId: number; bookId: number }> {
-    const { book, chapters, index, access } = await this.reading.locate(
-      where.book_code,
-      String(where.chapter_no),
+    const { book, chapters, index } = await this.access.require(
       user,
+      { chapter: { bookCode: where.book_code, chapterNo: String(where.chapter_no) } },
+      'use',
     );
-    if (access === 'upgrade' || access === 'sign-in') throw new ForbiddenException(PREMIUM_CHAPTER);
     if (!book.language)
       throw ValidationFailed.field('book_code', 'This book has no language, so its words have no status.');
     return { lang: primaryTag(book.language), chapterId: chapters[index].id, bookId: book.id };

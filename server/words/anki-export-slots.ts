@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { TooManyRequests } from '../common/rate-limit';
+import { TooManyRequests } from '../common/rate-windows';
 import type { User } from '../users/user.entity';
 
 /** Anki exports this process prepares at once, whoever asks: each reads every clip and checksums it. */
@@ -28,8 +28,8 @@ export class AnkiExportSlots implements CanActivate {
     if (req.query.format !== 'anki') return true;
     // The auth guard has run: every caller here is a member.
     const userId = req.user!.id;
-    if (this.members.has(userId)) throw new TooManyRequests(res, ANKI_RETRY_MS, ANKI_ONE_AT_A_TIME);
-    if (this.members.size >= MAX_ANKI_EXPORTS) throw new TooManyRequests(res, ANKI_RETRY_MS, ANKI_BUSY);
+    if (this.members.has(userId)) throw new TooManyRequests(ANKI_RETRY_MS, ANKI_ONE_AT_A_TIME);
+    if (this.members.size >= MAX_ANKI_EXPORTS) throw new TooManyRequests(ANKI_RETRY_MS, ANKI_BUSY);
     this.members.add(userId);
     res.once('close', () => this.members.delete(userId));
     return true;

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { Clock } from '../common/clock';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors';
-import { PHRASE_NOT_FOUND } from './readable-phrase';
+import { PHRASE_NOT_FOUND } from '../access/access.service';
 import { SavedWord } from './saved-word.entity';
 import { newCard } from './scheduler';
 

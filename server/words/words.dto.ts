@@ -16,8 +16,8 @@ import { Field } from '../common/field';
 import { ToInteger, Trim, TrimLines } from '../common/form-values';
 import { AnyText } from '../common/stored-text';
 import { GlossaryTerm } from '../reading/reading.dto';
-import { parseAskedLanguages } from '../reading/translations-query';
-import type { GlossaryEntry } from '../reading/glossary';
+import { parseAskedLanguages } from '../catalogue/translations-query';
+import type { GlossaryEntry } from '../catalogue/glossary';
 import type { CardKind, MeaningSource } from './saved-word.entity';
 
 export const CARD_KINDS = ['word', 'phrase'] as const satisfies readonly CardKind[];

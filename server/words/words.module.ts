@@ -5,7 +5,6 @@ import { AnkiExport } from './anki-export';
 import { AnkiExportSlots } from './anki-export-slots';
 import { DeletedWord } from './deleted-word.entity';
 import { PhraseCards } from './phrase-cards';
-import { ReadablePhrase } from './readable-phrase';
 import { ReviewLog } from './review-log.entity';
 import { ReviewController } from './review.controller';
 import { ReviewService } from './review.service';
@@ -28,12 +27,11 @@ import { OwnParameters } from './own-parameters';
     AnkiExportSlots,
     WordTrash,
     PhraseCards,
-    ReadablePhrase,
     OwnParameters,
     FsrsOptimiser,
   ],
   // Practice's marks make phrase cards through it (this module stays the one writer of saved_words), and
   // its calls check access to a phrase as saving a word does.
-  exports: [PhraseCards, ReadablePhrase],
+  exports: [PhraseCards],
 })
 export class WordsModule {}

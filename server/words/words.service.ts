@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../database/db-errors';
-import { firstChapterNoSql, isFreeChapter } from '../catalogue/free-chapters';
+import { firstChapterNoSql } from '../catalogue/free-chapters';
 import { dateFromDb } from '../database/db-dates';
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -15,13 +15,12 @@ import { Clock } from '../common/clock';
 import { SignedLinks } from '../common/signed-links';
 import { clipUrl } from '../media/media-urls';
 import { DictionaryMeanings } from '../lookup/dictionary-meanings';
-import { MediaIndex } from '../reading/media-index';
-import { splitGlossary } from '../reading/glossary';
-import { ReadingService } from '../reading/reading.service';
+import { MediaIndex } from '../access/media-index';
+import { splitGlossary } from '../catalogue/glossary';
+import { Access } from '../access/access.service';
 import { speaksOf } from '../users/speaks';
 import type { User } from '../users/user.entity';
 import { PhraseCards } from './phrase-cards';
-import { ReadablePhrase } from './readable-phrase';
 import { SavedWord, type CardKind, type MeaningSource } from './saved-word.entity';
 import { newCard } from './scheduler';
 import {
@@ -79,8 +78,7 @@ export class WordsService {
     private readonly bookRows: BooksRepository,
     private readonly meanings: DictionaryMeanings,
     private readonly phraseCards: PhraseCards,
-    private readonly readable: ReadablePhrase,
-    private readonly reading: ReadingService,
+    private readonly access: Access,
     private readonly links: SignedLinks,
     private readonly mediaIndex: MediaIndex,
     private readonly clock: Clock,
@@ -94,7 +92,7 @@ export class WordsService {
    * when it is another dictionary's (docs/lookup.md, "Saving a word").
    */
   async save(user: User, dto: SaveWordDto): Promise<WordAnswer> {
-    const found = await this.readable.of(user, dto.phrase_id);
+    const found = await this.access.require(user, { phrase: dto.phrase_id }, 'use');
     if (dto.kind === 'phrase')
       return { data: await this.one(user, await this.phraseCards.ensure(user.id, found.id)) };
     const card =
@@ -309,14 +307,13 @@ export class WordsService {
    * learner's languages, as the exports do): one query for all the rows.
    */
   async respond(user: User, rows: WordRow[], languages?: string[]): Promise<WordResponse[]> {
-    const isFree = (row: WordRow) => isFreeChapter(Number(row.chapter_no), Number(row.first_chapter_no));
     const preferred = languages?.length ? languages : speaksOf(user);
-    const [mayReadLocked, translations] = await Promise.all([
-      !rows.every(isFree) && this.reading.access(false, user).then((access) => access === 'granted'),
+    const [readable, translations] = await Promise.all([
+      this.access.readable(user, rows),
       this.translations.ofPhrases(rows.map((row) => Number(row.phrase_id))),
     ]);
     return rows.map((row) => {
-      const free = isFree(row);
+      const free = this.access.isFree(row);
       return {
         id: Number(row.id),
         phrase_id: Number(row.phrase_id),
@@ -329,10 +326,9 @@ export class WordsService {
         glossary: splitGlossary(row.dictionary),
         translations: translations.get(Number(row.phrase_id)) ?? {},
         translation: chooseTranslation(translations.get(Number(row.phrase_id)), preferred, row.book_language),
-        audio:
-          free || mayReadLocked
-            ? clipUrl(this.links, row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))
-            : null,
+        audio: readable(row)
+          ? clipUrl(this.links, row.audio_path, !free || !this.mediaIndex.isKnownFree(row.audio_path))
+          : null,
         book_code: row.book_code,
         book_title: row.book_title,
         language: row.book_language,

@@ -3,7 +3,7 @@
  * section 2, and a few formatters. Nothing here calls the API: site/lib/api.ts does.
  */
 import type { BookListAnswer } from '../../server/books/book-list.dto';
-import type { BookResponse } from '../../server/books/books.dto';
+import type { BookResponse } from '../../server/catalogue/book-response';
 import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel } from '../../server/books/book-levels';
 import type {
   BookChaptersResponse,
@@ -14,22 +14,14 @@ import type { ChapterPhrasesResponse, PhraseResponse } from '../../server/phrase
 import { ApiError, GENERIC_ERROR } from './api';
 
 export { CEFR_LEVELS, DIFFICULTIES, type CefrLevel };
+/** What each CEFR level means, for the book form's select and the book detail: the catalogue's own names. */
+export { LEVEL_NAMES } from './cefr';
 export { languageName } from '../../server/catalogue/languages';
 
 /** A book as the admin API answers it (the server's own type, so the two cannot drift apart). */
 export type Book = BookResponse;
 /** GET admin/book: a page of books with its total and facet counts. */
 export type BookList = BookListAnswer;
-
-/** What each CEFR level means, for the admin form's select. */
-export const CEFR_NAMES: Record<CefrLevel, string> = {
-  A1: 'Beginner',
-  A2: 'Elementary',
-  B1: 'Intermediate',
-  B2: 'Upper intermediate',
-  C1: 'Advanced',
-  C2: 'Proficient',
-};
 
 /** The admin API's chapter and phrase answers: the server's own classes, which the OpenAPI document describes. */
 export type ChapterSummary = ChapterSummaryResponse;

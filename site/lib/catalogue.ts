@@ -1,4 +1,3 @@
-import type { CefrLevel } from '../../server/books/book-levels';
 import { browseQueryString, NO_LEVEL, type BrowseFilter } from '../../server/catalogue/browse-query';
 import { languageName, NO_LANGUAGE, NO_LANGUAGE_NAME } from '../../server/catalogue/languages';
 
@@ -10,15 +9,8 @@ import { languageName, NO_LANGUAGE, NO_LANGUAGE_NAME } from '../../server/catalo
  */
 export const SHOWCASE_SIZE = 24;
 
-/** What each CEFR level means to a learner, beside its code. */
-export const LEVEL_NAMES: Record<CefrLevel, string> = {
-  A1: 'Beginner',
-  A2: 'Elementary',
-  B1: 'Intermediate',
-  B2: 'Upper intermediate',
-  C1: 'Advanced',
-  C2: 'Proficient',
-};
+/** The CEFR levels' names, for the catalogue's pages (the admin's use the same table, ./cefr.ts). */
+export { LEVEL_NAMES } from './cefr';
 
 /** A language by its URL word ("pt-pt", "none"), in English. */
 export const languageOfKey = (key: string) => (key === NO_LANGUAGE ? NO_LANGUAGE_NAME : languageName(key));

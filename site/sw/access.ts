@@ -1,5 +1,5 @@
 /**
- * Who gets what from the device (docs/offline.md, "Access"). The server decides access online; offline,
+ * Who gets what from the device (docs/offline.md, "Access stays enforced"). The server decides access online; offline,
  * the device may only hand back what the server already gave, and paid copies only to the member who
  * downloaded them:
  * - a free chapter's copy (FREE_CACHE) to anyone;

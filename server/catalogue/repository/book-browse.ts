@@ -67,7 +67,7 @@ export async function browseBooks(
       .addOrderBy('b.created_at', 'DESC');
   } else if (filter.sort === 'title') page.addOrderBy('b.title_key', 'ASC');
   else if (filter.sort === 'shortest') {
-    // The length every page shows (books.dto.ts, bookLength): the clips' once there are any, else as typed.
+    // The length every page shows (catalogue/book-response.ts, bookLength): the clips' once there are any, else as typed.
     page
       .addSelect(
         `COALESCE(NULLIF((${bookClipsSql('b')}), 0), (b.hours * 60 + b.minutes) * 60000)`,

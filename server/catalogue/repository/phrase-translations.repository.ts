@@ -14,7 +14,7 @@ export interface BestTranslation {
 
 /**
  * Tags in one order on both databases (code units, as JavaScript sorts): the databases' collations differ,
- * and the page cache's keys (reading/translation-index.ts) sort the same way.
+ * and the page cache's keys (catalogue/translation-index.ts) sort the same way.
  */
 export const byTag = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -91,7 +91,7 @@ export class PhraseTranslationsRepository {
 
   /**
    * The languages of each chapter that has translations, by book code then chapter number (as the reader's
-   * URL names them), sorted: the languages index's query (reading/translation-index.ts). Only the books
+   * URL names them), sorted: the languages index's query (catalogue/translation-index.ts). Only the books
    * named in `bookCodes` when given (a catalogue change names the books it touched), every book otherwise.
    */
   async languagesByBook(bookCodes?: string[]): Promise<Map<string, Map<string, string[]>>> {

@@ -1,4 +1,4 @@
-import { splitGlossary } from '../../reading/glossary';
+import { splitGlossary } from '../../catalogue/glossary';
 import { esc, XML_DECLARATION, xmlText } from './xml';
 
 /** The class a reading system puts on the phrase being read aloud (the OPF's `media:active-class`). */

@@ -13,7 +13,7 @@ import qs from 'qs';
 import type { Observable } from 'rxjs';
 import { ValidationFailed } from '../../common/api-error';
 import { BODY_LIMIT } from '../../common/body-limits';
-import { unknownField } from '../../common/validation';
+import { unknownField } from '../validation';
 import { checkBodyShape } from './body-shape';
 import { readBody } from './read-body';
 

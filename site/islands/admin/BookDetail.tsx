@@ -8,10 +8,10 @@ import { ExportBookButton } from './BookTransfer';
 import { BookDownloads, SubtitleLinks } from './BookDownloads';
 import {
   adminRoutes,
-  CEFR_NAMES,
   formatBookTime,
   formatDuration,
   languageName,
+  LEVEL_NAMES,
   type Book,
   type BookChapters,
 } from '../../lib/admin';
@@ -72,7 +72,7 @@ function Detail({ bookCode }: { bookCode: string }) {
               {book.language && ` (${book.language})`}
             </dd>
             <dt>CEFR level</dt>
-            <dd>{book.cefr ? `${book.cefr} · ${CEFR_NAMES[book.cefr]}` : 'None'}</dd>
+            <dd>{book.cefr ? `${book.cefr} · ${LEVEL_NAMES[book.cefr]}` : 'None'}</dd>
             <dt>Difficulty</dt>
             <dd>{book.difficulty}</dd>
             <dt>Time</dt>

@@ -5,7 +5,7 @@
  * shown beside them. The CEFR level is optional on both.
  */
 import type { ApiError } from '../../lib/api';
-import { CEFR_LEVELS, CEFR_NAMES, DIFFICULTIES, formatBookTime, type Book } from '../../lib/admin';
+import { CEFR_LEVELS, DIFFICULTIES, formatBookTime, LEVEL_NAMES, type Book } from '../../lib/admin';
 import { Field, SelectField, TextAreaField } from '../shared/Form';
 import { FileField } from './ui/FileField';
 import { LanguageField } from './LanguageField';
@@ -113,7 +113,7 @@ export function BookFields({ book, error }: { book?: Book; error: ApiError | nul
         hint="The Common European Framework level a learner needs to read the book."
         options={[
           { value: '', label: 'None' },
-          ...CEFR_LEVELS.map((level) => ({ value: level, label: `${level} · ${CEFR_NAMES[level]}` })),
+          ...CEFR_LEVELS.map((level) => ({ value: level, label: `${level} · ${LEVEL_NAMES[level]}` })),
         ]}
         defaultValue={book?.cefr ?? ''}
         error={error?.fieldError('cefr')}

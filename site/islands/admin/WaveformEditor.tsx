@@ -16,27 +16,23 @@ import { api, errorMessage } from '../../lib/api';
 import type { RecordingPeaksResponse } from '../../../server/imports/imports.dto';
 import { onAppearance } from '../../lib/appearance';
 import { tokenValue } from '../../lib/ui/tokens';
+import {
+  clampBound,
+  handleSlider,
+  HANDLE_COLOR,
+  OUTSIDE_COLOR,
+  outsideLabel,
+  seconds,
+  segmentColor,
+  segmentLabel,
+} from './waveform-regions';
 
-/** The shortest segment the server takes (silence-split.ts); a handle stops this close to its neighbours. */
-const MIN_SEGMENT_MS = 50;
 /** A handle's keyboard steps: an arrow moves it 50 ms, Page Up and Page Down a second. */
 const STEP_MS = 50;
 const PAGE_MS = 1000;
 /** A moved handle is saved once the keys rest this long. */
 const KEY_SAVE_DELAY_MS = 700;
 const ZOOMS = [0, 20, 50, 100, 200];
-
-const SEGMENT_COLORS = [
-  'color-mix(in srgb, var(--brand) 10%, transparent)',
-  'color-mix(in srgb, var(--brand) 22%, transparent)',
-];
-/** An unsure segment, and the one the author is looking at. */
-const UNSURE_COLOR = 'color-mix(in srgb, var(--focus) 25%, transparent)';
-const CURRENT_COLOR = 'color-mix(in srgb, var(--focus) 45%, transparent)';
-/** What lies before and after the text: left out of the clips. */
-const OUTSIDE_COLOR = 'color-mix(in srgb, var(--muted) 30%, transparent)';
-/** The handles and cursor: the design system's tokens (docs/design.md); CSS values in the shadow tree. */
-const HANDLE_COLOR = 'var(--brand-dark)';
 /** Zoomed this far (px a second) to show one segment of a long recording. */
 const FOCUS_ZOOM = 50;
 /** Recordings longer than this are zoomed in on the segment looked at. */
@@ -78,8 +74,6 @@ interface Drawn {
   handles: Region[];
   sliders: HTMLElement[];
 }
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 
 export function WaveformEditor(props: Props) {
   const { importId, url, durationMs, bounds, media, current } = props;
@@ -158,15 +152,6 @@ export function WaveformEditor(props: Props) {
     // Drawn once per import: later cuts move the regions (below) rather than drawing again.
   }, [importId]);
 
-  /** A segment's colour: the one looked at, an unsure one, or the alternating plain ones. */
-  function segmentColor(index: number): string {
-    const { confidence, unsureBelow } = latest.current;
-    if (index === latest.current.current) return CURRENT_COLOR;
-    const sure = confidence[index];
-    if (unsureBelow !== null && sure !== undefined && sure < unsureBelow) return UNSURE_COLOR;
-    return SEGMENT_COLORS[index % 2];
-  }
-
   /** The segments, what lies outside the text, and a handle per boundary, with their events. */
   function draw(target: Drawn) {
     const { regions } = target;
@@ -188,8 +173,8 @@ export function WaveformEditor(props: Props) {
         end: at[i + 1] / 1000,
         drag: false,
         resize: false,
-        color: segmentColor(i),
-        content: segmentLabel(i),
+        color: segmentColor(i, latest.current),
+        content: segmentLabel(i, latest.current.texts[i]),
       }),
     );
     target.handles = at.map((bound, i) => {
@@ -218,7 +203,7 @@ export function WaveformEditor(props: Props) {
     regions.on('region-update', (region) => {
       const index = target.handles.indexOf(region);
       if (index < 0) return;
-      const ms = clampBound(index, region.start * 1000, latest.current.bounds);
+      const ms = clampBound(index, region.start * 1000, latest.current.bounds, durationMs);
       if (Math.abs(ms - region.start * 1000) > 0.5) region.setOptions({ start: ms / 1000 });
       if (index > 0) target.segments[index - 1].setOptions({ end: ms / 1000 });
       else target.outside?.[0].setOptions({ end: ms / 1000 });
@@ -230,38 +215,16 @@ export function WaveformEditor(props: Props) {
       if (index < 0) return;
       const now = latest.current.bounds;
       const moved = now.map((bound, i) =>
-        i === index ? Math.round(clampBound(index, region.start * 1000, now)) : bound,
+        i === index ? Math.round(clampBound(index, region.start * 1000, now, durationMs)) : bound,
       );
       latest.current.onMove(moved);
       latest.current.onSave(moved);
     });
   }
 
-  /** A handle's slider, for the keyboard and assistive technology; the grip a pointer drags. */
+  /** A handle's slider (waveform-regions.ts), moved by the arrow keys and Page Up and Page Down. */
   function handleElement(index: number, last: number): HTMLElement {
-    const wrapper = document.createElement('div');
-    Object.assign(wrapper.style, { position: 'relative', left: '-13px', top: '0' });
-    const slider = document.createElement('div');
-    slider.setAttribute('part', 'cut-handle');
-    slider.setAttribute('role', 'slider');
-    slider.tabIndex = 0;
-    const edge = index === 0 ? 'Start of the text' : index === last ? 'End of the text' : null;
-    slider.setAttribute('aria-label', edge ?? `Start of segment ${index + 1}`);
-    slider.setAttribute('aria-valuemin', '0');
-    slider.setAttribute('aria-valuemax', String(durationMs));
-    slider.textContent = index === 0 ? '[' : index === last ? ']' : String(index + 1);
-    Object.assign(slider.style, {
-      width: '24px',
-      height: '24px',
-      borderRadius: '12px',
-      background: HANDLE_COLOR,
-      color: 'var(--surface)',
-      font: '600 12px/24px system-ui, sans-serif',
-      textAlign: 'center',
-      cursor: 'ew-resize',
-      userSelect: 'none',
-      touchAction: 'none',
-    });
+    const slider = handleSlider(index, last, durationMs);
     slider.addEventListener('keydown', (event) => {
       const step = { ArrowLeft: -STEP_MS, ArrowDown: -STEP_MS, ArrowRight: STEP_MS, ArrowUp: STEP_MS }[
         event.key
@@ -272,48 +235,13 @@ export function WaveformEditor(props: Props) {
       event.preventDefault();
       const now = latest.current.bounds;
       const moved = now.map((bound, i) =>
-        i === index ? Math.round(clampBound(index, bound + delta, now)) : bound,
+        i === index ? Math.round(clampBound(index, bound + delta, now, durationMs)) : bound,
       );
       latest.current.onMove(moved);
       if (keySave.current) clearTimeout(keySave.current);
       keySave.current = setTimeout(() => latest.current.onSave(latest.current.bounds), KEY_SAVE_DELAY_MS);
     });
-    wrapper.append(slider);
     return slider;
-  }
-
-  /** A segment's number and phrase, cut short to the segment's width. */
-  function segmentLabel(index: number): HTMLElement {
-    const label = document.createElement('span');
-    label.textContent = `${index + 1} ${latest.current.texts[index] ?? ''}`;
-    label.setAttribute('aria-hidden', 'true');
-    label.className = 'waveform-segment-label';
-    Object.assign(label.style, {
-      position: 'absolute',
-      bottom: '2px',
-      left: '4px',
-      right: '4px',
-      overflow: 'hidden',
-      whiteSpace: 'nowrap',
-      textOverflow: 'ellipsis',
-      font: '12px system-ui, sans-serif',
-      color: 'var(--ink)',
-    });
-    return label;
-  }
-
-  function outsideLabel(): HTMLElement {
-    const label = segmentLabel(-1);
-    label.textContent = 'not in the text';
-    label.style.color = 'var(--muted)';
-    return label;
-  }
-
-  /** Where a boundary may go: inside the recording, at least 50 ms from the boundaries beside it. */
-  function clampBound(index: number, ms: number, now: number[]): number {
-    const low = index > 0 ? now[index - 1] + MIN_SEGMENT_MS : 0;
-    const high = index < now.length - 1 ? now[index + 1] - MIN_SEGMENT_MS : durationMs;
-    return Math.min(high, Math.max(low, ms));
   }
 
   function syncSliders(target: Drawn, now: number[]) {
@@ -345,7 +273,7 @@ export function WaveformEditor(props: Props) {
   useEffect(() => {
     const target = drawn.current;
     if (!target || state !== 'ready') return;
-    target.segments.forEach((segment, i) => segment.setOptions({ color: segmentColor(i) }));
+    target.segments.forEach((segment, i) => segment.setOptions({ color: segmentColor(i, latest.current) }));
     if (current === null || !target.segments[current] || shown.current === current) return;
     if (durationMs > FOCUS_ZOOM_AFTER_MS && zoom === 0) return setZoom(FOCUS_ZOOM);
     shown.current = current;

@@ -16,9 +16,7 @@ import type { Item } from '../reader/chapter-view';
 import type { ReaderHost } from '../reader/practice';
 import { createSheet } from '../ui/sheet';
 import { groupEntries, lookUp, meaningOf, type LookupAnswer, type LookupEntry } from './lookup-api';
-
-/** A popover by the word where there is a mouse and room; the design system's bottom sheet elsewhere. */
-const POPOVER = '(min-width: 48rem) and (pointer: fine)';
+import { clickedInside, placeLookup } from './lookup-place';
 
 /**
  * A tap outside the open lookup: true when it was on a word, now being looked up (the lookup stays open);
@@ -65,7 +63,7 @@ export class LookupSheet {
     dialog.addEventListener(
       'click',
       (event) => {
-        if (event.target === dialog && !this.inside(event) && onOutside(event))
+        if (event.target === dialog && !clickedInside(dialog, event) && onOutside(event))
           event.stopImmediatePropagation();
       },
       { capture: true },
@@ -88,12 +86,6 @@ export class LookupSheet {
 
   private get lang(): string {
     return this.reader.dataset.lang ?? '';
-  }
-
-  /** Whether a click fell inside the dialog's own box (its padding: not the backdrop). */
-  private inside({ clientX: x, clientY: y }: MouseEvent): boolean {
-    const box = this.dialog.getBoundingClientRect();
-    return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
   }
 
   /** Opens the lookup of a word (a tap, or a choice in the words list). `tapAt`: the tap's time. */
@@ -184,24 +176,9 @@ export class LookupSheet {
     );
   }
 
-  /** A popover: under the word, or above it when there is no room below, and inside the window. */
+  /** By the word, or as a bottom sheet (lookup-place.ts); again when the window or the content changes. */
   private place(): void {
-    const pop = matchMedia(POPOVER).matches && !!this.anchor;
-    this.dialog.classList.toggle('lookup-pop', pop);
-    if (!pop || !this.anchor || !this.dialog.open) {
-      this.dialog.style.removeProperty('left');
-      this.dialog.style.removeProperty('top');
-      return;
-    }
-    const word = this.anchor.getBoundingClientRect();
-    const box = this.dialog.getBoundingClientRect();
-    const margin = 8;
-    const left = Math.min(Math.max(margin, word.left), innerWidth - box.width - margin);
-    const below = word.bottom + margin;
-    const top =
-      below + box.height <= innerHeight - margin ? below : Math.max(margin, word.top - margin - box.height);
-    this.dialog.style.left = `${left}px`;
-    this.dialog.style.top = `${top}px`;
+    placeLookup(this.dialog, this.anchor);
   }
 
   private unmark(): void {

@@ -1,6 +1,6 @@
 /**
  * Tells the service worker who is signed in (it cannot read localStorage, where the session lives), and
- * removes a member's paid downloads once they leave this browser (docs/offline.md, "Access"). Every page
+ * removes a member's paid downloads once they leave this browser (docs/offline.md, "Access stays enforced"). Every page
  * calls recordMember at load; the session's own changes (sign-in, sign-out, a 401) end in a page load too.
  */
 import { cacheMember, isOurCache, MEMBER_KEY, stateKeyMember, type RecordedMember } from './names';

@@ -2,7 +2,7 @@
  * The reader's "Save" toggles: each glossary entry of the current phrase can be kept as a word to review.
  * Which entries are saved comes from the member's own call (the chapter answer is cached for everyone),
  * kept on the device for the reader offline (site/lib/offline/kept-marks.ts), and saved entries are
- * marked on every phrase of the page (the star: reader.css, `.glossary .saved dt::before`). Visitors are
+ * marked on every phrase of the page (the star: reader/phrases.css, `.glossary .saved dt::before`). Visitors are
  * sent to sign in.
  */
 import type { WordResponse } from '../../../server/words/words.dto';

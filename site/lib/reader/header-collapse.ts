@@ -3,7 +3,7 @@
  * they scroll up, as reading apps do (docs/reader.md, "Header"). It stays in the page's flow (sticky), so
  * nothing below it moves; only its transform changes (site/components/SiteHeader.astro). The root's
  * scroll-padding-top keeps its room whether it shows or not, so a phrase scrolled into view never lands
- * under it (site/styles/reader.css).
+ * under it (site/styles/reader/page.css).
  */
 
 /** Scrolls smaller than this (px) change nothing: a finger's jitter, a smooth scroll's last steps. */

@@ -4,17 +4,19 @@
  * clip, so "where does this phrase start" is never a guess: tapping plays exactly that phrase, and play
  * all moves clip to clip, the next one preloaded.
  */
-import type { SubscriptionSummary } from '../../../server/billing/billing.dto';
 import type { ReaderChapter } from '../../../server/reading/reading.dto';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
 import { getToken } from '../session';
+import { fetchChapter, loadLocked, refreshAudio } from './chapter-source';
 import { itemOf, phraseItem, showChapter, type Item } from './chapter-view';
 import { ClipPlayer } from './clip-player';
 import { GlossaryMarks } from './glossary-marks';
 import { reportHeard } from './listening-reports';
+import { showOnMediaSession, wireMediaSession } from './media-session';
 import { PlayerBar } from './player-bar';
 import { Practice, type ReaderHost } from './practice';
-import { loadPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
+import { actOnKey, focusPhrase, isReaderKey } from './reader-keys';
+import { openingPlace, rememberedSpeed, rememberSpeed, savePlace } from './reading-progress';
 import { SettingsSheet } from './settings-sheet';
 import type { WordMarks } from './word-marks';
 import { WordTaps } from './word-taps';
@@ -100,7 +102,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   }
 
   private async start(): Promise<void> {
-    if (!this.free && !(await this.loadLocked())) return;
+    if (!this.free && !(await loadLocked(this, (chapter) => this.render(chapter)))) return;
     void this.marks?.show(this.book, this.chapterNo);
     // A member's word statuses: their code comes only for members (visitors see no marks).
     if (getToken())
@@ -110,18 +112,8 @@ class ReaderApp extends HTMLElement implements ReaderHost {
           await this.statuses.show();
         })
         .catch(() => undefined);
-    const fromHash = /^#p-(\d+)$/.exec(location.hash);
-    const place = await loadPlace(this.book);
-    // A member's speed follows them from device to device: the server's, unless this browser's is newer.
-    const local = rememberedSpeed(this.book);
-    if (place?.speed && (!local || (place.updated_at !== undefined && place.updated_at > local.at))) {
-      this.setSpeed(place.speed, false);
-    }
-    const position = fromHash
-      ? Number(fromHash[1])
-      : place?.chapter_no === this.chapterNo
-        ? place.position
-        : 0;
+    const { position, speed } = await openingPlace(this);
+    if (speed) this.setSpeed(speed, false);
     // Unless the reader has chosen a phrase while the place was on its way. Opening at a place is not a
     // move: it is not saved again (with a new time, it could replace a newer place, docs/offline.md).
     if (this.index < 0 && position >= 1 && position <= this.items.length)
@@ -144,40 +136,6 @@ class ReaderApp extends HTMLElement implements ReaderHost {
   private showItems(): void {
     this.bar.enable(this.items.length > 0);
     this.bar.showPosition(this.items[this.index]?.position ?? null, this.items.length);
-  }
-
-  /** A locked chapter's phrases come with the member's token; a refusal shows the way on. */
-  private async loadLocked(): Promise<boolean> {
-    if (!getToken()) return false;
-    // A member is never asked to sign in, even while the chapter's answer is on its way.
-    this.el<HTMLElement>('[data-offer="visitor"]').hidden = true;
-    try {
-      this.render((await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data);
-      this.el<HTMLElement>('[data-locked]')?.remove();
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 403) await this.showMemberOffer();
-      return false;
-    }
-  }
-
-  /**
-   * A member the chapter is locked for is offered what the plan pages offer them (the server's `offer`):
-   * the trial, the plan at its price once the trial was used, or the card to update for a subscription
-   * waiting for a payment.
-   */
-  private async showMemberOffer(): Promise<void> {
-    const offer = await api<{ data: { subscription?: Pick<SubscriptionSummary, 'offer'> } }>('user/profile')
-      .then(({ data }) => data.subscription?.offer ?? 'trial')
-      .catch(() => 'trial' as const);
-    const shown =
-      this.querySelector<HTMLElement>(`[data-offer="${offer}"]`) ??
-      this.el<HTMLElement>('[data-offer="trial"]');
-    shown.hidden = false;
-  }
-
-  private chapterPath(chapterNo: number): string {
-    return `guest/book/${encodeURIComponent(this.book)}/chapter/${chapterNo}`;
   }
 
   private render(chapter: ReaderChapter): void {
@@ -214,27 +172,18 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       this.playAt(i);
     });
     document.addEventListener('keydown', (event) => this.key(event));
-    const session = navigator.mediaSession;
-    if (session) {
-      session.setActionHandler('play', () => this.togglePlay(true));
-      session.setActionHandler('pause', () => this.togglePlay(false));
-      session.setActionHandler('previoustrack', () => this.step(-1));
-      session.setActionHandler('nexttrack', () => this.step(1));
-    }
+    wireMediaSession({
+      play: () => this.togglePlay(true),
+      pause: () => this.togglePlay(false),
+      previous: () => this.step(-1),
+      next: () => this.step(1),
+    });
   }
 
   private key(event: KeyboardEvent): void {
-    const target = event.target as HTMLElement;
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    // Typing stays typing; single-key shortcuts act only on the reader (or with nothing focused), so the
-    // header and the rest of the page keep their keys (WCAG 2.1.4).
-    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable) return;
-    if (target !== document.body && !this.contains(target)) return;
     // The settings sheet is modal: the phrases behind it stay as they are.
-    if (this.sheet.isOpen) return;
-    // Space on a focused button or link is that control's own activation.
-    if (event.key === ' ' && target.closest('button, a')) return;
-    const actions: Record<string, () => void> = {
+    if (!isReaderKey(event, this) || this.sheet.isOpen || this.items.length === 0) return;
+    actOnKey(event, {
       ' ': () => this.togglePlay(),
       ArrowRight: () => this.focusCurrent(1),
       ArrowLeft: () => this.focusCurrent(-1),
@@ -244,12 +193,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       ']': () => this.nudgeSpeed(1),
       ...this.words.keys(),
       ...this.practice.keys(),
-    };
-    const action = actions[event.key];
-    if (!action || this.items.length === 0) return;
-    event.preventDefault();
-    // A held key acts once (and, prevented, does not scroll the page either).
-    if (!event.repeat) action();
+    });
   }
 
   private setSpeed(speed: number, save = true): void {
@@ -314,18 +258,11 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     if (i >= 0 && i < this.items.length) this.playAt(i);
   }
 
-  /**
-   * ← and →: a step, and the focus follows the current phrase (it is scrolled into view already); in
-   * dictation, into its field, where the learner types next (site/lib/reader/dictation.ts).
-   */
+  /** ← and →: a step, and the focus follows the current phrase (reader-keys.ts). */
   private focusCurrent(direction: number): void {
     this.step(direction);
     const li = this.items[this.index]?.li;
-    if (!li) return;
-    const field = li.querySelector<HTMLInputElement>('.dictation-form input');
-    if (field) return field.focus({ preventScroll: true });
-    li.tabIndex = -1;
-    li.focus({ preventScroll: true });
+    if (li) focusPhrase(li);
   }
 
   private repeat(): void {
@@ -357,7 +294,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     const item = this.items[i];
     item.li.classList.add('current');
     item.li.setAttribute('aria-current', 'true');
-    // Into the space the bar leaves: the root's scroll-padding keeps the bar's room (site/styles/reader.css).
+    // Into the space the bar leaves: the root's scroll-padding keeps its room (site/styles/reader/page.css).
     const smooth = !scroll && !matchMedia('(prefers-reduced-motion: reduce)').matches;
     item.li.scrollIntoView({ block: 'nearest', behavior: smooth ? 'smooth' : 'auto' });
     this.bar.showPosition(item.position, this.items.length);
@@ -370,13 +307,11 @@ class ReaderApp extends HTMLElement implements ReaderHost {
       (list.contains('dictation') && !item.li.classList.contains('dictated'));
     this.announce(`Phrase ${item.position} of ${this.items.length}${hidden ? '' : `: ${item.text}`}`);
     if (save) this.savePlace();
-    if (navigator.mediaSession && typeof MediaMetadata !== 'undefined') {
-      navigator.mediaSession.metadata = new MediaMetadata({
-        title: hidden ? `Phrase ${item.position}` : item.text,
-        artist: this.dataset.bookTitle,
-        album: `Chapter ${this.chapterNo}: ${this.dataset.chapterTitle}`,
-      });
-    }
+    showOnMediaSession({
+      title: hidden ? `Phrase ${item.position}` : item.text,
+      artist: this.dataset.bookTitle,
+      album: `Chapter ${this.chapterNo}: ${this.dataset.chapterTitle}`,
+    });
   }
 
   private savePlace(): void {
@@ -415,7 +350,7 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     const next = Number(this.dataset.next);
     if (!next) return this.stop();
     try {
-      const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(next))).data;
+      const chapter = await fetchChapter(this.book, next);
       this.render(chapter);
       showChapter(this, chapter);
       void this.marks?.show(this.book, chapter.chapter_no);
@@ -434,18 +369,14 @@ class ReaderApp extends HTMLElement implements ReaderHost {
     }
   }
 
-  /**
-   * A refused clip: signed URLs expire after a few hours, and a free chapter's plain URL is refused while
-   * the server cannot vouch for it (its API then hands out signed ones). Fetch fresh ones once, carry on.
-   */
+  /** A refused clip: its URLs fetched afresh (chapter-source.ts), once a minute at most, and carry on. */
   private async refreshClips(wanted: boolean): Promise<void> {
     if (this.retried) return this.showSounding();
     this.retried = true;
     setTimeout(() => (this.retried = false), 60_000);
     const stops = this.stops;
     try {
-      const chapter = (await api<{ data: ReaderChapter }>(this.chapterPath(this.chapterNo))).data;
-      chapter.phrases.forEach((phrase, i) => this.items[i] && (this.items[i].audio = phrase.audio));
+      await refreshAudio(this);
       // Play again only what was playing: a clip loaded ahead and refused is loaded again, silently.
       const resume = wanted && this.index >= 0 && stops === this.stops;
       this.player.reset();

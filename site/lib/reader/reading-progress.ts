@@ -25,6 +25,28 @@ export async function loadPlace(bookCode: string, { passive = false } = {}): Pro
   }
 }
 
+/**
+ * Where the reader opens a chapter: at the phrase the address names (#p-N), else at the place saved in
+ * this chapter, else at none (0). With it, the speed saved with that place when it is newer than this
+ * browser's: a member's speed follows them from device to device. The reader's chapter is read once the
+ * place has come, as it stands then.
+ */
+export async function openingPlace(reader: {
+  readonly book: string;
+  readonly chapterNo: number;
+}): Promise<{ position: number; speed: number | undefined }> {
+  const fromHash = /^#p-(\d+)$/.exec(location.hash);
+  const place = await loadPlace(reader.book);
+  const local = rememberedSpeed(reader.book);
+  const newer = !!place?.speed && (!local || (place.updated_at !== undefined && place.updated_at > local.at));
+  const position = fromHash
+    ? Number(fromHash[1])
+    : place?.chapter_no === reader.chapterNo
+      ? place.position
+      : 0;
+  return { position, speed: newer ? place?.speed : undefined };
+}
+
 /** A member's place not sent yet, with the time the learner reached it. */
 interface PlaceSent extends Place {
   book_code: string;

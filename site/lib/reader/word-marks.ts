@@ -1,6 +1,6 @@
 /**
  * The reader's word statuses (docs/word-status.md): the chapter's new words underlined dotted and the
- * words in learning underlined solid (styles, not colour alone: reader.css), a switch in the settings
+ * words in learning underlined solid (styles, not colour alone: reader/phrases.css), a switch in the settings
  * sheet to turn the underlines off, "I know this word" / "I don't know it yet" in the word lookup, and "Mark
  * the rest as known" at the chapter's end, with Undo. A member's statuses come from the server
  * (`GET user/word-status/chapter`), kept on the device for the reader offline (kept-marks.ts); a status

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { CatalogueEvents } from '../catalogue/catalogue-events';
-import type { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
+import { CatalogueEvents } from './catalogue-events';
+import type { PhraseTranslationsRepository } from './repository/phrase-translations.repository';
 import { TranslationIndex } from './translation-index';
 
 type ByBook = Map<string, Map<string, string[]>>;

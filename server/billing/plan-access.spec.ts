@@ -1,4 +1,4 @@
-import { chapterAccess, planGivesAccess } from './access';
+import { planGivesAccess } from './plan-access';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const LATER = new Date('2026-12-01T00:00:00Z');
@@ -31,28 +31,5 @@ describe(planGivesAccess.name, () => {
 
   it('ends a canceled plan at the very end of its period', () => {
     expect(planGivesAccess({ status: 'canceled', currentPeriodEnd: NOW }, NOW)).toBe(false);
-  });
-});
-
-describe(chapterAccess.name, () => {
-  const member = (status: string) => ({ isAdmin: false, plan: { status, currentPeriodEnd: LATER } });
-
-  it('opens the first chapter to everyone', () => {
-    expect(chapterAccess(true, null, NOW)).toBe('free');
-    expect(chapterAccess(true, member('none'), NOW)).toBe('free');
-  });
-
-  it('asks visitors to sign in for other chapters', () => {
-    expect(chapterAccess(false, null, NOW)).toBe('sign-in');
-  });
-
-  it('offers the plan to members without access, and reads for those with it', () => {
-    expect(chapterAccess(false, { isAdmin: false, plan: null }, NOW)).toBe('upgrade');
-    expect(chapterAccess(false, member('past_due'), NOW)).toBe('upgrade');
-    expect(chapterAccess(false, member('trialing'), NOW)).toBe('granted');
-  });
-
-  it('lets administrators read everything', () => {
-    expect(chapterAccess(false, { isAdmin: true, plan: null }, NOW)).toBe('granted');
   });
 });

@@ -1,9 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { PhraseTranslationsRepository } from '../catalogue/repository/phrase-translations.repository';
-
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 60_000;
+import { Injectable } from '@nestjs/common';
+import { CatalogueEvents } from './catalogue-events';
+import { RefreshingIndex } from './refreshing-index';
+import { PhraseTranslationsRepository } from './repository/phrase-translations.repository';
 
 /** What the page cache needs to know of translations, without a query (http/query-rules.ts). */
 export interface ChapterLanguages {
@@ -19,11 +17,12 @@ type ByBook = Map<string, Map<string, string[]>>;
 
 /**
  * Which languages each chapter has translations in, so that the chapter API's cache key is the asked
- * languages intersected with the chapter's (docs/architecture.md, "The page cache"): random tags then
+ * languages intersected with the chapter's (docs/architecture.md, "Public pages: rendered once, served like static files"): random tags then
  * cannot multiply entries. Read whole at boot, after a failure and when a change names no book (another
  * instance's reconnect, catalogue-broadcast.ts); a change naming books reads those books again only, so
- * that an admin's edit, which waits for it, costs a query on one book, not on every translation.
- * It listens before the page cache is cleared (its constructor subscribes before create-app.ts does).
+ * that an admin's edit, which waits for it, costs a query on one book, not on every translation (when it
+ * reads, and its retries: refreshing-index.ts). It listens before the page cache is cleared (its
+ * constructor subscribes before create-app.ts does).
  *
  * It fails closed: until a full read has worked, and from a failed read until a full read started after
  * it works, it cannot tell, and answers asking for translations are rendered but not kept. Keys never
@@ -31,46 +30,28 @@ type ByBook = Map<string, Map<string, string[]>>;
  * send a request to a key holding fewer languages than the chapter now has, never mix languages.
  */
 @Injectable()
-export class TranslationIndex implements ChapterLanguages, OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(TranslationIndex.name);
+export class TranslationIndex extends RefreshingIndex implements ChapterLanguages {
   private byBook: ByBook = new Map();
-  private current = false;
-  /** Reads are numbered as they start: with a connection pool they may end in any order. */
-  private started = 0;
   /** The full read the index holds (0: none yet). */
   private fullAt = 0;
   /** The books read on their own since that full read, each with its read's number. */
   private bookAt = new Map<string, number>();
   /** The last read that failed: only a full read started after it makes the index current again. */
   private failedAt = 0;
-  private retryMs = FIRST_RETRY_MS;
-  private retry: NodeJS.Timeout | null = null;
-  private stopped = false;
 
   constructor(
     private readonly translations: PhraseTranslationsRepository,
     events: CatalogueEvents,
   ) {
-    events.subscribe((bookCodes) => this.follow(bookCodes));
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.follow();
-  }
-
-  onModuleDestroy(): void {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
+    super(
+      events,
+      'which languages the chapters have; answers with translations are not cached until a retry works',
+    );
   }
 
   languagesOf(bookCode: string, chapterNo: string): string[] | null {
     if (!this.current) return null;
     return this.byBook.get(bookCode)?.get(chapterNo) ?? [];
-  }
-
-  /** Refreshes, and on failure logs and keeps retrying on its own: never throws (a catalogue listener). */
-  async follow(bookCodes: string[] = []): Promise<void> {
-    await this.refresh(bookCodes).catch(() => undefined);
   }
 
   /**
@@ -79,12 +60,12 @@ export class TranslationIndex implements ChapterLanguages, OnApplicationBootstra
    */
   async refresh(bookCodes: string[] = []): Promise<void> {
     const full = bookCodes.length === 0 || !this.current;
-    const run = ++this.started;
+    const run = this.begin();
     let read: ByBook;
     try {
       read = await this.translations.languagesByBook(full ? undefined : bookCodes);
     } catch (error) {
-      this.failed(run, error);
+      this.failedRead(run, error);
       throw error;
     }
     if (full) this.tookAll(run, read);
@@ -102,12 +83,7 @@ export class TranslationIndex implements ChapterLanguages, OnApplicationBootstra
     for (const [book, at] of this.bookAt) if (at <= run) this.bookAt.delete(book);
     this.byBook = next;
     this.fullAt = run;
-    if (run > this.failedAt) {
-      this.current = true;
-      this.retryMs = FIRST_RETRY_MS;
-      if (this.retry) clearTimeout(this.retry);
-      this.retry = null;
-    }
+    if (run > this.failedAt) this.worked();
   }
 
   /** Some books read again: each replaced unless a read started later has answered it already. */
@@ -122,25 +98,10 @@ export class TranslationIndex implements ChapterLanguages, OnApplicationBootstra
   }
 
   /** A change may have been missed: unsure until a full read started after this one works. */
-  private failed(run: number, error: unknown): void {
+  private failedRead(run: number, error: unknown): void {
     // A full read started later has worked already: it saw whatever this one was to see.
     if (run < this.fullAt) return;
     this.failedAt = Math.max(this.failedAt, run);
-    this.current = false;
-    this.scheduleRetry(error);
-  }
-
-  private scheduleRetry(error: unknown): void {
-    if (this.stopped) return;
-    this.logger.error(
-      `Could not read which languages the chapters have; answers with translations are not cached until a retry works: ${String(error)}`,
-    );
-    if (this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      void this.follow();
-    }, this.retryMs);
-    this.retry.unref();
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    this.failed(error);
   }
 }

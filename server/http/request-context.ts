@@ -30,7 +30,7 @@ function requestId(req: IncomingMessage, trusts: TrustFn): string {
  * Gives a request its id, for its caller to echo in X-Request-Id (the error filter puts it in 500 bodies), and logs
  * one line when its answer is finished: method, path without the query string, status, duration and the
  * id. Never bodies, queries or headers, which can hold passwords and tokens. LOG_FORMAT=json writes the
- * same fields as one JSON object (through the app's logger, server/common/app-logger.ts). Called before
+ * same fields as one JSON object (through the app's logger, server/http/app-logger.ts). Called before
  * anything else reads or rewrites the request: by the Express chain (requestContext) and by the page
  * cache's fast path in front of it (server/http/cached-hits.ts), so both log alike.
  */

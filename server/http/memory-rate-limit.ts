@@ -7,9 +7,9 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
-import { Clock } from './clock';
-import { TooManyRequests } from './rate-limit';
+import type { Request } from 'express';
+import { Clock } from '../common/clock';
+import { TooManyRequests } from '../common/rate-windows';
 
 /**
  * Counts hits per key in this process's memory: for routes called so often that a database row per hit
@@ -120,7 +120,7 @@ export class MemoryRateLimitGuard implements CanActivate {
     }
     const http = context.switchToHttp();
     const wait = window.hit(clientKey(http.getRequest<Request>().ip), this.clock.now().getTime());
-    if (wait > 0) throw new TooManyRequests(http.getResponse<Response>(), wait, rule.message);
+    if (wait > 0) throw new TooManyRequests(wait, rule.message);
     return true;
   }
 }

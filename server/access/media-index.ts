@@ -1,57 +1,40 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CatalogueEvents } from '../catalogue/catalogue-events';
 import { clipsByAccess } from '../catalogue/free-chapters';
+import { RefreshingIndex } from '../catalogue/refreshing-index';
 import { MediaTrash } from '../media/media-trash';
 
 /** `free`: served to anyone; `locked`: only with a live signature; `unknown`: the index cannot tell. */
 export type ClipVerdict = 'free' | 'locked' | 'unknown';
 
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 60_000;
-
 /**
  * What the /media gate knows without a query: every clip of the catalogue, free or locked (the catalogue's
  * rule, catalogue/free-chapters.ts), and the files let go of by a delete or a replace (kept an hour in the
  * trash for backups, media/media-trash.ts, but never served again), so that serving a file costs a set
- * lookup. Refreshed at boot and on every catalogue change, here or on another instance
- * (catalogue-broadcast.ts); admin services await the change before answering, so a new clip is classified,
- * and a deleted file withdrawn, before the admin is answered.
+ * lookup. Refreshed at boot and on every catalogue change (catalogue/refreshing-index.ts); admin services
+ * await the change before answering, so a new clip is classified, and a deleted file withdrawn, before
+ * the admin is answered.
  *
  * It fails closed: until the first refresh has worked, and from a failed refresh until one works again,
  * every clip is `unknown` (the gate then asks for a signature), since a change it missed may have locked
- * any of them. A failed refresh is logged and retried with a growing delay, however long it takes. While
- * a refresh is in flight the previous answer stands: it was right before the change that started it.
+ * any of them. While a refresh is in flight the previous answer stands: it was right before the change
+ * that started it.
  */
 @Injectable()
-export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(MediaIndex.name);
+export class MediaIndex extends RefreshingIndex {
   private free = new Set<string>();
   private locked = new Set<string>();
   private withdrawn = new Set<string>();
-  private current = false;
-  private started = 0;
+  /** The latest-started read that has ended, worked or failed: an older one ending later is ignored. */
   private finished = 0;
-  private retryMs = FIRST_RETRY_MS;
-  private retry: NodeJS.Timeout | null = null;
-  private stopped = false;
 
   constructor(
     private readonly db: DataSource,
     private readonly trash: MediaTrash,
     events: CatalogueEvents,
   ) {
-    events.subscribe(() => this.follow());
-  }
-
-  /** A database that fails now does not stop the boot: clips ask for signatures until a retry works. */
-  onApplicationBootstrap(): Promise<void> {
-    return this.follow();
-  }
-
-  onModuleDestroy(): void {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
+    super(events, 'which clips are free; every clip needs a signed link until a retry works');
   }
 
   clip(path: string): ClipVerdict {
@@ -74,15 +57,12 @@ export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
     return this.clip(path) === 'free';
   }
 
-  /** Refreshes, and on failure logs and keeps retrying on its own: never throws (a catalogue listener). */
-  async follow(): Promise<void> {
-    await this.refresh().catch(() => undefined);
-  }
-
-  /** Reads the clips and the trash again; rejects when the read fails (after marking every clip unknown). */
+  /**
+   * Reads every clip and the trash again, whichever books a change names; rejects when the read fails,
+   * after marking every clip unknown.
+   */
   async refresh(): Promise<void> {
-    // With a connection pool two refreshes can finish out of order: the later one started decides.
-    const run = ++this.started;
+    const run = this.begin();
     try {
       const { free, locked } = await clipsByAccess(this.db);
       const withdrawn = await this.trash.withdrawn();
@@ -91,31 +71,13 @@ export class MediaIndex implements OnApplicationBootstrap, OnModuleDestroy {
       this.free = new Set(free);
       this.locked = new Set(locked);
       this.withdrawn = new Set(withdrawn);
-      this.current = true;
-      this.retryMs = FIRST_RETRY_MS;
-      if (this.retry) clearTimeout(this.retry);
-      this.retry = null;
+      this.worked();
     } catch (error) {
       if (run >= this.finished) {
         this.finished = run;
-        this.current = false;
-        this.scheduleRetry(error);
+        this.failed(error);
       }
       throw error;
     }
-  }
-
-  private scheduleRetry(error: unknown): void {
-    if (this.stopped) return;
-    this.logger.error(
-      `Could not read which clips are free; every clip needs a signed link until a retry works: ${String(error)}`,
-    );
-    if (this.retry) return;
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      void this.follow();
-    }, this.retryMs);
-    this.retry.unref();
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
   }
 }
