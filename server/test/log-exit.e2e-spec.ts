@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 
 /** The built logger (npm test builds first), in a process of its own that ends as a server may end. */
-const LOGGER = join(PROJECT_ROOT, 'dist', 'app', 'server', 'common', 'app-logger.js');
+const LOGGER = join(PROJECT_ROOT, 'dist', 'app', 'server', 'http', 'app-logger.js');
 
 function endAfterTwoLines(ending: string) {
   const script = `
