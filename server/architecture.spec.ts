@@ -1,106 +1,127 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix, relative } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { PROJECT_ROOT } from './paths';
 
 /**
- * Which folders may import which: the house's shape as a test (docs/architecture.md, "Contexts and their
- * walls"). Imports are read from the source text, so a rule breaks the moment someone adds the import,
- * whoever calls it.
+ * The server's walls (docs/architecture.md, "Contexts and their walls"): dependency-cruiser reads every
+ * import of the server against the rules of scripts/dependency-walls.cjs. A rule that can never fail
+ * proves nothing, so each one is also run on a scratch tree where a file breaks it, and must catch it.
  */
 
-const SERVER = join(PROJECT_ROOT, 'server');
+interface Walls {
+  EXCEPTIONS: Record<string, { from: string; to: string; reason: string }>;
+  forbidden: Array<{ name: string }>;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const walls = require('../scripts/dependency-walls.cjs') as Walls;
 
-/** Folders under server/ that are not features: the shared pieces, the HTTP layer, wiring and tests. */
-const NOT_FEATURES = new Set(['common', 'http', 'database', 'migrations', 'media', 'test', 'types']);
-/** The HTTP layer's surface that controllers use: the decorators and interceptors a route declares. */
-const HTTP_PUBLIC = new Set([
-  'http/body/multipart.interceptor',
-  'http/rate-limit',
-  'http/memory-rate-limit',
-  'http/form-redirect.interceptor',
-]);
-/** What shared code may use besides itself: the configuration and the portable SQL helpers. */
-const SHARED_MAY_IMPORT = new Set(['config', 'paths', 'database/sql']);
-/** Files at server/'s root that anyone may import: the configuration, its module and the project's paths. */
-const ROOT_SHARED = new Set(['config', 'config-error', 'config.module', 'paths']);
-
-export interface ImportEdge {
-  /** The importing file, relative to server/ without its extension, e.g. `books/books.service`. */
-  from: string;
-  /** The import as written. */
-  specifier: string;
+interface Cruise {
+  summary: { violations: Array<{ from: string; to: string; rule: { name: string } }> };
+  modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }>;
 }
 
-const topOf = (path: string) => path.split('/')[0];
+const DEPCRUISE = join(PROJECT_ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
-/** What an edge breaks, or null. Paths are relative to server/, as posix paths without extensions. */
-export function brokenRule({ from, specifier }: ImportEdge): string | null {
-  if (/(^|\/)site\//.test(specifier) && specifier.startsWith('.'))
-    return 'the server imports the site’s source';
-  if (!specifier.startsWith('.')) return null;
-  const target = posix.normalize(posix.join(posix.dirname(from), specifier));
-  if (target.startsWith('..')) return 'the server imports a file outside server/';
-  const [source, destination] = [topOf(from), topOf(target)];
-  if (source === destination) return null;
-  if (source === 'migrations')
-    return 'a migration imports application code (it must never change with the app)';
-  if (source === 'common' && !SHARED_MAY_IMPORT.has(target))
-    return 'shared code (common/) imports a feature or a layer above it';
-  if (source === 'media' && !NOT_FEATURES.has(destination) && !ROOT_SHARED.has(target))
-    return 'media code imports a feature';
-  // Root files (main, app.module, config) are the wiring, not a feature.
-  const isFeature = from.includes('/') && !NOT_FEATURES.has(source);
-  if (isFeature && destination === 'http' && !HTTP_PUBLIC.has(target))
-    return 'a feature imports the HTTP layer’s internals';
-  return null;
+/** dependency-cruiser on `server/` of `root`, with the project's configuration, as its JSON report. */
+function cruise(root: string): Cruise {
+  const config = join(PROJECT_ROOT, '.dependency-cruiser.cjs');
+  const output = execFileSync(
+    process.execPath,
+    [DEPCRUISE, 'server', '--config', config, '--output-type', 'json', '--no-progress'],
+    { cwd: root, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+  );
+  return JSON.parse(output) as Cruise;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test' || entry.name === 'demo' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
+const described = (found: Cruise) =>
+  found.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`);
 
-function importsOf(file: string): ImportEdge[] {
-  const text = readFileSync(file, 'utf8');
-  const from = relative(SERVER, file).split('\\').join('/').replace(/\.ts$/, '');
-  const found = text.matchAll(/(?:from\s+|import\s*\(\s*|require\(\s*|^import\s+)['"]([^'"]+)['"]/gm);
-  return [...found].map((match) => ({ from, specifier: match[1] }));
+/**
+ * One file breaking each rule (and a few imports the rules allow, which must stay quiet), as
+ * path → what it imports.
+ */
+const PLANTED: Record<string, string[]> = {
+  'server/common/planted.ts': ['../reading/target'],
+  'server/database/schema.ts': ['../books/book.entity', '../words/target'],
+  'server/billing/planted.ts': ['../catalogue/target'],
+  'server/catalogue/planted.ts': ['../reading/target', '../books/book.entity'],
+  'server/downloads/planted.ts': ['../reading/target', '../access/target', '../http/rate-limit'],
+  'server/reading/planted.ts': ['../chapters/chapters.dto', '../chapters/chapter.entity'],
+  'server/books/planted.ts': ['../http/page-cache', '../http/body/multipart.interceptor'],
+  'server/migrations/1-Planted.ts': ['../common/target', './column-types'],
+  'server/http/planted.ts': ['../../site/lib/target', '../reading/target', '../../scripts/target'],
+  'server/words/planted.ts': ['../test/harness'],
+  'server/media/cycle-a.ts': ['./cycle-b'],
+  'server/media/cycle-b.ts': ['./cycle-a'],
+};
+const EXPECTED = [
+  'platform-stays-below: server/common/planted.ts → server/reading/target.ts',
+  'the-entity-list-names-entities-only: server/database/schema.ts → server/words/target.ts',
+  'accounts-know-no-content: server/billing/planted.ts → server/catalogue/target.ts',
+  'content-under-the-features: server/catalogue/planted.ts → server/reading/target.ts',
+  'publishing-apart-from-learning: server/downloads/planted.ts → server/reading/target.ts',
+  'learning-apart-from-publishing: server/reading/planted.ts → server/chapters/chapters.dto.ts',
+  'features-use-the-route-surface-of-http: server/books/planted.ts → server/http/page-cache.ts',
+  'migrations-stand-alone: server/migrations/1-Planted.ts → server/common/target.ts',
+  'server-never-imports-the-site: server/http/planted.ts → site/lib/target.ts',
+  'server-stays-in-server: server/http/planted.ts → scripts/target.ts',
+  'production-never-imports-tests: server/words/planted.ts → server/test/harness.ts',
+  'no-cycles: server/media/cycle-a.ts → server/media/cycle-b.ts',
+];
+
+function plantedTree(): string {
+  const root = mkdtempSync(join(tmpdir(), 'lingonovel-walls-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  write(
+    'server/tsconfig.json',
+    JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022' } }),
+  );
+  const targets = new Set<string>();
+  for (const [path, imports] of Object.entries(PLANTED)) {
+    write(
+      path,
+      imports.map((spec, i) => `import * as m${i} from '${spec}';\nexport const v${i} = m${i};\n`).join(''),
+    );
+    for (const spec of imports) targets.add(join(dirname(path), `${spec}.ts`));
+  }
+  for (const target of targets) if (!(target in PLANTED)) write(target, 'export const planted = 1;\n');
+  return root;
 }
 
 describe('architecture', () => {
-  it('finds each kind of broken rule', () => {
-    expect(brokenRule({ from: 'common/clock', specifier: '../books/book.entity' })).toMatch(/shared/);
-    expect(brokenRule({ from: 'common/rate-windows', specifier: '../database/sql' })).toBeNull();
-    expect(brokenRule({ from: 'media/media.service', specifier: '../access/access.service' })).toMatch(
-      /media/,
-    );
-    expect(brokenRule({ from: 'media/serve/send', specifier: '../../database/sql' })).toBeNull();
-    expect(brokenRule({ from: 'books/books.service', specifier: '../http/page-cache' })).toMatch(/HTTP/);
-    expect(
-      brokenRule({ from: 'books/books.controller', specifier: '../http/body/multipart.interceptor' }),
-    ).toBeNull();
-    expect(brokenRule({ from: 'http/create-app', specifier: '../access/clip-gate' })).toBeNull();
-    expect(brokenRule({ from: 'migrations/1-Initial', specifier: '../common/time-zone' })).toMatch(
-      /migration/,
-    );
-    expect(brokenRule({ from: 'migrations/1-Initial', specifier: './column-types' })).toBeNull();
-    expect(brokenRule({ from: 'http/script-hashes', specifier: '../../site/lib/inline-scripts' })).toMatch(
-      /site/,
-    );
-  });
+  const found = cruise(PROJECT_ROOT);
 
   it('holds for every file of the server', () => {
-    const files = sourceFiles(SERVER);
-    expect(files.length).toBeGreaterThan(100);
-    const broken = files
-      .flatMap(importsOf)
-      .map((edge) => ({ edge, rule: brokenRule(edge) }))
-      .filter(({ rule }) => rule !== null)
-      .map(({ edge, rule }) => `${edge.from} imports ${edge.specifier}: ${rule}`);
-    expect(broken).toEqual([]);
+    expect(found.modules.filter((module) => module.source.startsWith('server/')).length).toBeGreaterThan(300);
+    expect(described(found)).toEqual([]);
+  });
+
+  it('catches a planted violation of every rule, and lets the allowed imports through', () => {
+    const root = plantedTree();
+    try {
+      const planted = described(cruise(root));
+      expect(planted.sort()).toEqual([...EXPECTED].sort());
+      const caught = new Set(planted.map((line) => line.split(':')[0]));
+      expect(walls.forbidden.map((rule) => rule.name).filter((name) => !caught.has(name))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('needs every exception it names', () => {
+    for (const [name, exception] of Object.entries(walls.EXCEPTIONS)) {
+      const [from, to] = [new RegExp(exception.from), new RegExp(exception.to)];
+      const used = found.modules.some(
+        (module) =>
+          from.test(module.source) && module.dependencies.some((dependency) => to.test(dependency.resolved)),
+      );
+      expect([name, used]).toEqual([name, true]);
+    }
   });
 
   it('points comments and docs at files in the repository, never at the original specification', () => {
@@ -115,10 +136,5 @@ describe('architecture', () => {
       .flatMap((root) => (root.endsWith('.md') ? [root] : texts(root)))
       .filter((file) => file !== __filename && /\bSPEC\.md\b/.test(readFileSync(file, 'utf8')));
     expect(citing.map((file) => relative(PROJECT_ROOT, file))).toEqual([]);
-  });
-
-  it('reads imports the way they are written', () => {
-    const here = importsOf(join(SERVER, 'http', 'create-app.ts'));
-    expect(here.map((edge) => edge.specifier)).toContain('../access/clip-gate');
   });
 });

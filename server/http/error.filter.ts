@@ -4,7 +4,7 @@ import { AnswerWithHeaders, ErrorWithDetails } from '../common/api-error';
 import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifest-checks';
 import { StoreUnavailableError } from '../media/store/media-store';
 import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
-import { answersProblems, problemOf, PROBLEM_TYPE } from './problem-details';
+import { answersProblems, problemOf, PROBLEM_TYPE, type ShapedError } from './problem-details';
 
 /** Errors that Express middleware (body parsers, multer) raise with an HTTP status of their own. */
 interface HttpishError {
@@ -35,12 +35,6 @@ function fromHttpException(exception: HttpException): { status: number; body: Re
       ? message
       : exception.message;
   return { status, body: errors ? { message: text, errors } : { message: text } };
-}
-
-/** An error answer: its status and its body, `{ message }` (and `errors` for a 422). */
-export interface ShapedError {
-  status: number;
-  body: Record<string, unknown>;
 }
 
 /**

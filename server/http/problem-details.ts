@@ -1,6 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import type { ShapedError } from './error.filter';
+
+/** An error answer: its status and its body, `{ message }` (and `errors` for a 422). */
+export interface ShapedError {
+  status: number;
+  body: Record<string, unknown>;
+}
 
 /** RFC 9457's media type: what the OPDS routes' errors are labelled (docs/formats.md "OPDS 1.2"). */
 export const PROBLEM_TYPE = 'application/problem+json';

@@ -1,0 +1,177 @@
+/**
+ * The server's contexts and the walls between them (docs/architecture.md, "Contexts and their walls"), as
+ * dependency-cruiser rules (.dependency-cruiser.cjs reads them; server/architecture.spec.ts runs them in
+ * `npm test`, and plants a violation of each rule in a scratch tree to see it caught). Each context is a
+ * set of paths; each rule forbids one direction. An exception names the files it lets through and why,
+ * and fails the test once no file needs it.
+ */
+
+/** The server's contexts, bottom to top, by path under server/. */
+const CONTEXTS = {
+  // What every part stands on: configuration, the database and its migrations, logging's shared pieces,
+  // the media store, mail, and small helpers with no knowledge of any feature.
+  platform: [
+    '^server/(common|database|migrations|media|mail|types)/',
+    '^server/(config|config-error|config\\.module|env-file|paths)\\.ts$',
+  ],
+  // Who someone is and what they paid for: sign-up and sign-in, members, plans, reading-app passwords,
+  // the first administrator.
+  accounts: ['^server/(auth|users|billing|app-passwords|setup)/'],
+  // What learners read and look up, and who may have it: the catalogue and its entities, the access rule,
+  // the dictionaries and word forms.
+  content: [
+    '^server/(catalogue|access|dictionaries|word-forms)/',
+    '^server/(books|chapters|phrases)/[^/]+\\.entity\\.ts$',
+    '^server/books/book-levels\\.ts$',
+  ],
+  // The administrator's writes and what turns books into other shapes: imports, alignment, exports and
+  // formats, OPDS, downloads.
+  publishing: ['^server/(books|chapters|phrases|admin|imports|alignment|formats|opds|downloads)/'],
+  // The learner's own work: reading, saved words and review, word status, lookups, practice, listening,
+  // insights.
+  learning: ['^server/(reading|words|word-status|lookup|practice|listening|insights)/'],
+  // Requests and answers: the Express chain, the page cache, errors, headers, rate limits, logging of requests.
+  http: ['^server/http/'],
+  // Starting and running the whole: the entry points, the module wiring, the tools (backup and restore,
+  // the command line), the demo seed, health.
+  operations: ['^server/(backup|cli|seed|health)/', '^server/(main|app\\.module)\\.ts$'],
+};
+
+/** What a feature may take from the HTTP layer: the decorators and interceptors a route declares. */
+const HTTP_FOR_ROUTES = [
+  '^server/http/body/multipart\\.interceptor\\.ts$',
+  '^server/http/rate-limit\\.ts$',
+  '^server/http/memory-rate-limit\\.ts$',
+  '^server/http/form-redirect\\.interceptor\\.ts$',
+];
+
+/**
+ * The files of some contexts. A folder pattern may hold files that a narrower (file) pattern of another
+ * context claims: books/ is publishing's, its entities are content's. So each side leaves out the file
+ * patterns of the contexts it does not name.
+ */
+const filesOf = (...names) => ({
+  path: names.flatMap((name) => CONTEXTS[name]),
+  pathNot: Object.entries(CONTEXTS)
+    .filter(([other]) => !names.includes(other))
+    .flatMap(([, patterns]) => patterns.filter((pattern) => pattern.endsWith('$'))),
+});
+
+/** Allowed exceptions, each with its reason. */
+const EXCEPTIONS = {
+  entityList: {
+    from: '^server/database/schema\\.ts$',
+    to: '\\.entity\\.ts$',
+    reason:
+      'TypeORM opens the database with every entity class in one list (database/schema.ts): the list names them, nothing else of theirs.',
+  },
+};
+
+/** `from`'s files may not import `to`'s, but for the exceptions given. */
+const wall = (name, from, to, comment, exceptions = []) => {
+  const source = filesOf(from);
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: {
+      path: source.path,
+      pathNot: [...source.pathNot, ...exceptions.map((exception) => exception.from)],
+    },
+    to: filesOf(...to),
+  };
+};
+
+const forbidden = [
+  wall(
+    'platform-stays-below',
+    'platform',
+    ['accounts', 'content', 'publishing', 'learning', 'http', 'operations'],
+    'Platform code knows no feature: a feature changes, the platform under every other one does not.',
+    [EXCEPTIONS.entityList],
+  ),
+  {
+    name: 'the-entity-list-names-entities-only',
+    comment: EXCEPTIONS.entityList.reason,
+    severity: 'error',
+    from: { path: EXCEPTIONS.entityList.from },
+    to: {
+      path: filesOf('accounts', 'content', 'publishing', 'learning', 'http', 'operations').path,
+      pathNot: EXCEPTIONS.entityList.to,
+    },
+  },
+  wall(
+    'accounts-know-no-content',
+    'accounts',
+    ['content', 'publishing', 'learning', 'operations'],
+    'Accounts and plans are asked by the rest, never the other way round (a plan rule lives in billing, not in reading).',
+  ),
+  wall(
+    'content-under-the-features',
+    'content',
+    ['publishing', 'learning', 'operations'],
+    'The catalogue, the access rule and the dictionaries are read by publishing and learning; they reach neither.',
+  ),
+  wall(
+    'publishing-apart-from-learning',
+    'publishing',
+    ['learning', 'operations'],
+    'Exports, downloads and feeds ask the access rule (content), not the reader’s code.',
+  ),
+  wall(
+    'learning-apart-from-publishing',
+    'learning',
+    ['publishing', 'operations'],
+    'The learner’s features take the catalogue’s shapes from content, not the administrator’s forms.',
+  ),
+  {
+    name: 'features-use-the-route-surface-of-http',
+    comment:
+      'A feature declares its routes with the HTTP layer’s decorators and interceptors; the rest of http/ (the page cache, the error filter, the Express chain) uses the features, not the other way round.',
+    severity: 'error',
+    from: filesOf('accounts', 'content', 'publishing', 'learning'),
+    to: { path: CONTEXTS.http, pathNot: HTTP_FOR_ROUTES },
+  },
+  {
+    name: 'migrations-stand-alone',
+    comment:
+      'A migration gives the same schema forever, so it never follows application code that changes: only TypeORM and migrations/column-types.ts.',
+    severity: 'error',
+    from: { path: '^server/migrations/' },
+    to: { path: '^server/', pathNot: '^server/migrations/' },
+  },
+  {
+    name: 'server-stays-in-server',
+    comment:
+      'The server is built from server/ alone (server/tsconfig.json); what else it needs, it reads at run time from the built output.',
+    severity: 'error',
+    // The test harness (server/test/) shares the test tools of scripts/ with the browser journeys.
+    from: { path: '^server/', pathNot: '^server/test/' },
+    to: { dependencyTypes: ['local'], pathNot: '^(server|site)/' },
+  },
+  {
+    name: 'server-never-imports-the-site',
+    comment:
+      'The CSP hashes of the site’s inline scripts come from the build (dist/web/inline-scripts.json).',
+    severity: 'error',
+    from: { path: '^server/' },
+    to: { path: '^site/' },
+  },
+  {
+    name: 'production-never-imports-tests',
+    comment: 'Tests may use the application, never the reverse.',
+    severity: 'error',
+    from: { path: '^server/', pathNot: ['^server/test/', '\\.spec\\.ts$'] },
+    to: { path: ['^server/test/', '\\.spec\\.ts$'] },
+  },
+  {
+    name: 'no-cycles',
+    comment:
+      'Two files that import each other cannot be understood or moved apart. TypeORM entities that name each other in relations are the one kind let through (type-only and entity-to-entity).',
+    severity: 'error',
+    from: { path: '^server/', pathNot: ['\\.entity\\.ts$', '^server/test/'] },
+    to: { circular: true, dependencyTypesNot: ['type-only'] },
+  },
+];
+
+module.exports = { CONTEXTS, EXCEPTIONS, forbidden };
