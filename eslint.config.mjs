@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import astro from 'eslint-plugin-astro';
 
 export default tseslint.config(
   {
@@ -13,7 +14,6 @@ export default tseslint.config(
       'node_modules/**',
       'server/seed/demo/**',
       'scripts/demo-assets/**',
-      '**/*.astro',
     ],
   },
   js.configs.recommended,
@@ -39,6 +39,14 @@ export default tseslint.config(
       // As only-throw-error allows by default: a caught error of unknown type may be passed on as it is.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
+  },
+  // The pages and layouts: astro-eslint-parser hands their frontmatter and <script>s to typescript-eslint.
+  ...astro.configs['flat/recommended'],
+  {
+    // The type-aware rules need a TypeScript program, which a component's virtual files are not part of:
+    // the frontmatter and scripts get every other rule (`astro check` in the build types them).
+    files: ['**/*.astro', '**/*.astro/*.ts', '**/*.astro/*.js'],
+    ...tseslint.configs.disableTypeChecked,
   },
   {
     // Jest's asymmetric matchers (expect.any(), expect.stringMatching(), …) are typed `any` and sit
