@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig } from '../server/config';
+import { loadConfig } from '../server/platform/config';
 
 /**
  * Issue 35 (docs/deploy.md, "In a container"): each of compose.yaml's three setups is a valid Compose file

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { loadConfig } from '../server/config';
+import { loadConfig } from '../server/platform/config';
 
 /**
  * Issue 35 (docs/deploy.md, "As a service"): the systemd unit passes `systemd-analyze verify` with nothing

@@ -2,7 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGLISH, makeSampleRecording, type SampleRecording } from '../server/alignment/sample-recordings';
+import {
+  ENGLISH,
+  makeSampleRecording,
+  type SampleRecording,
+} from '../server/publishing/alignment/sample-recordings';
 import { expect, test } from './helpers/fixtures';
 import {
   adminApi,

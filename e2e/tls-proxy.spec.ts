@@ -16,7 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaled, SERVER_START_MS } from '../scripts/test-limits.cjs';
-import { PROJECT_ROOT } from '../server/paths';
+import { PROJECT_ROOT } from '../server/platform/paths';
 import { expect, test } from './helpers/fixtures';
 import { adminSession, newBookChapter, removeBook, type Session } from './helpers/admin';
 

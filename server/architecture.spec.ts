@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { PROJECT_ROOT } from './paths';
+import { PROJECT_ROOT } from './platform/paths';
 
 /**
  * The server's walls (docs/architecture.md, "Contexts and their walls"): dependency-cruiser reads every
@@ -43,32 +43,43 @@ const described = (found: Cruise) =>
  * path → what it imports.
  */
 const PLANTED: Record<string, string[]> = {
-  'server/common/planted.ts': ['../reading/target'],
-  'server/database/schema.ts': ['../books/book.entity', '../words/target'],
-  'server/billing/planted.ts': ['../catalogue/target'],
-  'server/catalogue/planted.ts': ['../reading/target', '../books/book.entity'],
-  'server/downloads/planted.ts': ['../reading/target', '../access/target', '../http/rate-limit'],
-  'server/reading/planted.ts': ['../chapters/chapters.dto', '../chapters/chapter.entity'],
-  'server/books/planted.ts': ['../http/page-cache', '../http/body/multipart.interceptor'],
-  'server/migrations/1-Planted.ts': ['../common/target', './column-types'],
-  'server/http/planted.ts': ['../../site/lib/target', '../reading/target', '../../scripts/target'],
-  'server/words/planted.ts': ['../test/harness'],
-  'server/media/cycle-a.ts': ['./cycle-b'],
-  'server/media/cycle-b.ts': ['./cycle-a'],
+  'server/platform/common/planted.ts': ['../../learning/reading/target'],
+  'server/platform/database/schema.ts': [
+    '../../content/catalogue/entities/book.entity',
+    '../../learning/words/target',
+  ],
+  'server/accounts/billing/planted.ts': ['../../content/catalogue/target'],
+  'server/content/catalogue/planted.ts': ['../../learning/reading/target', './entities/book.entity'],
+  'server/publishing/downloads/planted.ts': [
+    '../../learning/reading/target',
+    '../../content/access/target',
+    '../../http/rate-limit',
+  ],
+  'server/learning/reading/planted.ts': [
+    '../../publishing/chapters/chapters.dto',
+    '../../content/catalogue/entities/chapter.entity',
+  ],
+  'server/publishing/books/planted.ts': ['../../http/page-cache', '../../http/body/multipart.interceptor'],
+  'server/platform/migrations/1-Planted.ts': ['../common/target', './column-types'],
+  'server/http/planted.ts': ['../../site/lib/target', '../learning/reading/target', '../../scripts/target'],
+  'server/learning/words/planted.ts': ['../../test/harness'],
+  'server/main.ts': ['./learning/reading/target', './http/page-cache'],
+  'server/platform/media/cycle-a.ts': ['./cycle-b'],
+  'server/platform/media/cycle-b.ts': ['./cycle-a'],
 };
 const EXPECTED = [
-  'platform-stays-below: server/common/planted.ts → server/reading/target.ts',
-  'the-entity-list-names-entities-only: server/database/schema.ts → server/words/target.ts',
-  'accounts-know-no-content: server/billing/planted.ts → server/catalogue/target.ts',
-  'content-under-the-features: server/catalogue/planted.ts → server/reading/target.ts',
-  'publishing-apart-from-learning: server/downloads/planted.ts → server/reading/target.ts',
-  'learning-apart-from-publishing: server/reading/planted.ts → server/chapters/chapters.dto.ts',
-  'features-use-the-route-surface-of-http: server/books/planted.ts → server/http/page-cache.ts',
-  'migrations-stand-alone: server/migrations/1-Planted.ts → server/common/target.ts',
+  'platform-stays-below: server/platform/common/planted.ts → server/learning/reading/target.ts',
+  'the-entity-list-names-entities-only: server/platform/database/schema.ts → server/learning/words/target.ts',
+  'accounts-know-no-content: server/accounts/billing/planted.ts → server/content/catalogue/target.ts',
+  'content-under-the-features: server/content/catalogue/planted.ts → server/learning/reading/target.ts',
+  'publishing-apart-from-learning: server/publishing/downloads/planted.ts → server/learning/reading/target.ts',
+  'learning-apart-from-publishing: server/learning/reading/planted.ts → server/publishing/chapters/chapters.dto.ts',
+  'features-use-the-route-surface-of-http: server/publishing/books/planted.ts → server/http/page-cache.ts',
+  'migrations-stand-alone: server/platform/migrations/1-Planted.ts → server/platform/common/target.ts',
   'server-never-imports-the-site: server/http/planted.ts → site/lib/target.ts',
   'server-stays-in-server: server/http/planted.ts → scripts/target.ts',
-  'production-never-imports-tests: server/words/planted.ts → server/test/harness.ts',
-  'no-cycles: server/media/cycle-a.ts → server/media/cycle-b.ts',
+  'production-never-imports-tests: server/learning/words/planted.ts → server/test/harness.ts',
+  'no-cycles: server/platform/media/cycle-a.ts → server/platform/media/cycle-b.ts',
 ];
 
 function plantedTree(): string {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as ts from 'typescript';
-import { PROJECT_ROOT } from './paths';
+import { PROJECT_ROOT } from './platform/paths';
 
 /**
  * One writer per table, as a test: books, chapters, phrases, their translations and the search's book_words are written and
@@ -14,19 +14,19 @@ const SERVER = join(PROJECT_ROOT, 'server');
 
 /** Paths relative to server/, without `.ts`; a trailing slash covers a folder. */
 const OWNER = [
-  'catalogue/repository/',
-  'catalogue/free-chapters',
+  'content/catalogue/repository/',
+  'content/catalogue/free-chapters',
   // The tables' own definitions (their relations name each other by string).
-  'books/book.entity',
-  'chapters/chapter.entity',
-  'phrases/phrase.entity',
-  'phrases/phrase-translation.entity',
+  'content/catalogue/entities/book.entity',
+  'content/catalogue/entities/chapter.entity',
+  'content/catalogue/entities/phrase.entity',
+  'content/catalogue/entities/phrase-translation.entity',
 ];
 
 /** Everything else that may still name the tables, and why. A file entry that no longer needs it fails. */
 export const EXCEPTIONS: Record<string, string> = {
-  'migrations/': 'the schema itself, written once and never changed with the app',
-  'media/media-trash':
+  'platform/migrations/': 'the schema itself, written once and never changed with the app',
+  'platform/media/media-trash':
     'the media sweep must know every column that names a file (REFERENCED_MEDIA_SQL, also read by backups from their snapshot), and media/ imports no feature',
 };
 
@@ -146,7 +146,7 @@ describe('the catalogue’s owner', () => {
   const entityImport = "import { Phrase } from '../phrases/phrase.entity';\n";
 
   it('catches a query, a repository, a write or SQL on the catalogue’s tables outside the owner', () => {
-    const check = (code: string) => catalogueAccesses('words/words.service', entityImport + code);
+    const check = (code: string) => catalogueAccesses('learning/words/words.service', entityImport + code);
     expect(check("qb.innerJoin(Phrase, 'p', 'p.id = w.phraseId');")).toEqual(['line 2: innerJoin(Phrase)']);
     expect(check('class A { constructor(@InjectRepository(Phrase) r: Repository<Phrase>) {} }')).toEqual([
       'line 2: InjectRepository(Phrase)',
@@ -205,14 +205,16 @@ describe('the catalogue’s owner', () => {
   });
 
   it('lets through the owner, reads through it, types, and prose', () => {
-    const check = (code: string, path = 'words/words.service') =>
+    const check = (code: string, path = 'learning/words/words.service') =>
       catalogueAccesses(path, entityImport + code);
     expect(check('const phrases = await this.phrases.ofChapter(id);')).toEqual([]);
     expect(check('function show(phrase: Phrase): string { return phrase.phrase; }')).toEqual([]);
     expect(check("throw new RuleFailed('Pick from chapters you own, then update phrases.');")).toEqual([]);
     expect(check('db.query(`SELECT COUNT(*) FROM saved_words`);')).toEqual([]);
     expect(check("@Get('chapters') list() {}")).toEqual([]);
-    expect(check("qb.innerJoin(Phrase, 'p', 'p.id = w.phraseId');", 'catalogue/repository/x')).toEqual([]);
+    expect(
+      check("qb.innerJoin(Phrase, 'p', 'p.id = w.phraseId');", 'content/catalogue/repository/x'),
+    ).toEqual([]);
   });
 
   it('holds for every file of the server', () => {

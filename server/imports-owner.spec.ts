@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as ts from 'typescript';
-import { PROJECT_ROOT } from './paths';
+import { PROJECT_ROOT } from './platform/paths';
 
 /**
  * One writer for the `imports` table, as a test: a staged import's rows and status change only in
- * imports/import-lifecycle.ts (docs/import.md, "What the server guarantees"), so that every step of the
+ * publishing/imports/import-lifecycle.ts (docs/import.md, "What the server guarantees"), so that every step of the
  * state machine is one conditional write in one file. It reads each file's syntax tree for the places that
  * can write the table (a repository of StagedImport, an entity-manager or query-builder write on it, SQL
  * that writes it), not for who calls the lifecycle: calling it from everywhere is the point.
@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from './paths';
 const SERVER = join(PROJECT_ROOT, 'server');
 
 /** Paths relative to server/, without `.ts`; a trailing slash covers a folder. */
-const OWNERS = ['imports/import-lifecycle', 'migrations/'];
+const OWNERS = ['publishing/imports/import-lifecycle', 'platform/migrations/'];
 
 const ENTITY_MODULE = /(^|\/)staged-import\.entity$/;
 const ENTITY_NAME = 'StagedImport';
@@ -129,7 +129,7 @@ const relativePath = (file: string) => relative(SERVER, file).split('\\').join('
 
 describe('the imports table’s one writer', () => {
   const entityImport = "import { StagedImport } from './staged-import.entity';\n";
-  const check = (code: string, path = 'imports/chapter-import.service') =>
+  const check = (code: string, path = 'publishing/imports/chapter-import.service') =>
     importsWrites(path, entityImport + code);
 
   it('catches a repository, a write or SQL on the imports table outside the lifecycle', () => {
@@ -178,7 +178,9 @@ describe('the imports table’s one writer', () => {
     expect(check('db.createQueryBuilder().select("i.id").from(StagedImport, "i");')).toEqual([]);
     expect(check("throw new NotFoundException('Import not found, or being committed.');")).toEqual([]);
     expect(check("mkdirSync(join(config.storageDir, 'imports'));")).toEqual([]);
-    expect(check('await tx.delete(StagedImport, { id });', 'imports/import-lifecycle')).toEqual([]);
+    expect(check('await tx.delete(StagedImport, { id });', 'publishing/imports/import-lifecycle')).toEqual(
+      [],
+    );
   });
 
   it('holds for every file of the server, and the lifecycle is where the writes are', () => {
@@ -191,7 +193,7 @@ describe('the imports table’s one writer', () => {
     );
     expect(found).toEqual([]);
     // Read as any other file, the lifecycle writes: the checks above see what they are meant to see.
-    const lifecycle = readFileSync(join(SERVER, 'imports', 'import-lifecycle.ts'), 'utf8');
-    expect(importsWrites('imports/elsewhere', lifecycle).length).toBeGreaterThanOrEqual(4);
+    const lifecycle = readFileSync(join(SERVER, 'publishing', 'imports', 'import-lifecycle.ts'), 'utf8');
+    expect(importsWrites('publishing/imports/elsewhere', lifecycle).length).toBeGreaterThanOrEqual(4);
   });
 });

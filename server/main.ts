@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { loadConfig } from './config';
-import { ConfigError } from './config-error';
+import { loadConfig } from './platform/config';
+import { ConfigError } from './platform/config-error';
 import { bootLine } from './http/boot-log';
 import { createApp } from './http/create-app';
 import { SiteNotBuiltError } from './http/pages';
 import { DemoSeedService } from './seed/demo-seed.service';
-import { InstanceLockedError } from './database/instance-lock';
-import { SchemaTooNewError } from './database/schema-guard';
-import { SetupService } from './setup/setup.service';
+import { InstanceLockedError } from './platform/database/instance-lock';
+import { SchemaTooNewError } from './platform/database/schema-guard';
+import { SetupService } from './accounts/setup/setup.service';
 
 async function main(): Promise<void> {
   const demo = process.argv.includes('--demo');

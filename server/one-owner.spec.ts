@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PROJECT_ROOT } from './paths';
+import { PROJECT_ROOT } from './platform/paths';
 
 /**
  * Rules written once, checked on the source text (docs/architecture.md, "One access rule, signed clips"):
- * which chapters are free is the catalogue's rule (catalogue/free-chapters.ts), and a member's plan is
- * billing's (billing/member-plans.ts). A second copy of either is how a gate and a page come to disagree.
+ * which chapters are free is the catalogue's rule (content/catalogue/free-chapters.ts), and a member's plan is
+ * billing's (accounts/billing/member-plans.ts). A second copy of either is how a gate and a page come to disagree.
  */
 
 const SERVER = join(PROJECT_ROOT, 'server');
@@ -51,16 +51,16 @@ const READS_SUBSCRIPTIONS = [
  * registers, the schema's migrations, and the installation copy, which moves every table as it is.
  */
 const SUBSCRIPTIONS_EXEMPT = (path: string) =>
-  path.startsWith('billing/') ||
-  path.startsWith('migrations/') ||
-  path === 'database/schema.ts' ||
-  path === 'database/copy-installation.ts';
+  path.startsWith('accounts/billing/') ||
+  path.startsWith('platform/migrations/') ||
+  path === 'platform/database/schema.ts' ||
+  path === 'platform/database/copy-installation.ts';
 
 export function firstChapterSqlOutsideCatalogue(all: Array<{ path: string; text: string }>): string[] {
   return all
     .filter(
       ({ path, text }) =>
-        path !== 'catalogue/free-chapters.ts' && FIRST_CHAPTER_OTHERWISE.some((re) => re.test(text)),
+        path !== 'content/catalogue/free-chapters.ts' && FIRST_CHAPTER_OTHERWISE.some((re) => re.test(text)),
     )
     .map(({ path }) => path);
 }
@@ -85,14 +85,14 @@ describe('rules written once', () => {
       'WHERE NOT EXISTS (SELECT 1 FROM chapters o WHERE o.book_id = c.book_id AND o.chapter_no < c.chapter_no)',
       'const first = Math.min(...chapters.map((c) => c.chapterNo));',
     ])
-      expect(firstChapterSqlOutsideCatalogue(sample('words/words.service.ts', text))).toEqual([
-        'words/words.service.ts',
+      expect(firstChapterSqlOutsideCatalogue(sample('learning/words/words.service.ts', text))).toEqual([
+        'learning/words/words.service.ts',
       ]);
     expect(
-      firstChapterSqlOutsideCatalogue(sample('words/review.service.ts', `select('MIN(w.due)')`)),
+      firstChapterSqlOutsideCatalogue(sample('learning/words/review.service.ts', `select('MIN(w.due)')`)),
     ).toEqual([]);
     expect(
-      firstChapterSqlOutsideCatalogue(sample('catalogue/free-chapters.ts', 'MIN(first.chapter_no)')),
+      firstChapterSqlOutsideCatalogue(sample('content/catalogue/free-chapters.ts', 'MIN(first.chapter_no)')),
     ).toEqual([]);
 
     for (const text of [
@@ -102,22 +102,26 @@ describe('rules written once', () => {
       "db.query('SELECT status FROM subscriptions WHERE user_id = $1')",
       'LEFT JOIN subscriptions s ON s.user_id = u.id',
     ])
-      expect(subscriptionReadersOutsideBilling(sample('reading/reading.service.ts', text))).toEqual([
-        'reading/reading.service.ts',
+      expect(subscriptionReadersOutsideBilling(sample('learning/reading/reading.service.ts', text))).toEqual([
+        'learning/reading/reading.service.ts',
       ]);
     expect(
-      subscriptionReadersOutsideBilling(sample('billing/member-plans.ts', 'FROM subscriptions')),
+      subscriptionReadersOutsideBilling(sample('accounts/billing/member-plans.ts', 'FROM subscriptions')),
     ).toEqual([]);
     expect(
-      subscriptionReadersOutsideBilling(sample('users/users.dto.ts', 'class ProfileWithSubscription')),
+      subscriptionReadersOutsideBilling(
+        sample('accounts/users/users.dto.ts', 'class ProfileWithSubscription'),
+      ),
     ).toEqual([]);
   });
 
-  it('keeps "which chapter is free" in catalogue/free-chapters.ts', () => {
+  it('keeps "which chapter is free" in content/catalogue/free-chapters.ts', () => {
     const all = files();
     expect(all.length).toBeGreaterThan(100);
     expect(firstChapterSqlOutsideCatalogue(all)).toEqual([]);
-    expect(all.find(({ path }) => path === 'catalogue/free-chapters.ts')?.text).toMatch(FIRST_CHAPTER_SQL);
+    expect(all.find(({ path }) => path === 'content/catalogue/free-chapters.ts')?.text).toMatch(
+      FIRST_CHAPTER_SQL,
+    );
   });
 
   it('leaves the subscriptions table to billing/', () => {

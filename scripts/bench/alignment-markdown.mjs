@@ -8,7 +8,7 @@ export const ALIGNMENT_HEADING = '## Aligning a recording to its text (issue 31)
 const SPEED = 60;
 const GROWTH_LIMIT = 300 * 2 ** 20;
 const COMMIT_LIMIT_MS = 30_000;
-/** The job's shares of its progress (server/alignment/align.ts): speaking to 15%, listening to 60%. */
+/** The job's shares of its progress (server/publishing/alignment/align.ts): speaking to 15%, listening to 60%. */
 const SPOKEN = 15;
 const HEARD = 60;
 
@@ -51,7 +51,7 @@ export function alignmentMarkdown(a, { root, how, load, at = revision(root) }) {
     ALIGNMENT_HEADING,
     '',
     runLine(how, at, load),
-    `The recording (\`server/alignment/sample-recordings.ts\`): Festival's English \`kal_diphone\` (not the aligner's reference voice) reading ${sample.phrases} sentences (the 30 English sample sentences going round), each cut at its commas with breaths between the pieces, after a spoken announcement not in the text, with noise at −${OPTIONS.noiseDb} dBFS, the tempo × ${OPTIONS.tempo}, seed ${OPTIONS.seed}: ${clock(sample.durationMs)} long, a ${mb(sample.bytes)} MP3 at 64 kbit/s, ${made}. It is imported into a new chapter of a book whose language is \`en\` through the built server's API (SQLite): \`POST admin/chapter/{id}/import\` with the text (one sentence a line) and the MP3, then \`GET admin/import/{id}\` every ${POLL_MS} ms until it answers the preview, then \`POST admin/import/{id}/commit\`. The server's RSS, and that of every process under it (eSpeak NG, ffmpeg), are read from \`/proc\` every ${SAMPLE_MS} ms. Before the POST the bench waits until the server has run no child process for 8 s: its ffmpeg runs measuring the demo clips' lengths after its start (docs/formats.md, "Exact lengths") went on for ${s(b.before.ms)} (${b.before.processes} child processes).`,
+    `The recording (\`server/publishing/alignment/sample-recordings.ts\`): Festival's English \`kal_diphone\` (not the aligner's reference voice) reading ${sample.phrases} sentences (the 30 English sample sentences going round), each cut at its commas with breaths between the pieces, after a spoken announcement not in the text, with noise at −${OPTIONS.noiseDb} dBFS, the tempo × ${OPTIONS.tempo}, seed ${OPTIONS.seed}: ${clock(sample.durationMs)} long, a ${mb(sample.bytes)} MP3 at 64 kbit/s, ${made}. It is imported into a new chapter of a book whose language is \`en\` through the built server's API (SQLite): \`POST admin/chapter/{id}/import\` with the text (one sentence a line) and the MP3, then \`GET admin/import/{id}\` every ${POLL_MS} ms until it answers the preview, then \`POST admin/import/{id}/commit\`. The server's RSS, and that of every process under it (eSpeak NG, ffmpeg), are read from \`/proc\` every ${SAMPLE_MS} ms. Before the POST the bench waits until the server has run no child process for 8 s: its ffmpeg runs measuring the demo clips' lengths after its start (docs/formats.md, "Exact lengths") went on for ${s(b.before.ms)} (${b.before.processes} child processes).`,
     '',
     '| measure | figure | target | |',
     '| --- | --- | --- | --- |',

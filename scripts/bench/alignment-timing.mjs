@@ -45,7 +45,7 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
  * options and the generator's built code (a changed generator makes a new one).
  */
 async function sampleRecording() {
-  const generator = dist('alignment/sample-recordings.js');
+  const generator = dist('publishing/alignment/sample-recordings.js');
   const hash = createHash('sha256').update(readFileSync(generator)).digest('hex').slice(0, 12);
   const { sentences, intro, tempo, seed, noiseDb } = OPTIONS;
   const key = `en-${sentences}-${intro}-${tempo}-${seed}-${noiseDb}-${hash}`;
@@ -84,8 +84,8 @@ function timed(command, args) {
 
 /** eSpeak NG alone speaking the text (plain, one sentence a line), and ffmpeg alone decoding the recording as the aligner asks it to (16 kHz mono PCM). */
 async function alone(sample, textFile) {
-  const { referenceVoice } = await import(dist('alignment/voices.js'));
-  const { decodeToPipeArgs } = await import(dist('imports/ffmpeg.js'));
+  const { referenceVoice } = await import(dist('publishing/alignment/voices.js'));
+  const { decodeToPipeArgs } = await import(dist('publishing/imports/ffmpeg.js'));
   const voice = await referenceVoice('en');
   return {
     voice,
@@ -94,9 +94,9 @@ async function alone(sample, textFile) {
   };
 }
 
-/** The aligner's speaking stage alone (eSpeak NG through ffmpeg into MFCCs, server/alignment/synthesis.ts), in this process. */
+/** The aligner's speaking stage alone (eSpeak NG through ffmpeg into MFCCs, server/publishing/alignment/synthesis.ts), in this process. */
 async function speakingAlone(sample, voice) {
-  const { speakPhrases } = await import(dist('alignment/synthesis.js'));
+  const { speakPhrases } = await import(dist('publishing/alignment/synthesis.js'));
   const started = performance.now();
   const spoken = await speakPhrases(sample.phrases, voice);
   if (spoken.boundaries.length !== sample.phrases.length - 1)
@@ -106,11 +106,11 @@ async function speakingAlone(sample, voice) {
 
 /**
  * The commit's cutting alone, in this process: one ffmpeg run re-encoding the recording into the rows'
- * clips at the preview's boundaries (server/imports/silence-split.ts), and before the text and after it,
- * as the commit asks it (server/imports/chapter-import.service.ts).
+ * clips at the preview's boundaries (server/publishing/imports/silence-split.ts), and before the text and after it,
+ * as the commit asks it (server/publishing/imports/chapter-import.service.ts).
  */
 async function cuttingAlone(sample, recording, dir) {
-  const { cutSegments } = await import(dist('imports/silence-split.js'));
+  const { cutSegments } = await import(dist('publishing/imports/silence-split.js'));
   const lead = recording.start_ms ? [recording.start_ms] : [];
   const tail = recording.end_ms < recording.duration_ms ? [recording.end_ms] : [];
   const started = performance.now();

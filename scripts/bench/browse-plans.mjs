@@ -1,4 +1,4 @@
-// The query plans of the catalogue's browse (server/catalogue/repository/book-browse.ts): the built
+// The query plans of the catalogue's browse (server/content/catalogue/repository/book-browse.ts): the built
 // browseBooks runs on a connection of its own with a logger that keeps each statement, then each is
 // explained with its parameters, on the database the server uses. Read-only.
 import 'reflect-metadata';
@@ -18,9 +18,9 @@ export const PLAN_CASES = [
 export async function explainBrowse(root, { storageDir, databaseUrl }) {
   const app = (path) => import(join(root, 'dist/app/server', path));
   const { DataSource } = await import('typeorm');
-  const { dataSourceOptions } = await app('database/data-source.js');
-  const { browseBooks } = await app('catalogue/repository/book-browse.js');
-  const { parseBrowseQuery } = await app('catalogue/browse-query.js');
+  const { dataSourceOptions } = await app('platform/database/data-source.js');
+  const { browseBooks } = await app('content/catalogue/repository/book-browse.js');
+  const { parseBrowseQuery } = await app('content/catalogue/browse-query.js');
 
   let recording = null;
   const logger = {
@@ -80,7 +80,7 @@ export function plansMarkdown(byDatabase, books, date) {
     '',
     `Written by \`npm run bench\` on ${date}, at ${books.toLocaleString('en-US')} books (the bench's catalogue: docs/benchmarks.md).`,
     'A browse of the catalogue (`GET /api/v1/guest/books`, `/books`) without a search runs the five statements',
-    'of `server/catalogue/repository/book-browse.ts`: the page of books, their total, and one count per facet',
+    'of `server/content/catalogue/repository/book-browse.ts`: the page of books, their total, and one count per facet',
     '(language, level, difficulty), each facet with the other filters applied. A search runs two',
     "(`searchBooks`): the matching books' ids, filter values and sort keys, found through `book_words`, then",
     "the page's books by id. Below, for a few browses,",

@@ -22,7 +22,7 @@ export const WORDS = SYLLABLES.flatMap((a) => SYLLABLES.map((b) => `${a}${b}`)).
 
 /** Inserts the copies into the SQLite installation in `storage`; returns the number of books. */
 export async function seedCopies(root, storage, books) {
-  const { searchKey } = await import(join(root, 'dist/app/server/catalogue/search-key.js'));
+  const { searchKey } = await import(join(root, 'dist/app/server/content/catalogue/search-key.js'));
   const db = new Database(join(storage, 'lingonovel.sqlite'));
   const demo = db.prepare('SELECT * FROM books ORDER BY id').all();
   const chaptersOf = db.prepare(

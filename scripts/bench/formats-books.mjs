@@ -1,5 +1,5 @@
 // The books of the formats bench (scripts/bench/formats-timing.mjs): generated whole-book zips
-// (server/imports/book-archive.ts's layout) put in through the admin book import, preview then commit, as an
+// (server/publishing/imports/book-archive.ts's layout) put in through the admin book import, preview then commit, as an
 // administrator would. Every phrase gets its own stored clip (the commit stores each file under a random key),
 // so the server measures each one, although their content is the same short tone.
 import { execFileSync } from 'node:child_process';

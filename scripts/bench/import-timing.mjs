@@ -216,7 +216,9 @@ export async function measureImport(base, storage, pid) {
       '4',
       recording,
     ]);
-    const { splitRecording } = await import(join(root, 'dist/app/server/imports/silence-split.js'));
+    const { splitRecording } = await import(
+      join(root, 'dist/app/server/publishing/imports/silence-split.js')
+    );
     const out = join(work, 'cut');
     mkdirSync(out);
     const phrases = pieces.filter((piece) => typeof piece !== 'number').length;

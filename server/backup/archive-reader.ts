@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { MIGRATIONS } from '../database/schema';
+import { MIGRATIONS } from '../platform/database/schema';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,

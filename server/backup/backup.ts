@@ -5,10 +5,10 @@ import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
-import type { AppConfig } from '../config';
-import { filesOf } from '../media/media-urls';
-import { createStores } from '../media/store/create-stores';
-import { ObjectNotFoundError, type MediaStore } from '../media/store/media-store';
+import type { AppConfig } from '../platform/config';
+import { filesOf } from '../platform/media/media-urls';
+import { createStores } from '../platform/media/store/create-stores';
+import { ObjectNotFoundError, type MediaStore } from '../platform/media/store/media-store';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DATABASE_FILE } from '../database/data-source';
-import { REFERENCED_MEDIA_SQL } from '../media/media-trash';
+import { DATABASE_FILE } from '../platform/database/data-source';
+import { REFERENCED_MEDIA_SQL } from '../platform/media/media-trash';
 import { BackupError, PG_DUMP_ENTRY, SQLITE_ENTRY, type Engine } from './archive-format';
 import { pgDump } from './pg-tools';
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { ConfigError } from '../config-error';
+import { loadConfig } from '../platform/config';
+import { ConfigError } from '../platform/config-error';
 import { BackupError, messageOf } from '../backup/archive-format';
 import { createBackup } from '../backup/backup';
 

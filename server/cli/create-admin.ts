@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { openDatabase } from '../database/prepare';
-import { createAdmin, isNewAdmin } from '../users/create-admin';
+import { loadConfig } from '../platform/config';
+import { openDatabase } from '../platform/database/prepare';
+import { createAdmin, isNewAdmin } from '../accounts/users/create-admin';
 import { readPassword } from './read-password';
 
 const USAGE =

@@ -2,21 +2,21 @@ import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { ConfigError } from '../config-error';
-import { applyEnvFile } from '../env-file';
+import { loadConfig } from '../platform/config';
+import { ConfigError } from '../platform/config-error';
+import { applyEnvFile } from '../platform/env-file';
 import {
   abandonedMedia,
   copyMedia,
   copyRows,
   CopyRefused,
   COPIED_TABLES,
-} from '../database/copy-installation';
-import { fillBookWords } from '../catalogue/repository/book-words';
-import { openDatabase } from '../database/prepare';
-import { InstanceLock, InstanceLockedError } from '../database/instance-lock';
-import { sharedJwtSecret } from '../database/prepare';
-import { createStores } from '../media/store/create-stores';
+} from '../platform/database/copy-installation';
+import { fillBookWords } from '../content/catalogue/repository/book-words';
+import { openDatabase } from '../platform/database/prepare';
+import { InstanceLock, InstanceLockedError } from '../platform/database/instance-lock';
+import { sharedJwtSecret } from '../platform/database/prepare';
+import { createStores } from '../platform/media/store/create-stores';
 
 const USAGE =
   'Usage: npm run migrate-to -- --database-url postgres://user:password@host:5432/db [--media-store s3]\n' +

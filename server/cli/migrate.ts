@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { loadConfig } from '../config';
-import { dataSourceOptions } from '../database/data-source';
-import { runMigrations } from '../database/prepare';
+import { loadConfig } from '../platform/config';
+import { dataSourceOptions } from '../platform/database/data-source';
+import { runMigrations } from '../platform/database/prepare';
 import { DataSource } from 'typeorm';
 
 /**

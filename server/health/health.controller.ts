@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../auth/auth.decorators';
+import { Public } from '../accounts/auth/auth.decorators';
 import { HealthAnswer, NotReadyAnswer, ReadyAnswer } from './health-responses';
 import { ReadinessChecks } from './readiness-checks';
 

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config';
-import { MEDIA_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { APP_CONFIG, type AppConfig } from '../platform/config';
+import { MEDIA_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 
 export type CheckState = 'ok' | 'unavailable';
 export interface Readiness {

@@ -1,6 +1,6 @@
 import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
 import pino, { type DestinationStream, type Level, type Logger as Pino } from 'pino';
-import type { LogFormat } from '../config';
+import type { LogFormat } from '../platform/config';
 import { stdoutLines } from './log-output';
 
 /** Nest's start-up chatter (one line per module and route) hides the lines an operator needs. */

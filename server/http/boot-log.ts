@@ -2,9 +2,9 @@ import { stdoutLines } from './log-output';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppConfig } from '../config';
-import { DATABASE_FILE } from '../database/data-source';
-import { PROJECT_ROOT } from '../paths';
+import type { AppConfig } from '../platform/config';
+import { DATABASE_FILE } from '../platform/database/data-source';
+import { PROJECT_ROOT } from '../platform/paths';
 
 /** The version in package.json: what an operator quotes in a bug report. */
 function version(): string {

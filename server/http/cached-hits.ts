@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Request } from 'express';
-import type { LogFormat } from '../config';
+import type { LogFormat } from '../platform/config';
 import { REQUEST_ID_HEADER, trackRequest, type TrustFn } from './request-context';
 import { cacheKey, isCanonicalPath, type CachedRouteOptions } from './cached-route';
 import { encodingFor, writeCachedPage, type PageCache } from './page-cache';

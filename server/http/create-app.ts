@@ -4,38 +4,38 @@ import type { NextFunction, Request, Response } from 'express';
 import compression from 'compression';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { AppModule } from '../app.module';
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../platform/config';
 import { appLogger } from './app-logger';
 import { requestContext } from './request-context';
 import { methodOverride } from './method-override';
 import { closeUnreadBodies } from './body/unread-body';
 import { healthAliases } from '../health/health-aliases';
 import { noStore, securityHeaderLists, securityHeaders } from './security-headers';
-import { privateNoStore } from '../downloads/private-no-store';
-import { MediaService } from '../media/media.service';
-import { MEDIA_ROUTE } from '../media/media-urls';
-import { MEDIA_STORE } from '../media/store/create-stores';
-import { mediaFiles, IMMUTABLE } from '../media/serve/media-files';
-import { CatalogueService } from '../catalogue/catalogue.service';
+import { privateNoStore } from '../publishing/downloads/private-no-store';
+import { MediaService } from '../platform/media/media.service';
+import { MEDIA_ROUTE } from '../platform/media/media-urls';
+import { MEDIA_STORE } from '../platform/media/store/create-stores';
+import { mediaFiles, IMMUTABLE } from '../platform/media/serve/media-files';
+import { CatalogueService } from '../content/catalogue/catalogue.service';
 import { mountSite } from './pages';
-import { clipGate } from '../access/clip-gate';
-import { SignedLinks } from '../common/signed-links';
-import { MediaIndex } from '../access/media-index';
-import { ReadingService } from '../reading/reading.service';
+import { clipGate } from '../content/access/clip-gate';
+import { SignedLinks } from '../platform/common/signed-links';
+import { MediaIndex } from '../content/access/media-index';
+import { ReadingService } from '../learning/reading/reading.service';
 import { inlineScriptHashes } from './script-hashes';
 import { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';
 import { apiRoutes, PAGE_ROUTES } from './query-rules';
-import { TranslationIndex } from '../catalogue/translation-index';
+import { TranslationIndex } from '../content/catalogue/translation-index';
 import { cachedHits, GUEST_API, serveCachedHitsFirst } from './cached-hits';
 import type { TrustFn } from './request-context';
 import { sitemapRoute } from './sitemap-route';
-import { Sitemaps } from '../catalogue/sitemap';
-import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { prepareDatabase } from '../database/prepare';
+import { Sitemaps } from '../content/catalogue/sitemap';
+import { CatalogueEvents } from '../content/catalogue/catalogue-events';
+import { prepareDatabase } from '../platform/database/prepare';
 import { buildOpenApi, mountOpenApi } from './openapi';
 import { answerProblems, PROBLEM_DETAILS_PATH } from './problem-details';
-import { InstanceLock } from '../database/instance-lock';
+import { InstanceLock } from '../platform/database/instance-lock';
 import { keepConnectionsOpen } from './keep-alive';
 
 export interface AppOptions {
@@ -104,7 +104,7 @@ async function assemble(
   await app.get(MediaService).ensureFolders();
   app.use(
     MEDIA_ROUTE,
-    // Clips of locked chapters need a signed URL and are kept out of shared caches (server/reading/).
+    // Clips of locked chapters need a signed URL and are kept out of shared caches (server/learning/reading/).
     // Covers and samples get random names and are never rewritten in place, so they never go stale. A
     // file that is not there ends as a 404 nobody keeps (mediaNotFound).
     clipGate(app.get(MediaIndex), app.get(SignedLinks), app.get(MEDIA_STORE), {

@@ -1,6 +1,6 @@
 import { ArgumentsHost, ConflictException, HttpStatus, NotFoundException } from '@nestjs/common';
-import { ErrorWithDetails, ValidationFailed } from '../common/api-error';
-import { DamagedImport } from '../imports/manifest-checks';
+import { ErrorWithDetails, ValidationFailed } from '../platform/common/api-error';
+import { DamagedImport } from '../publishing/imports/manifest-checks';
 import { ErrorFilter } from './error.filter';
 import { answerProblems } from './problem-details';
 

@@ -1,9 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AnswerWithHeaders, ErrorWithDetails } from '../common/api-error';
-import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../imports/manifest-checks';
-import { StoreUnavailableError } from '../media/store/media-store';
-import { STORE_DOWN_MESSAGE } from '../media/serve/store-media-handler';
+import { AnswerWithHeaders, ErrorWithDetails } from '../platform/common/api-error';
+import { DAMAGED_IMPORT_MESSAGE, DamagedImport } from '../publishing/imports/manifest-checks';
+import { StoreUnavailableError } from '../platform/media/store/media-store';
+import { STORE_DOWN_MESSAGE } from '../platform/media/serve/store-media-handler';
 import { answersProblems, problemOf, PROBLEM_TYPE, type ShapedError } from './problem-details';
 
 /** Errors that Express middleware (body parsers, multer) raise with an HTTP status of their own. */

@@ -8,8 +8,8 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { Clock } from '../common/clock';
-import { TooManyRequests } from '../common/rate-windows';
+import { Clock } from '../platform/common/clock';
+import { TooManyRequests } from '../platform/common/rate-windows';
 
 /**
  * Counts hits per key in this process's memory: for routes called so often that a database row per hit

@@ -1,13 +1,13 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { READING_APP_AUTH } from '../app-passwords/reading-app-auth';
-import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../auth/auth.decorators';
-import { APP_CONFIG, type AppConfig } from '../config';
+import { READING_APP_AUTH } from '../accounts/app-passwords/reading-app-auth';
+import { IS_PUBLIC, OPTIONAL_AUTH, ROLES } from '../accounts/auth/auth.decorators';
+import { APP_CONFIG, type AppConfig } from '../platform/config';
 import { UPLOADS } from './body/multipart.interceptor';
 import { MEMBER_RATE_LIMIT, RATE_LIMIT } from './rate-limit';
-import { UserType } from '../users/user.entity';
-import { errorContent as error } from '../common/error-answer';
+import { UserType } from '../accounts/users/user.entity';
+import { errorContent as error } from '../platform/common/error-answer';
 import { PROBLEM_DETAILS_PATH, PROBLEM_TYPE } from './problem-details';
 
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -26,7 +26,7 @@ const metadataOf =
     (Reflect.getMetadata(key, handler) as T | undefined) ??
     (Reflect.getMetadata(key, controller) as T | undefined);
 
-/** Who may call a handler, from the same metadata the AuthGuard reads (server/auth/auth.guard.ts). */
+/** Who may call a handler, from the same metadata the AuthGuard reads (server/accounts/auth/auth.guard.ts). */
 function authOf(read: ReturnType<typeof metadataOf>): Auth {
   if (read<boolean>(OPTIONAL_AUTH)) return 'optional';
   if (read<boolean>(IS_PUBLIC)) return 'public';

@@ -1,5 +1,5 @@
-import type { CatalogueService } from '../catalogue/catalogue.service';
-import type { ReadingService } from '../reading/reading.service';
+import type { CatalogueService } from '../content/catalogue/catalogue.service';
+import type { ReadingService } from '../learning/reading/reading.service';
 
 /** What every Astro page can use from the server, through Astro.locals, without an HTTP round trip. */
 export interface PageLocals {

@@ -2,7 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SITE_BUILD_DIR } from '../paths';
+import { SITE_BUILD_DIR } from '../platform/paths';
 import type { PageLocals } from './page-locals';
 import type { PageCache } from './page-cache';
 import { cachedRoute } from './cached-route';

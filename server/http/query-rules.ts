@@ -1,7 +1,7 @@
-import { MAX_PER_PAGE, PAGE_SIZE, parseBrowseQuery } from '../catalogue/browse-query';
-import { byTag } from '../catalogue/repository/phrase-translations.repository';
-import type { ChapterLanguages } from '../catalogue/translation-index';
-import { parseAskedLanguages } from '../catalogue/translations-query';
+import { MAX_PER_PAGE, PAGE_SIZE, parseBrowseQuery } from '../content/catalogue/browse-query';
+import { byTag } from '../content/catalogue/repository/phrase-translations.repository';
+import type { ChapterLanguages } from '../content/catalogue/translation-index';
+import { parseAskedLanguages } from '../content/catalogue/translations-query';
 import type { CachedRouteOptions, QueryRule } from './cached-route';
 
 // The cached routes that read their query string, each with the rule that checks it and spells it one way
@@ -48,7 +48,7 @@ const API_RULES = new Map<string, QueryRule>([['/api/v1/guest/books', browseRule
 
 export const pageQueryRule = (path: string) => PAGE_RULES.get(path);
 
-/** The guest API's rules; a chapter's key needs the languages each chapter has (catalogue/translation-index.ts). */
+/** The guest API's rules; a chapter's key needs the languages each chapter has (content/catalogue/translation-index.ts). */
 export function apiQueryRules(languages: ChapterLanguages): (path: string) => QueryRule | undefined {
   return (path) => {
     const chapter = CHAPTER_API.exec(path);

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { RateWindows, TooManyRequests, type SlidingWindow } from '../common/rate-windows';
+import { RateWindows, TooManyRequests, type SlidingWindow } from '../platform/common/rate-windows';
 
 export const RATE_LIMIT = 'lingonovel:rate-limit';
 export const PER_IP_PER_MINUTE = 30;

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import type { LogFormat } from '../config';
+import type { LogFormat } from '../platform/config';
 
 const logger = new Logger('HTTP');
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SITE_BUILD_DIR } from '../paths';
+import { SITE_BUILD_DIR } from '../platform/paths';
 
 /** Astro's island runtime and the hydration directives our pages use, which Astro writes inline. */
 const ASTRO_SCRIPTS = [

@@ -1,7 +1,7 @@
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { MEDIA_ROUTE } from '../media/media-urls';
+import { MEDIA_ROUTE } from '../platform/media/media-urls';
 
 type Directives = Record<string, string[]>;
 

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Sitemaps } from '../catalogue/sitemap';
+import type { Sitemaps } from '../content/catalogue/sitemap';
 
 const PATH = /^\/sitemap(?:-([1-9]\d{0,5}))?\.xml$/;
 
 /**
- * `/sitemap.xml` and its numbered parts, streamed from the catalogue (catalogue/sitemap.ts) and kept out of
+ * `/sitemap.xml` and its numbered parts, streamed from the catalogue (content/catalogue/sitemap.ts) and kept out of
  * the page cache. Fresh on every request, as the pages are after an edit: crawlers revalidate it.
  */
 export function sitemapRoute(sitemaps: Sitemaps, publicUrl: string) {

@@ -5,7 +5,7 @@ import {
   type PipeTransform,
   type ValidationError,
 } from '@nestjs/common';
-import { RuleFailed, ValidationFailed, type FieldErrors } from '../common/api-error';
+import { RuleFailed, ValidationFailed, type FieldErrors } from '../platform/common/api-error';
 
 function collect(errors: ValidationError[], into: FieldErrors = {}, prefix = ''): FieldErrors {
   for (const error of errors) {

@@ -3,9 +3,9 @@ import {
   markSharedNumbers,
   takeBookJson,
   takeChapterJson,
-} from '../imports/book-import-reader';
-import { bookProblems, readyBook, type BookChapter, type ReadyBook } from '../imports/manifests';
-import { rowTextProblem } from '../imports/text-formats';
+} from '../publishing/imports/book-import-reader';
+import { bookProblems, readyBook, type BookChapter, type ReadyBook } from '../publishing/imports/manifests';
+import { rowTextProblem } from '../publishing/imports/text-formats';
 import type { DemoBook } from './demo-catalogue';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_DIR } from '../paths';
-import type { CefrLevel, Difficulty } from '../books/book.entity';
+import { DEMO_DIR } from '../platform/paths';
+import type { CefrLevel, Difficulty } from '../content/catalogue/entities/book.entity';
 
 export interface DemoPhrase {
   phrase: string;

@@ -3,15 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource, type Repository } from 'typeorm';
-import { hashPassword } from '../auth/password';
-import { CatalogueEvents } from '../catalogue/catalogue-events';
-import { BooksRepository } from '../catalogue/repository/books.repository';
-import { APP_CONFIG, type AppConfig } from '../config';
-import { AppMeta } from '../database/app-meta.entity';
-import type { ReadyBook } from '../imports/manifests';
-import { createWholeBook, storedPaths, storeBookFiles, type StoredBookFiles } from '../imports/whole-book';
-import { MediaService } from '../media/media.service';
-import { User, UserType } from '../users/user.entity';
+import { hashPassword } from '../accounts/auth/password';
+import { CatalogueEvents } from '../content/catalogue/catalogue-events';
+import { BooksRepository } from '../content/catalogue/repository/books.repository';
+import { APP_CONFIG, type AppConfig } from '../platform/config';
+import { AppMeta } from '../platform/database/app-meta.entity';
+import type { ReadyBook } from '../publishing/imports/manifests';
+import {
+  createWholeBook,
+  storedPaths,
+  storeBookFiles,
+  type StoredBookFiles,
+} from '../publishing/imports/whole-book';
+import { MediaService } from '../platform/media/media.service';
+import { User, UserType } from '../accounts/users/user.entity';
 import { demoReadyBook } from './demo-book';
 import { readDemoCatalogue } from './demo-catalogue';
 
@@ -27,7 +32,7 @@ export interface DemoCredentials {
 /**
  * Fills an empty installation with the demo catalogue and a demo administrator, once: the fact is
  * recorded in app_meta, so a restart (or an administrator who deleted every book) never gets it again.
- * Each book goes the book import's way (imports/whole-book.ts): read by its rules, its files stored
+ * Each book goes the book import's way (publishing/imports/whole-book.ts): read by its rules, its files stored
  * through the upload checks, then created whole; all books in one transaction, with the administrator.
  * The administrator's password is random per installation and kept beside the data for `npm start` to
  * print; `npm run serve` never seeds.

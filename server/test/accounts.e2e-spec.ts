@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { User } from '../users/user.entity';
+import { User } from '../accounts/users/user.entity';
 import { ApiClient, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 

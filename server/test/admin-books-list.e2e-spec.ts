@@ -1,5 +1,5 @@
-import type { Book } from '../books/book.entity';
-import { BooksRepository } from '../catalogue/repository/books.repository';
+import type { Book } from '../content/catalogue/entities/book.entity';
+import { BooksRepository } from '../content/catalogue/repository/books.repository';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';

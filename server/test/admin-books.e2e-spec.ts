@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { MeasureAhead } from '../formats/measure-ahead';
+import { MeasureAhead } from '../publishing/formats/measure-ahead';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import sharp from 'sharp';

@@ -1,5 +1,5 @@
 import { ApiClient, newAdmin } from './api-client';
-import { MeasureAhead } from '../formats/measure-ahead';
+import { MeasureAhead } from '../publishing/formats/measure-ahead';
 import { bookForm, fixture, form, mediaExists, mediaFiles, purgeAfterGrace, tempFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 

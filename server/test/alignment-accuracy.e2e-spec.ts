@@ -1,15 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alignRecording, type AlignProgress } from '../alignment/align';
-import { ENGLISH, ITALIAN, makeSampleRecording, type SampleLanguage } from '../alignment/sample-recordings';
-import { referenceVoice } from '../alignment/voices';
-import { probeDurationMs } from '../imports/ffmpeg';
+import { alignRecording, type AlignProgress } from '../publishing/alignment/align';
+import {
+  ENGLISH,
+  ITALIAN,
+  makeSampleRecording,
+  type SampleLanguage,
+} from '../publishing/alignment/sample-recordings';
+import { referenceVoice } from '../publishing/alignment/voices';
+import { probeDurationMs } from '../publishing/imports/ffmpeg';
 
 jest.setTimeout(180_000);
 
 /**
- * The aligner on recordings it was not made for (server/alignment/sample-recordings.ts): Festival's
+ * The aligner on recordings it was not made for (server/publishing/alignment/sample-recordings.ts): Festival's
  * voices, not eSpeak's, each with an intro not in the text, breaths inside sentences longer than some gaps
  * between them, background noise and the tempo changed by 6%. A cut is right inside the true gap between
  * two sentences, 50 ms either side (docs/alignment.md).

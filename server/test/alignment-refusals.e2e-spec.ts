@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AlignmentError, alignRecording } from '../alignment/align';
-import { ENGLISH, ITALIAN, makeSampleRecording } from '../alignment/sample-recordings';
-import { GAP_MS, speakPhrases } from '../alignment/synthesis';
-import { probeDurationMs, runFfmpeg } from '../imports/ffmpeg';
+import { AlignmentError, alignRecording } from '../publishing/alignment/align';
+import { ENGLISH, ITALIAN, makeSampleRecording } from '../publishing/alignment/sample-recordings';
+import { GAP_MS, speakPhrases } from '../publishing/alignment/synthesis';
+import { probeDurationMs, runFfmpeg } from '../publishing/imports/ffmpeg';
 
 jest.setTimeout(180_000);
 

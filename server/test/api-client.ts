@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createAdmin } from '../users/create-admin';
+import { createAdmin } from '../accounts/users/create-admin';
 import type { TestServer } from './harness';
 
 export interface ApiResult<T = Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT } from '../platform/paths';
 import { assertBuilt, MAIN } from './built-server';
 
 /**
@@ -14,10 +14,10 @@ require('reflect-metadata');
 // npm test's SQLite pass records the spec's SQL, this process's too (scripts/sql-shapes.cjs).
 if (process.env.TEST_SQL_LOG) require('./scripts/sql-shapes.cjs').logBothEngines(process.env.TEST_SQL_LOG, process.env.PROBE_SPEC);
 const dist = process.env.PROBE_DIST;
-const { loadConfig } = require(dist + '/config.js');
+const { loadConfig } = require(dist + '/platform/config.js');
 const { createApp } = require(dist + '/http/create-app.js');
 const { PageCache } = require(dist + '/http/page-cache.js');
-const { Book } = require(dist + '/books/book.entity.js');
+const { Book } = require(dist + '/content/catalogue/entities/book.entity.js');
 const { DemoSeedService } = require(dist + '/seed/demo-seed.service.js');
 const { DataSource } = require('typeorm');
 (async () => {

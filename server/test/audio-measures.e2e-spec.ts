@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { sql } from '../database/sql';
-import { AudioMeasure } from '../formats/audio-measure.entity';
-import { AudioMeasures, decodedLengthUs, UndecodableAudioError } from '../formats/audio-measures';
-import { EpubClips, transcodeKey } from '../formats/epub-clips';
-import { decodeToPcm, PCM_RATE } from '../formats/pcm';
-import * as ffmpeg from '../imports/ffmpeg';
-import { FFMPEG_MISSING_MESSAGE, FfmpegError, ffmpegPath } from '../imports/ffmpeg';
-import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { sql } from '../platform/database/sql';
+import { AudioMeasure } from '../publishing/formats/audio-measure.entity';
+import { AudioMeasures, decodedLengthUs, UndecodableAudioError } from '../publishing/formats/audio-measures';
+import { EpubClips, transcodeKey } from '../publishing/formats/epub-clips';
+import { decodeToPcm, PCM_RATE } from '../publishing/formats/pcm';
+import * as ffmpeg from '../publishing/imports/ffmpeg';
+import { FFMPEG_MISSING_MESSAGE, FfmpegError, ffmpegPath } from '../publishing/imports/ffmpeg';
+import { DERIVED_STORE, MEDIA_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 import { startServer, type TestServer } from './harness';
 
 /**

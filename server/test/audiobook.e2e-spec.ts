@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { BooksRepository } from '../catalogue/repository/books.repository';
-import { AudiobookBuild } from '../formats/audiobook-build.entity';
-import { Audiobooks, AUDIOBOOK_FFMPEG_MISSING, type AudiobookAnswer } from '../formats/audiobook/audiobooks';
-import { AudiobookLeases } from '../formats/audiobook/audiobook-leases';
-import { DERIVED_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { BooksRepository } from '../content/catalogue/repository/books.repository';
+import { AudiobookBuild } from '../publishing/formats/audiobook-build.entity';
+import {
+  Audiobooks,
+  AUDIOBOOK_FFMPEG_MISSING,
+  type AudiobookAnswer,
+} from '../publishing/formats/audiobook/audiobooks';
+import { AudiobookLeases } from '../publishing/formats/audiobook/audiobook-leases';
+import { DERIVED_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 import { ApiClient, newAdmin } from './api-client';
 import { bookForm, form, loseMedia, mediaBytes } from './fixtures';
 import { onPostgres } from './database';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { sql } from '../database/sql';
-import { SubscriptionConfirmations1763848800000 } from '../migrations/1763848800000-SubscriptionConfirmations';
+import { sql } from '../platform/database/sql';
+import { SubscriptionConfirmations1763848800000 } from '../platform/migrations/1763848800000-SubscriptionConfirmations';
 import { ApiClient, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { TestSmtp } from './smtp';

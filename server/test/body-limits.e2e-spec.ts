@@ -1,8 +1,8 @@
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { countServerReads, rawRequest } from './raw-socket';
-import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from '../common/body-limits';
-import { PHRASE_UPLOADS } from '../common/body-limits';
+import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from '../platform/common/body-limits';
+import { PHRASE_UPLOADS } from '../platform/common/body-limits';
 import { tempFiles } from './fixtures';
 
 const BOUNDARY = 'lingonovel-boundary';

@@ -1,12 +1,12 @@
-import { Chapter } from '../chapters/chapter.entity';
-import { MeasureAhead } from '../formats/measure-ahead';
-import { Phrase } from '../phrases/phrase.entity';
+import { Chapter } from '../content/catalogue/entities/chapter.entity';
+import { MeasureAhead } from '../publishing/formats/measure-ahead';
+import { Phrase } from '../content/catalogue/entities/phrase.entity';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
-import type { BookImportResponse } from '../imports/book-imports.dto';
-import { StagedImport } from '../imports/staged-import.entity';
+import { PhrasesRepository } from '../content/catalogue/repository/phrases.repository';
+import type { BookImportResponse } from '../publishing/imports/book-imports.dto';
+import { StagedImport } from '../publishing/imports/staged-import.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import {

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { scaled, SERVER_START_MS } from '../../scripts/test-limits.cjs';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT } from '../platform/paths';
 
 /** These tests run the built server as a real process: `npm test` builds first. */
 export const MAIN = join(PROJECT_ROOT, 'dist', 'app', 'server', 'main.js');

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { BooksRepository } from '../catalogue/repository/books.repository';
-import { WORD_LENGTH } from '../catalogue/search-key';
-import { sql } from '../database/sql';
+import { BooksRepository } from '../content/catalogue/repository/books.repository';
+import { WORD_LENGTH } from '../content/catalogue/search-key';
+import { sql } from '../platform/database/sql';
 import { PageCache } from '../http/page-cache';
 import { ApiClient, newAdmin } from './api-client';
 import { BOOK_FIELDS, bookForm, form } from './fixtures';

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
-import { MeasureAhead } from '../formats/measure-ahead';
-import { ImportLifecycle } from '../imports/import-lifecycle';
-import { StagedImport } from '../imports/staged-import.entity';
+import { PhrasesRepository } from '../content/catalogue/repository/phrases.repository';
+import { MeasureAhead } from '../publishing/formats/measure-ahead';
+import { ImportLifecycle } from '../publishing/imports/import-lifecycle';
+import { StagedImport } from '../publishing/imports/staged-import.entity';
 import { DataSource } from 'typeorm';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';

@@ -1,4 +1,4 @@
-import { Clock } from '../common/clock';
+import { Clock } from '../platform/common/clock';
 import type { TestServer } from './harness';
 
 /** Freezes the server's clock at the current time; `advance` moves it forward. */

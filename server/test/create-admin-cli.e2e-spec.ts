@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT } from '../platform/paths';
 import { ApiClient } from './api-client';
 import { assertBuilt } from './built-server';
 import { databaseUrlFor } from './database';

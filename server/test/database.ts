@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
-import type { DatabaseConfig } from '../database/data-source';
+import type { DatabaseConfig } from '../platform/database/data-source';
 
 /**
  * The API suite runs twice: on SQLite, and on the real PostgreSQL cluster that scripts/test.mjs starts,

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
-import { Phrase } from '../phrases/phrase.entity';
-import { DictationAttempt } from '../practice/dictation-attempt.entity';
+import { PhrasesRepository } from '../content/catalogue/repository/phrases.repository';
+import { Phrase } from '../content/catalogue/entities/phrase.entity';
+import { DictationAttempt } from '../learning/practice/dictation-attempt.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import { bookForm, fixture, form } from './fixtures';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
-import { sql } from '../database/sql';
+import { sql } from '../platform/database/sql';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, tempStorage, type TestServer } from './harness';
-import { DictionarySweep } from '../dictionaries/dictionary-sweep';
+import { DictionarySweep } from '../content/dictionaries/dictionary-sweep';
 
 /**
  * The dictionaries' admin API (docs/dictionaries.md): imports of Debian's FreeDict files (installed by

@@ -1,5 +1,5 @@
-import { LOGIN_FAILURES_ALLOWED } from '../auth/auth.service';
-import { SignedLinks } from '../common/signed-links';
+import { LOGIN_FAILURES_ALLOWED } from '../accounts/auth/auth.service';
+import { SignedLinks } from '../platform/common/signed-links';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook } from './books';
 import { startServer, type TestServer } from './harness';

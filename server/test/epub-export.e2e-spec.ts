@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { id3v2Size } from '../media/id3';
-import { BooksRepository } from '../catalogue/repository/books.repository';
-import { PhrasesRepository } from '../catalogue/repository/phrases.repository';
-import { EpubClips, transcodeKey } from '../formats/epub-clips';
-import { EpubExport } from '../formats/epub/epub-export';
-import { ffmpegPath } from '../imports/ffmpeg';
-import { COVER_WIDTHS, coverFile } from '../media/media-urls';
-import { DERIVED_STORE, MEDIA_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { id3v2Size } from '../platform/media/id3';
+import { BooksRepository } from '../content/catalogue/repository/books.repository';
+import { PhrasesRepository } from '../content/catalogue/repository/phrases.repository';
+import { EpubClips, transcodeKey } from '../publishing/formats/epub-clips';
+import { EpubExport } from '../publishing/formats/epub/epub-export';
+import { ffmpegPath } from '../publishing/imports/ffmpeg';
+import { COVER_WIDTHS, coverFile } from '../platform/media/media-urls';
+import { DERIVED_STORE, MEDIA_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { ApiClient, newAdmin } from './api-client';
 import { bookForm, loseMedia } from './fixtures';
@@ -248,7 +248,7 @@ describe('EPUB 3 with Media Overlays', () => {
     let sumUs = 0;
     const overlays = [] as number[];
     const sourceUs = sources.map((source) => decodedUs(dir, readFileSync(source.file), source.ext));
-    // An MP3 goes in as stored, less its ID3 tags (media/id3.ts: a leading ID3v2 tag, as ffmpeg writes).
+    // An MP3 goes in as stored, less its ID3 tags (platform/media/id3.ts: a leading ID3v2 tag, as ffmpeg writes).
     const sourceHash = sources.map((source) => {
       const bytes = readFileSync(source.file);
       const tag = source.ext === 'mp3' ? (id3v2Size(bytes) ?? 0) : 0;

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MEDIA_GRACE_MS, MediaTrash } from '../media/media-trash';
-import { MeasureAhead } from '../formats/measure-ahead';
-import { IMPORT_STORE, MEDIA_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { MEDIA_GRACE_MS, MediaTrash } from '../platform/media/media-trash';
+import { MeasureAhead } from '../publishing/formats/measure-ahead';
+import { IMPORT_STORE, MEDIA_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 import type { TestServer } from './harness';
-import { wavHeader } from '../alignment/pcm16';
+import { wavHeader } from '../publishing/alignment/pcm16';
 
 const DIR = join(__dirname, 'fixtures');
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type AppConfig } from '../config';
+import { loadConfig, type AppConfig } from '../platform/config';
 import { createApp } from '../http/create-app';
 import { databaseUrlFor } from './database';
 import { startS3, type TestS3 } from './s3';

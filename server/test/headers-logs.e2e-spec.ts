@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonLogger } from '../http/app-logger';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../accounts/users/users.service';
 import { newAdmin, newMember } from './api-client';
 import { assertBuilt, boot, run, stop } from './built-server';
 import { bookForm } from './fixtures';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BookInsights } from '../insights/insights.service';
+import type { BookInsights } from '../learning/insights/insights.service';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook } from './books';
 import { controlClock, MINUTE } from './clock';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ListeningReceivedMinute1763830800000 } from '../migrations/1763830800000-ListeningReceivedMinute';
+import { ListeningReceivedMinute1763830800000 } from '../platform/migrations/1763830800000-ListeningReceivedMinute';
 import { newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { controlClock, MINUTE } from './clock';

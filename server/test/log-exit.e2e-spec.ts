@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths';
+import { PROJECT_ROOT } from '../platform/paths';
 
 /** The built logger (npm test builds first), in a process of its own that ends as a server may end. */
 const LOGGER = join(PROJECT_ROOT, 'dist', 'app', 'server', 'http', 'app-logger.js');

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { Dictionary } from '../dictionaries/dictionary.entity';
-import { DictionaryEntry } from '../dictionaries/dictionary-entry.entity';
-import { foldWord } from '../dictionaries/fold';
-import { User } from '../users/user.entity';
-import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
+import { Dictionary } from '../content/dictionaries/dictionary.entity';
+import { DictionaryEntry } from '../content/dictionaries/dictionary-entry.entity';
+import { foldWord } from '../content/dictionaries/fold';
+import { User } from '../accounts/users/user.entity';
+import { WordForm, WordFormSet } from '../content/word-forms/word-form.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import { parseCsv } from './csv';

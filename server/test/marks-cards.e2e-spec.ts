@@ -1,17 +1,17 @@
 import { DataSource } from 'typeorm';
-import { Book } from '../books/book.entity';
+import { Book } from '../content/catalogue/entities/book.entity';
 import yauzl from 'yauzl';
-import { PhraseTranslation } from '../phrases/phrase-translation.entity';
-import { PhraseMark } from '../practice/phrase-mark.entity';
-import { User } from '../users/user.entity';
-import { DeletedWord } from '../words/deleted-word.entity';
-import { Access } from '../access/access.service';
-import { SavedWord } from '../words/saved-word.entity';
+import { PhraseTranslation } from '../content/catalogue/entities/phrase-translation.entity';
+import { PhraseMark } from '../learning/practice/phrase-mark.entity';
+import { User } from '../accounts/users/user.entity';
+import { DeletedWord } from '../learning/words/deleted-word.entity';
+import { Access } from '../content/access/access.service';
+import { SavedWord } from '../learning/words/saved-word.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { parseCsv } from './csv';
 import { controlClock, MINUTE } from './clock';
-import { chooseTranslation } from '../common/translation-choice';
+import { chooseTranslation } from '../platform/common/translation-choice';
 import { startServer, type TestServer } from './harness';
 
 interface Card {

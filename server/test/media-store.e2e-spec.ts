@@ -2,12 +2,12 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { loadConfig } from '../config';
-import { MediaModule } from '../media/media.module';
-import { MediaService } from '../media/media.service';
-import { MEDIA_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
-import { createS3Client, S3MediaStore } from '../media/store/s3-media-store';
+import { loadConfig } from '../platform/config';
+import { MediaModule } from '../platform/media/media.module';
+import { MediaService } from '../platform/media/media.service';
+import { MEDIA_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
+import { createS3Client, S3MediaStore } from '../platform/media/store/s3-media-store';
 import { ApiClient, newAdmin } from './api-client';
 import { makeBook } from './books';
 import { fixture, form, purgeAfterGrace } from './fixtures';

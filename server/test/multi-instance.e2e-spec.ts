@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
-import { LISTENER_NAME } from '../catalogue/catalogue-broadcast';
-import { openDatabase } from '../database/prepare';
-import { MIGRATIONS } from '../database/schema';
-import { createAdmin } from '../users/create-admin';
+import { LISTENER_NAME } from '../content/catalogue/catalogue-broadcast';
+import { openDatabase } from '../platform/database/prepare';
+import { MIGRATIONS } from '../platform/database/schema';
+import { createAdmin } from '../accounts/users/create-admin';
 import { ApiClient } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { assertBuilt, boot, stop } from './built-server';

@@ -11,12 +11,12 @@ import OPDSParser, {
   type OPDSFeed,
 } from 'opds-feed-parser';
 import { DataSource } from 'typeorm';
-import { BooksRepository } from '../catalogue/repository/books.repository';
-import { DERIVED_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
-import { opdsCoverKey } from '../opds/opds-covers';
+import { BooksRepository } from '../content/catalogue/repository/books.repository';
+import { DERIVED_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
+import { opdsCoverKey } from '../publishing/opds/opds-covers';
 import { DemoSeedService } from '../seed/demo-seed.service';
-import { CoverageRefresher } from '../word-status/coverage-refresher';
+import { CoverageRefresher } from '../learning/word-status/coverage-refresher';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';

@@ -2,8 +2,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ReadinessChecks } from '../health/readiness-checks';
-import { MEDIA_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { MEDIA_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 import { mediaFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { ReviewLog } from '../words/review-log.entity';
-import { FsrsOptimiser } from '../words/fsrs-optimiser';
+import { ReviewLog } from '../learning/words/review-log.entity';
+import { FsrsOptimiser } from '../learning/words/fsrs-optimiser';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';

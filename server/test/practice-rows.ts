@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { DictationAttempt } from '../practice/dictation-attempt.entity';
-import { PhraseMark } from '../practice/phrase-mark.entity';
-import { SavedWord } from '../words/saved-word.entity';
+import { DictationAttempt } from '../learning/practice/dictation-attempt.entity';
+import { PhraseMark } from '../learning/practice/phrase-mark.entity';
+import { SavedWord } from '../learning/words/saved-word.entity';
 import type { ApiClient } from './api-client';
 import type { TestServer } from './harness';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Chapter } from '../chapters/chapter.entity';
-import { quarterOf } from '../common/time-zone';
-import { ListeningEvent } from '../listening/listening-event.entity';
-import { Phrase } from '../phrases/phrase.entity';
-import { SavedWord } from '../words/saved-word.entity';
-import { newCard } from '../words/scheduler';
+import { Chapter } from '../content/catalogue/entities/chapter.entity';
+import { quarterOf } from '../platform/common/time-zone';
+import { ListeningEvent } from '../learning/listening/listening-event.entity';
+import { Phrase } from '../content/catalogue/entities/phrase.entity';
+import { SavedWord } from '../learning/words/saved-word.entity';
+import { newCard } from '../learning/words/scheduler';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { controlClock, MINUTE } from './clock';

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { absolute, PUBLIC_PAGES } from '../catalogue/public-pages';
+import { absolute, PUBLIC_PAGES } from '../content/catalogue/public-pages';
 import { assertBuilt, boot, stop, SEEDING_HOOK_MS } from './built-server';
 import { bookForm, BOOK_FIELDS, form, wav, WAV_RATE } from './fixtures';
 import { rawGet } from './harness';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { MeasureAhead } from '../formats/measure-ahead';
-import { Phrase } from '../phrases/phrase.entity';
+import { MeasureAhead } from '../publishing/formats/measure-ahead';
+import { Phrase } from '../content/catalogue/entities/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 import { makeBook } from './books';

@@ -1,11 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGLISH, ITALIAN, makeSampleRecording, type SampleRecording } from '../alignment/sample-recordings';
+import {
+  ENGLISH,
+  ITALIAN,
+  makeSampleRecording,
+  type SampleRecording,
+} from '../publishing/alignment/sample-recordings';
 import { DataSource } from 'typeorm';
-import { AlignmentJobs } from '../imports/alignment-jobs';
-import { StagedImport } from '../imports/staged-import.entity';
-import { runFfmpeg } from '../imports/ffmpeg';
+import { AlignmentJobs } from '../publishing/imports/alignment-jobs';
+import { StagedImport } from '../publishing/imports/staged-import.entity';
+import { runFfmpeg } from '../publishing/imports/ffmpeg';
 import { ApiClient, newAdmin } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
@@ -51,7 +56,7 @@ const form = (phrases: readonly string[], recording: Buffer, name = 'chapter.mp3
 /**
  * The chapter import with a recording of a book whose language has a reference voice: aligned to its text
  * (docs/alignment.md), through the API, on whichever database the suite runs on. The recordings are made
- * by Festival (server/alignment/sample-recordings.ts): not the reference voice.
+ * by Festival (server/publishing/alignment/sample-recordings.ts): not the reference voice.
  */
 describe('Importing a chapter from a narrated recording, aligned to its text', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lingonovel-aligned-import-'));

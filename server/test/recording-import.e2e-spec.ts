@@ -8,11 +8,11 @@ import {
   FFMPEG_MISSING_MESSAGE,
   probeDurationMs,
   runFfmpeg,
-} from '../imports/ffmpeg';
+} from '../publishing/imports/ffmpeg';
 import { randomUUID } from 'node:crypto';
-import { MAX_PEAK_PAIRS, type RecordingPeaks as Peaks } from '../imports/recording-peaks';
-import { IMPORT_STORE } from '../media/store/create-stores';
-import type { MediaStore } from '../media/store/media-store';
+import { MAX_PEAK_PAIRS, type RecordingPeaks as Peaks } from '../publishing/imports/recording-peaks';
+import { IMPORT_STORE } from '../platform/media/store/create-stores';
+import type { MediaStore } from '../platform/media/store/media-store';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';

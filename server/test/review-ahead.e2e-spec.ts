@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { newCard } from '../words/scheduler';
-import { SavedWord } from '../words/saved-word.entity';
+import { newCard } from '../learning/words/scheduler';
+import { SavedWord } from '../learning/words/saved-word.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { controlClock, MINUTE } from './clock';

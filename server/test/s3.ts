@@ -1,7 +1,7 @@
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { createS3Client } from '../media/store/s3-media-store';
+import { createS3Client } from '../platform/media/store/s3-media-store';
 
 /** One bucket per test server, each server with its own s3rver and folder. */
 export const TEST_BUCKET = 'lingonovel-test';

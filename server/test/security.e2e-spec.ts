@@ -1,8 +1,8 @@
 import { ModulesContainer } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import type { Type } from '@nestjs/common';
-import { ROLES } from '../auth/auth.decorators';
-import { UserType } from '../users/user.entity';
+import { ROLES } from '../accounts/auth/auth.decorators';
+import { UserType } from '../accounts/users/user.entity';
 import jwt from 'jsonwebtoken';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';

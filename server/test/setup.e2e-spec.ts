@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SetupService } from '../setup/setup.service';
+import { SetupService } from '../accounts/setup/setup.service';
 import { ApiClient } from './api-client';
 import { startServer, type TestServer } from './harness';
 

@@ -8,9 +8,9 @@ import {
   ffmpegPath,
   probeDurationMs,
   runFfmpeg,
-} from '../imports/ffmpeg';
-import { cutSegments, detectSilences, previewSplit, type Span } from '../imports/silence-split';
-import { DEMO_DIR } from '../paths';
+} from '../publishing/imports/ffmpeg';
+import { cutSegments, detectSilences, previewSplit, type Span } from '../publishing/imports/silence-split';
+import { DEMO_DIR } from '../platform/paths';
 
 /**
  * The long-recording split on a real recording: six demo clips joined by silences of known lengths.

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { Sitemaps } from '../catalogue/sitemap';
+import { Sitemaps } from '../content/catalogue/sitemap';
 import { newAdmin, type ApiClient } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';

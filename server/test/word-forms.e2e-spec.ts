@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { sql } from '../database/sql';
-import { WordFormGenerations } from '../word-forms/word-form-generations';
-import { MAX_FORMS } from '../word-forms/word-forms.dto';
-import { WordFormsService } from '../word-forms/word-forms.service';
+import { sql } from '../platform/database/sql';
+import { WordFormGenerations } from '../content/word-forms/word-form-generations';
+import { MAX_FORMS } from '../content/word-forms/word-forms.dto';
+import { WordFormsService } from '../content/word-forms/word-forms.service';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { startServer, type TestServer } from './harness';
 

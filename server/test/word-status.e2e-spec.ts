@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { ChapterWordsRepository } from '../catalogue/repository/chapter-words.repository';
-import { sql } from '../database/sql';
-import { WordForm, WordFormSet } from '../word-forms/word-form.entity';
-import { WordFormsService } from '../word-forms/word-forms.service';
-import { CoverageRefresher } from '../word-status/coverage-refresher';
+import { ChapterWordsRepository } from '../content/catalogue/repository/chapter-words.repository';
+import { sql } from '../platform/database/sql';
+import { WordForm, WordFormSet } from '../content/word-forms/word-form.entity';
+import { WordFormsService } from '../content/word-forms/word-forms.service';
+import { CoverageRefresher } from '../learning/word-status/coverage-refresher';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';

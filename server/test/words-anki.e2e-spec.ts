@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { withoutId3 } from '../media/id3';
-import { MediaService } from '../media/media.service';
-import { Phrase } from '../phrases/phrase.entity';
-import { SavedWord } from '../words/saved-word.entity';
-import { ANKI_README } from '../words/anki-export';
-import { newCard } from '../words/scheduler';
+import { withoutId3 } from '../platform/media/id3';
+import { MediaService } from '../platform/media/media.service';
+import { Phrase } from '../content/catalogue/entities/phrase.entity';
+import { SavedWord } from '../learning/words/saved-word.entity';
+import { ANKI_README } from '../learning/words/anki-export';
+import { newCard } from '../learning/words/scheduler';
 import { parseCsv } from './csv';
 import yauzl from 'yauzl';
 import { ApiClient, newAdmin, newMember } from './api-client';
@@ -82,7 +82,7 @@ describe('Anki export of saved words', () => {
   };
 
   /** The stored file behind a word's clip URL (signed or not). */
-  /** A clip as the export gives it: the stored bytes, an MP3's without its ID3 tags (media/id3.ts). */
+  /** A clip as the export gives it: the stored bytes, an MP3's without its ID3 tags (platform/media/id3.ts). */
   const storedClip = async (url: string) => {
     const bytes = await mediaBytes(server, url);
     if (!/\.mp3(\?|$)/.test(url)) return bytes;

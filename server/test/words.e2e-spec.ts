@@ -1,11 +1,11 @@
 import { DataSource } from 'typeorm';
 import { parseCsv } from './csv';
-import { Phrase } from '../phrases/phrase.entity';
+import { Phrase } from '../content/catalogue/entities/phrase.entity';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { makeBook, phraseIdsOf } from './books';
 import { fixture, form } from './fixtures';
 import { controlClock } from './clock';
-import { UNDO_WINDOW_MS, WordTrash } from '../words/word-trash';
+import { UNDO_WINDOW_MS, WordTrash } from '../learning/words/word-trash';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';

@@ -21,7 +21,7 @@ import type {
   AppPasswordResponse,
   AppPasswordsAnswer,
   NewAppPassword,
-} from '../../server/app-passwords/app-passwords.dto';
+} from '../../server/accounts/app-passwords/app-passwords.dto';
 import { useSubmit } from './shared/useSubmit';
 import { ErrorSummary, Field, SubmitButton, SuccessMessage, formValues } from './shared/Form';
 

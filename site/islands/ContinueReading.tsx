@@ -3,7 +3,7 @@
  * its cover, where they are and how far through the chapter. Positions come from the server, so every
  * device shows the same.
  */
-import type { ProgressResponse } from '../../server/reading/progress.dto';
+import type { ProgressResponse } from '../../server/learning/reading/progress.dto';
 
 export default function ContinueReading({ books }: { books: ProgressResponse[] | undefined }) {
   if (!books) return null;

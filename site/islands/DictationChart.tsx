@@ -4,7 +4,7 @@
  * server's, `GET user/stats` `dictation`), and the same figures as a table for those who prefer one.
  * Days without a dictation draw no bar and say so; a day at 0 % draws a thin mark and says 0%.
  */
-import type { DictationStats } from '../../server/listening/listening.dto';
+import type { DictationStats } from '../../server/learning/listening/listening.dto';
 import { dayName, plural } from '../lib/chart';
 import { DayChart } from './DayChart';
 

@@ -10,7 +10,7 @@
  * Every call is a POST, so neither tokens nor passwords travel in URLs.
  */
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import type { MessageAnswer } from '../../server/common/answers';
+import type { MessageAnswer } from '../../server/platform/common/answers';
 import { api, errorMessage } from '../lib/api';
 import { clearSession } from '../lib/session';
 import {

@@ -3,8 +3,8 @@
  * from `GET user/stats`' `known_words`: the words known at the end of each day. Nothing until the member
  * has marked a word known.
  */
-import type { Stats } from '../../server/listening/listening.dto';
-import { languageName } from '../../server/catalogue/languages';
+import type { Stats } from '../../server/learning/listening/listening.dto';
+import { languageName } from '../../server/content/catalogue/languages';
 import { axisTop, dayName } from '../lib/chart';
 import { DayChart } from './DayChart';
 

@@ -15,7 +15,7 @@ import {
 } from '../lib/session';
 import { ErrorSummary, Field, SubmitButton, formValues } from './shared/Form';
 
-import type { LoginAnswer as LoginResponse } from '../../server/auth/auth-responses';
+import type { LoginAnswer as LoginResponse } from '../../server/accounts/auth/auth-responses';
 
 export default function LoginForm() {
   const [busy, setBusy] = useState(false);

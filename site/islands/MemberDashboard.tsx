@@ -10,12 +10,12 @@ import type { SubscriptionSummary } from '../lib/plan';
 import { useGuard } from '../lib/useGuard';
 import PlanSummary from './PlanSummary';
 import ContinueReading from './ContinueReading';
-import type { StatsAnswer } from '../../server/listening/listening.dto';
+import type { StatsAnswer } from '../../server/learning/listening/listening.dto';
 import ProgressStats, { type Stats } from './ProgressStats';
 import { DeviceNotice } from './shared/DeviceNotice';
 import { syncTimeZone } from '../lib/time-zone';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
-import type { ProgressResponse } from '../../server/reading/progress.dto';
+import type { ProgressResponse } from '../../server/learning/reading/progress.dto';
 
 export default function MemberDashboard() {
   const access = useGuard(membersOnly);

@@ -9,7 +9,7 @@ import { signedIn } from '../lib/guards';
 import { forgetPaidDownloads } from '../lib/offline/member';
 import { getUser, setToken, setUser } from '../lib/session';
 import { useGuard } from '../lib/useGuard';
-import type { ProfileResponse } from '../../server/users/users.dto';
+import type { ProfileResponse } from '../../server/accounts/users/users.dto';
 import type { SubscriptionSummary } from '../lib/plan';
 import PlanSummary from './PlanSummary';
 import { SpeaksForm } from './SpeaksForm';

@@ -4,7 +4,7 @@
  * accuracy day by day (DictationChart). Everything comes from `GET user/stats`, in the member's days.
  * The charts are plain HTML (islands/DayChart.tsx).
  */
-import type { Stats } from '../../server/listening/listening.dto';
+import type { Stats } from '../../server/learning/listening/listening.dto';
 import { axisTop, dayName, minutes, plural } from '../lib/chart';
 import { DayChart } from './DayChart';
 import { DictationChart } from './DictationChart';

@@ -1,6 +1,6 @@
 /**
  * The first run's wizard (docs/deploy.md, "First run"): the setup code from the boot log, then the first
- * administrator's name, address and password. The server decides everything (server/setup/): this page
+ * administrator's name, address and password. The server decides everything (server/accounts/setup/): this page
  * asks it whether setup is still needed, and once it is done, or when it was done already, it sends the
  * person to sign in and on to the administration.
  *
@@ -8,7 +8,7 @@
  * shows the server's message, which says what to do (restart for a code, sign in, wait).
  */
 import { useEffect, useState, type SubmitEvent } from 'react';
-import type { SetupStateAnswer } from '../../server/setup/setup.dto';
+import type { SetupStateAnswer } from '../../server/accounts/setup/setup.dto';
 import { ApiError, api } from '../lib/api';
 import {
   ErrorSummary,

@@ -11,7 +11,7 @@
  * shows nothing, as docs/product.md section 8 says for signup.
  */
 import { useEffect, useState, type SubmitEvent } from 'react';
-import type { SignupAnswer } from '../../server/auth/auth-responses';
+import type { SignupAnswer } from '../../server/accounts/auth/auth-responses';
 import { ApiError, api } from '../lib/api';
 import { carryOverPlaces } from '../lib/reader/reading-progress';
 import { currentNextPath, homeFor, setDeviceToken, setSession, withNext } from '../lib/session';

@@ -10,7 +10,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import { api, errorMessage, type ApiError } from '../lib/api';
 import { COMMON_LANGUAGES, canonicalTag, languageLabel, languageName } from '../lib/languages';
-import type { ProfileResponse } from '../../server/users/users.dto';
+import type { ProfileResponse } from '../../server/accounts/users/users.dto';
 import { forgetLearnerLanguages } from '../lib/translation-language';
 import { useSubmit } from './shared/useSubmit';
 import { ErrorSummary, FieldShell, SubmitButton, SuccessMessage, useHydrated } from './shared/Form';

@@ -2,21 +2,24 @@
  * What the admin islands share: the shapes the admin API answers (docs/api.md), the routes of docs/product.md
  * section 2, and a few formatters. Nothing here calls the API: site/lib/api.ts does.
  */
-import type { BookListAnswer } from '../../server/books/book-list.dto';
-import type { BookResponse } from '../../server/catalogue/book-response';
-import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel } from '../../server/books/book-levels';
+import type { BookListAnswer } from '../../server/publishing/books/book-list.dto';
+import type { BookResponse } from '../../server/content/catalogue/book-response';
+import { CEFR_LEVELS, DIFFICULTIES, type CefrLevel } from '../../server/content/catalogue/book-levels';
 import type {
   BookChaptersResponse,
   ChapterDetailResponse,
   ChapterSummaryResponse,
-} from '../../server/chapters/chapter-responses';
-import type { ChapterPhrasesResponse, PhraseResponse } from '../../server/phrases/phrase-responses';
+} from '../../server/publishing/chapters/chapter-responses';
+import type {
+  ChapterPhrasesResponse,
+  PhraseResponse,
+} from '../../server/publishing/phrases/phrase-responses';
 import { ApiError, GENERIC_ERROR } from './api';
 
 export { CEFR_LEVELS, DIFFICULTIES, type CefrLevel };
 /** What each CEFR level means, for the book form's select and the book detail: the catalogue's own names. */
 export { LEVEL_NAMES } from './cefr';
-export { languageName } from '../../server/catalogue/languages';
+export { languageName } from '../../server/content/catalogue/languages';
 
 /** A book as the admin API answers it (the server's own type, so the two cannot drift apart). */
 export type Book = BookResponse;

@@ -5,8 +5,8 @@
  * coverage; the address keeps `#best-for-me`, so a reload or a shared link chooses it again. Another sort
  * goes back to the page's own (books-browser.ts).
  */
-import type { MemberBook } from '../../server/word-status/word-status.dto';
-import { languageName } from '../../server/catalogue/languages';
+import type { MemberBook } from '../../server/learning/word-status/word-status.dto';
+import { languageName } from '../../server/content/catalogue/languages';
 import { api, ApiError } from './api';
 import { bookLength } from './catalogue';
 import { coverageText } from './coverage-badges';

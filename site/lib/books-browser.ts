@@ -1,4 +1,4 @@
-import { parseBrowseQuery } from '../../server/catalogue/browse-query';
+import { parseBrowseQuery } from '../../server/content/catalogue/browse-query';
 import { pageHtml } from './api';
 import { booksUrl } from './catalogue';
 

@@ -1,5 +1,5 @@
-import { browseQueryString, NO_LEVEL, type BrowseFilter } from '../../server/catalogue/browse-query';
-import { languageName, NO_LANGUAGE, NO_LANGUAGE_NAME } from '../../server/catalogue/languages';
+import { browseQueryString, NO_LEVEL, type BrowseFilter } from '../../server/content/catalogue/browse-query';
+import { languageName, NO_LANGUAGE, NO_LANGUAGE_NAME } from '../../server/content/catalogue/languages';
 
 /** How the catalogue's pages (/books, /learn/{language}) name and link what they show. */
 

@@ -1,4 +1,4 @@
-import type { CefrLevel } from '../../server/books/book-levels';
+import type { CefrLevel } from '../../server/content/catalogue/book-levels';
 
 /**
  * What each CEFR level means to a learner, beside its code ("A2 · Elementary"). One table for the

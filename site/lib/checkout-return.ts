@@ -6,7 +6,7 @@
  * site's paths (safeNextPath, as at sign-in) and a chapter (the server's rule: isReaderPath), both when sent
  * and when read back.
  */
-import { isReaderPath } from '../../server/billing/return-path';
+import { isReaderPath } from '../../server/accounts/billing/return-path';
 import { currentNextPath, safeNextPath } from './session';
 
 const KEY = 'checkout-next';

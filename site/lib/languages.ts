@@ -1,11 +1,11 @@
 /**
  * Languages as the member pages offer them: the common tags of the pickers ("I speak" on /profile, a
  * phrase's translations in the admin form, a book's language), their names, and the tag check the server
- * applies to translations and `speaks` (server/common/language-tags.ts, docs/practice.md), run here first
+ * applies to translations and `speaks` (server/platform/common/language-tags.ts, docs/practice.md), run here first
  * so that a typo is caught before the request.
  */
-import { languageName } from '../../server/catalogue/languages';
-import { canonicalTag, LANGUAGE_TAG_MAX } from '../../server/common/language-tags';
+import { languageName } from '../../server/content/catalogue/languages';
+import { canonicalTag, LANGUAGE_TAG_MAX } from '../../server/platform/common/language-tags';
 
 export { canonicalTag, LANGUAGE_TAG_MAX, languageName };
 

@@ -4,12 +4,12 @@
  * gives access), `sample` (a member without one), `visitor` (no session, or one the server no longer
  * knows: an expired token must not send a reader who only looks at a public page to the sign-in page),
  * or null when it cannot be known (offline, a server error). The server decides again at every chapter
- * and download (server/access/access.service.ts): a wrong guess here only changes what a page shows.
+ * and download (server/content/access/access.service.ts): a wrong guess here only changes what a page shows.
  *
  * One question per page: every caller shares the same answer. The API client is loaded only for one
  * signed in: a visitor's book page stays within its JS budget (docs/benchmarks.md).
  */
-import { planGivesAccess } from '../../server/billing/plan-access';
+import { planGivesAccess } from '../../server/accounts/billing/plan-access';
 import type { SubscriptionSummary } from './plan';
 import { getToken, getUser, UserType } from './session';
 

@@ -13,8 +13,8 @@ export const PLAN = {
 } as const;
 
 /** The server's own type, which the OpenAPI document describes. */
-export type { SubscriptionSummary } from '../../server/billing/billing.dto';
-import type { SubscriptionSummary } from '../../server/billing/billing.dto';
+export type { SubscriptionSummary } from '../../server/accounts/billing/billing.dto';
+import type { SubscriptionSummary } from '../../server/accounts/billing/billing.dto';
 
 /** A plan's date as the pages show it ("March 12, 2026" in English); "soon" when Stripe gave none. */
 export const day = (iso: string | null) =>

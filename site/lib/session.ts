@@ -4,7 +4,7 @@
  * stored user only decides what the site shows and where it sends people.
  */
 
-import type { UserResponse } from '../../server/users/users.dto';
+import type { UserResponse } from '../../server/accounts/users/users.dto';
 
 export const UserType = { Admin: 1, Member: 2 } as const;
 

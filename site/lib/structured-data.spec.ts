@@ -1,4 +1,4 @@
-import type { PublicBook } from '../../server/catalogue/catalogue.service';
+import type { PublicBook } from '../../server/content/catalogue/catalogue.service';
 import { audiobookJsonLd, isoDuration } from './structured-data';
 
 describe('isoDuration', () => {

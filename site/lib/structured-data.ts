@@ -1,4 +1,4 @@
-import type { PublicBook } from '../../server/catalogue/catalogue.service';
+import type { PublicBook } from '../../server/content/catalogue/catalogue.service';
 
 /**
  * A length as an ISO 8601 duration, as schema.org wants it, to the nearest second and at least one

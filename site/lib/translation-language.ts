@@ -3,14 +3,14 @@
  * (`speaks` in user/profile), kept in sessionStorage for the visit so each page does not ask again;
  * otherwise, or when they chose none, the browser's own languages. The reader, dictation, review and
  * /words all pick a phrase's translation with these and the one rule, `chooseTranslation`
- * (server/common/translation-choice.ts), so a phrase reads the same on each page.
+ * (server/platform/common/translation-choice.ts), so a phrase reads the same on each page.
  */
 import { api } from './api';
-import { canonicalTag, withFallbacks } from '../../server/common/language-tags';
+import { canonicalTag, withFallbacks } from '../../server/platform/common/language-tags';
 import { keptSpeaks } from './offline/kept-speaks';
 import { getToken, getUser } from './session';
 
-export { chooseTranslation, type ChosenTranslation } from '../../server/common/translation-choice';
+export { chooseTranslation, type ChosenTranslation } from '../../server/platform/common/translation-choice';
 
 /** What the chapter API takes at most (`?translations=`). */
 const MAX_TAGS = 10;

@@ -1,14 +1,14 @@
 import { BadRequestException } from '@nestjs/common';
-import { MAX_BODY_DEPTH } from '../../common/body-limits';
-import { ValidationFailed } from '../../common/api-error';
-import { NOT_UNICODE_PROBLEM, NUL_PROBLEM } from '../../common/stored-text';
+import { MAX_BODY_DEPTH } from '../../platform/common/body-limits';
+import { ValidationFailed } from '../../platform/common/api-error';
+import { NOT_UNICODE_PROBLEM, NUL_PROBLEM } from '../../platform/common/stored-text';
 
 /**
  * Checks a parsed body before validation sees it, without recursion (so depth itself cannot overflow the
  * stack): nesting deeper than MAX_BODY_DEPTH is a 400, and a string that is not valid Unicode (a lone
  * surrogate, which JSON's \u escapes can make) is a 422 on its field, and so is a NUL, in every field.
  * Validators assume these hold. Other control characters are refused by the fields that store text
- * (common/stored-text.ts), not here: a password or a dictation answer takes them.
+ * (platform/common/stored-text.ts), not here: a password or a dictation answer takes them.
  */
 // With the u flag, a well-formed pair is one code point; only a lone surrogate is in category Cs.
 const LONE_SURROGATE = /\p{Cs}/u;

@@ -11,8 +11,8 @@ import {
 import type { Request } from 'express';
 import qs from 'qs';
 import type { Observable } from 'rxjs';
-import { ValidationFailed } from '../../common/api-error';
-import { BODY_LIMIT } from '../../common/body-limits';
+import { ValidationFailed } from '../../platform/common/api-error';
+import { BODY_LIMIT } from '../../platform/common/body-limits';
 import { unknownField } from '../validation';
 import { checkBodyShape } from './body-shape';
 import { readBody } from './read-body';

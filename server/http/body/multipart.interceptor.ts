@@ -17,13 +17,13 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
-import { MediaService } from '../../media/media.service';
-import { ValidationFailed } from '../../common/api-error';
-import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from '../../common/body-limits';
+import { MediaService } from '../../platform/media/media.service';
+import { ValidationFailed } from '../../platform/common/api-error';
+import { BODY_LIMIT, MB, multipartLimit, UPLOAD_FIELDS_LIMIT } from '../../platform/common/body-limits';
 import { bodyTooLarge, refuseDeclaredOver } from './read-body';
 import { checkBodyShape } from './body-shape';
 import { BodyTooLarge, FieldsTooLarge, PartBudget, watchParts } from './multipart-parts';
-import { forgetUploaded, markUploaded } from '../../common/uploaded-file.validator';
+import { forgetUploaded, markUploaded } from '../../platform/common/uploaded-file.validator';
 
 /** Which file fields a route accepts, and the most bytes each may have. */
 export type UploadLimits = Record<string, number>;

@@ -1,6 +1,6 @@
 import { BadRequestException, HttpException, HttpStatus, PayloadTooLargeException } from '@nestjs/common';
 import type { Request } from 'express';
-import { KB, MB } from '../../common/body-limits';
+import { KB, MB } from '../../platform/common/body-limits';
 
 const size = (bytes: number) =>
   bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / KB)} KB`;

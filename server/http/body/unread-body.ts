@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
-import { LINGER_BYTES, LINGER_MS } from '../../common/body-limits';
+import { LINGER_BYTES, LINGER_MS } from '../../platform/common/body-limits';
 
 /** True while the request still has body bytes on the wire that nobody has read. */
 function bodyStillArriving(req: Request): boolean {

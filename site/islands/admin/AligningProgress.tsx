@@ -5,7 +5,7 @@
  */
 import { useId } from 'react';
 import { UploadProgress } from './ui/UploadProgress';
-import type { ImportAligning } from '../../../server/imports/imports.dto';
+import type { ImportAligning } from '../../../server/publishing/imports/imports.dto';
 
 const KEY = (chapterId: string) => `lingonovel-import-${chapterId}`;
 

@@ -9,7 +9,7 @@ import { CEFR_LEVELS, DIFFICULTIES, formatBookTime, LEVEL_NAMES, type Book } fro
 import { Field, SelectField, TextAreaField } from '../shared/Form';
 import { FileField } from './ui/FileField';
 import { LanguageField } from './LanguageField';
-import { BOOK_UPLOADS } from '../../../server/common/body-limits';
+import { BOOK_UPLOADS } from '../../../server/platform/common/body-limits';
 
 export const BOOK_FIELDS = {
   title: { id: 'book-title', label: 'Title' },

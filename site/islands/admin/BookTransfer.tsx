@@ -6,7 +6,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { api, apiUpload, asApiError, errorMessage } from '../../lib/api';
 import { adminRoutes, formatDuration } from '../../lib/admin';
-import type { BookImportResponse } from '../../../server/imports/book-imports.dto';
+import type { BookImportResponse } from '../../../server/publishing/imports/book-imports.dto';
 import { ErrorSummary, SuccessMessage } from '../shared/Form';
 import { AdminPage } from './ui/AdminPage';
 import { Breadcrumb } from './ui/Breadcrumb';

@@ -4,7 +4,7 @@ import { ErrorSummary } from '../shared/Form';
 import { AdminPage } from './ui/AdminPage';
 import { useLoad } from './ui/hooks';
 
-import type { AdminStats as Stats } from '../../../server/admin/admin-stats.service';
+import type { AdminStats as Stats } from '../../../server/publishing/admin/admin-stats.service';
 
 const LABELS: [keyof Stats, string][] = [
   ['books', 'Books'],

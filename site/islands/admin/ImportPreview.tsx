@@ -9,7 +9,7 @@ import { formatDuration } from '../../lib/admin';
 import type {
   ChapterImportResponse as Preview,
   ImportRowResponse,
-} from '../../../server/imports/imports.dto';
+} from '../../../server/publishing/imports/imports.dto';
 import { TableScroll } from './ui/Table';
 import { WaveformEditor } from './WaveformEditor';
 import { UnsureNavigator, leastConfident, unsureRows } from './UnsureNavigator';

@@ -14,7 +14,7 @@ import { FormErrors } from './ui/FormErrors';
 import { TranslationsField } from './TranslationsField';
 import { UploadProgress } from './ui/UploadProgress';
 import { hasFiles, multipart, useLoad, useSubmit } from './ui/hooks';
-import { PHRASE_UPLOADS } from '../../../server/common/body-limits';
+import { PHRASE_UPLOADS } from '../../../server/platform/common/body-limits';
 
 const FIELDS = {
   phrase: { id: 'phrase-text', label: 'Phrase' },

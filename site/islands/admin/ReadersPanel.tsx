@@ -8,7 +8,7 @@ import type {
   ChapterInsight,
   LostPhrase,
   ReplayedPhrase,
-} from '../../../server/insights/insights.service';
+} from '../../../server/learning/insights/insights.service';
 import { TableScroll } from './ui/Table';
 import { useLoad } from './ui/hooks';
 

@@ -4,7 +4,7 @@
  * them. A few unsure rows never block the commit: this is where the author listens to them.
  */
 import { useEffect } from 'react';
-import type { ChapterImportResponse as Preview } from '../../../server/imports/imports.dto';
+import type { ChapterImportResponse as Preview } from '../../../server/publishing/imports/imports.dto';
 
 /** The rows under the line, in their order. */
 export function unsureRows(preview: Preview): number[] {

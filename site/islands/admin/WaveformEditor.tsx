@@ -13,7 +13,7 @@ import type WaveSurfer from 'wavesurfer.js';
 import type RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import { api, errorMessage } from '../../lib/api';
-import type { RecordingPeaksResponse } from '../../../server/imports/imports.dto';
+import type { RecordingPeaksResponse } from '../../../server/publishing/imports/imports.dto';
 import { onAppearance } from '../../lib/appearance';
 import { tokenValue } from '../../lib/ui/tokens';
 import {

@@ -11,7 +11,7 @@ import type {
   ChapterImportResponse as Preview,
   ImportAligning as Aligning,
   ImportCommitAnswer,
-} from '../../../server/imports/imports.dto';
+} from '../../../server/publishing/imports/imports.dto';
 import { useLoad } from './ui/hooks';
 import { forgetImport, keepImport, keptImport } from './AligningProgress';
 

@@ -3,7 +3,7 @@
  * card (the phrase, and its translation in the learner's language when the book has one), each with its
  * place in the book, when it is next due, Play and Delete.
  */
-import type { WordResponse } from '../../../server/words/words.dto';
+import type { WordResponse } from '../../../server/learning/words/words.dto';
 import { cardName, isPhraseCard } from '../../lib/cards';
 import { dueIn } from '../../lib/due-time';
 import { meaningSource } from '../../lib/meaning-source';

@@ -5,7 +5,7 @@
  * language (the reader's rule, use-translation.ts) and its glossary. Both kinds take the same four answers.
  */
 import type { RefObject } from 'react';
-import type { ReviewCard } from '../../../server/words/review.dto';
+import type { ReviewCard } from '../../../server/learning/words/review.dto';
 import { isPhraseCard } from '../../lib/cards';
 import { languageName } from '../../lib/languages';
 import { bookLanguage } from './book-language';

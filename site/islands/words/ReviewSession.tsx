@@ -6,7 +6,7 @@
  * P plays the clip again, U takes back the last answer.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ReviewCard, ReviewQueue as Queue } from '../../../server/words/review.dto';
+import type { ReviewCard, ReviewQueue as Queue } from '../../../server/learning/words/review.dto';
 import { api, ApiError, errorMessage } from '../../lib/api';
 import { offlineReview } from '../../lib/offline/review-cards';
 import { sendOrQueue } from '../../lib/offline/queue';

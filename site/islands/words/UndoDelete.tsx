@@ -6,7 +6,7 @@
  * never past the server's own undo window.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { WordResponse } from '../../../server/words/words.dto';
+import type { WordResponse } from '../../../server/learning/words/words.dto';
 import { cardName } from '../../lib/cards';
 
 export interface Deleted {

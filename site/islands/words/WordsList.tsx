@@ -12,7 +12,7 @@ import type {
   WordDeletedAnswer,
   WordListAnswer as Page,
   WordResponse,
-} from '../../../server/words/words.dto';
+} from '../../../server/learning/words/words.dto';
 import { api, apiDownload, errorMessage } from '../../lib/api';
 import { cardCount, cardName, type KindFilter } from '../../lib/cards';
 import { signedIn } from '../../lib/guards';

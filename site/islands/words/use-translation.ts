@@ -4,7 +4,7 @@
  * speak", else the browser's), so a member who chose none sees the English the reader shows them.
  */
 import { useEffect, useState } from 'react';
-import type { WordResponse } from '../../../server/words/words.dto';
+import type { WordResponse } from '../../../server/learning/words/words.dto';
 import { chooseTranslation, learnerLanguages, type ChosenTranslation } from '../../lib/translation-language';
 
 /** One look-up for the whole page: every card of the list asks at once. */

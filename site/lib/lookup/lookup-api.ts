@@ -5,7 +5,7 @@
  * for the page, per phrase and word, so a second tap opens filled; a failed one is forgotten, so the next
  * tap asks again.
  */
-import { formOf } from '../../../server/common/running-words';
+import { formOf } from '../../../server/platform/common/running-words';
 import { api, ApiError } from '../api';
 import { chapterLookupsKey } from '../offline/names';
 
@@ -93,7 +93,7 @@ async function keptLookup(
   };
 }
 
-/** The longest meaning a card keeps (server/words/words.dto.ts, MAX_MEANING). */
+/** The longest meaning a card keeps (server/learning/words/words.dto.ts, MAX_MEANING). */
 export const MAX_MEANING = 1000;
 
 /**

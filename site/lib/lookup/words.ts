@@ -8,7 +8,7 @@
  * phrase plays it, as before lookups; its words list (W, the Words button) splits at spaces and punctuation.
  */
 
-import { wordSegmenter } from '../../../server/common/running-words';
+import { wordSegmenter } from '../../../server/platform/common/running-words';
 
 /** The class of a word's element: a plain inline <span>, part of the phrase's text. */
 export const WORD_CLASS = 'w';

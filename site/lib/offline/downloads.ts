@@ -5,7 +5,7 @@
  * the table of contents. A download stores each clip as it arrives, so one cut short (a lost connection,
  * Cancel) resumes where it stopped: clips already on the device are not fetched again.
  */
-import type { ReaderChapter, TableOfContents } from '../../../server/reading/reading.dto';
+import type { ReaderChapter, TableOfContents } from '../../../server/learning/reading/reading.dto';
 import { api, ApiError, fetchForDevice } from '../api';
 import { getToken, getUser } from '../session';
 import {

@@ -7,7 +7,7 @@
  * adds the words saved meanwhile, which wait in the queue (queue.ts). They are the member's data: they go
  * at sign-out with the member's paid downloads (member.ts).
  */
-import type { WordResponse } from '../../../server/words/words.dto';
+import type { WordResponse } from '../../../server/learning/words/words.dto';
 import { api } from '../api';
 import { getToken, getUser } from '../session';
 import { marksKey, statusesKey, wordsKey } from './names';

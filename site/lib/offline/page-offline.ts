@@ -49,7 +49,7 @@ async function register(): Promise<void> {
 /**
  * Back online, a paid download stays only while the server still opens it: one chapter per book is asked
  * for again (HEAD, with the member's token), and a refusal (the plan ended) deletes that member's paid
- * downloads. The server decides, by the same rule as for reading (server/access/chapter-access.ts).
+ * downloads. The server decides, by the same rule as for reading (server/content/access/chapter-access.ts).
  */
 async function checkPaidDownloads(memberId: number): Promise<void> {
   const paid = (await entries<DownloadRecord>('downloads')).filter(({ value }) => value.member === memberId);

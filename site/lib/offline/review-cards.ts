@@ -5,8 +5,8 @@
  * cards that are due by now, less those already answered on this device; the answers wait in the queue
  * (queue.ts) with their time and the card's version.
  */
-import type { ReviewCard } from '../../../server/words/review.dto';
-import { NEW_PER_DAY } from '../../../server/words/review-limits';
+import type { ReviewCard } from '../../../server/learning/words/review.dto';
+import { NEW_PER_DAY } from '../../../server/learning/words/review-limits';
 import { api, fetchForDevice } from '../api';
 import { clipKey, memberCache, reviewKeyPrefix } from './names';
 import { pendingActions } from './queue';

@@ -4,7 +4,7 @@
  * full address, beside the plain chapter data, and keeps the member's "I speak" on the device, so the
  * reader asks the same address offline and the worker finds it (site/sw/access.ts).
  */
-import type { ReaderChapter } from '../../../server/reading/reading.dto';
+import type { ReaderChapter } from '../../../server/learning/reading/reading.dto';
 import { fetchForDevice } from '../api';
 import { askedTags, forgetLearnerLanguages, learnerLanguages } from '../translation-language';
 import { getToken, getUser } from '../session';

@@ -4,8 +4,8 @@
  * inside the page, and fresh clip URLs for a refused clip. A member the chapter is locked for is shown the
  * offer the plan pages would make them instead (docs/payments.md).
  */
-import type { SubscriptionSummary } from '../../../server/billing/billing.dto';
-import type { ReaderChapter } from '../../../server/reading/reading.dto';
+import type { SubscriptionSummary } from '../../../server/accounts/billing/billing.dto';
+import type { ReaderChapter } from '../../../server/learning/reading/reading.dto';
 import { api, ApiError } from '../api';
 import { getToken } from '../session';
 import type { Item } from './chapter-view';

@@ -3,7 +3,7 @@
  * in the markup the server renders for a free chapter (site/components/ReaderPlayer.astro), and the page
  * around them when play all moves on to the next chapter inside the page.
  */
-import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
+import type { ReaderChapter, ReaderPhrase } from '../../../server/learning/reading/reading.dto';
 import { iconSvg } from '../icons';
 
 export interface Item {

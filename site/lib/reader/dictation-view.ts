@@ -3,7 +3,7 @@
  * book's language, and a phrase's outcome, word by word. Each word's status is written out, not only
  * coloured (WCAG 1.4.1); a misspelt word marks the letters that differ, from the comparison's `diff`.
  */
-import type { DictationResult, DictationWord } from '../../../server/practice/dictation-compare';
+import type { DictationResult, DictationWord } from '../../../server/learning/practice/dictation-compare';
 
 /** Letters a keyboard of another country may lack, per language (the book's `data-lang`). */
 const ACCENTS: Record<string, string> = {

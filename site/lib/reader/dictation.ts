@@ -2,14 +2,14 @@
  * Dictation mode (docs/practice.md, "The reader"): the phrases' text is hidden; the current phrase's
  * clip plays and the learner types what they heard under it. Enter checks: a member's attempt goes to
  * the server, which scores and keeps it (POST user/dictation); a visitor's is compared in the browser by
- * the server's own code (server/practice/dictation-compare.ts) and kept nowhere. Each phrase shows its
+ * the server's own code (server/learning/practice/dictation-compare.ts) and kept nowhere. Each phrase shows its
  * score, and the chapter its total. Play all stops after each phrase, to leave time to type.
  *
  * Keys in the field: Enter checks, Enter again (nothing changed) goes on to the next phrase; Tab replays
  * the phrase, and a second Tab, with nothing typed in between, moves the focus on as usual, so Tab never
  * traps anyone (Shift+Tab always leaves). The reader's own keys are off while typing.
  */
-import type { DictationResult } from '../../../server/practice/dictation-compare';
+import type { DictationResult } from '../../../server/learning/practice/dictation-compare';
 import { api, ApiError } from '../api';
 import { getToken } from '../session';
 import { dictationForm, insertAtCursor, outcomeSentence, showOutcome } from './dictation-view';
@@ -228,7 +228,7 @@ export class Dictation {
         if (!(error instanceof ApiError) || error.status !== 0) throw error;
       }
     }
-    const { compareDictation } = await import('../../../server/practice/dictation-compare');
+    const { compareDictation } = await import('../../../server/learning/practice/dictation-compare');
     return {
       result: compareDictation(expected, typed, this.strict, this.reader.dataset.lang ?? ''),
       kept: false,

@@ -5,7 +5,7 @@
  * marked on every phrase of the page (the star: reader/phrases.css, `.glossary .saved dt::before`). Visitors are
  * sent to sign in.
  */
-import type { WordResponse } from '../../../server/words/words.dto';
+import type { WordResponse } from '../../../server/learning/words/words.dto';
 import { api, ApiError } from '../api';
 import { chapterWords, keepCopy, keptCopy, queuedWords, wordsOf } from '../offline/kept-marks';
 import { sendOrQueue } from '../offline/queue';

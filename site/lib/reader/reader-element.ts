@@ -4,7 +4,7 @@
  * clip, so "where does this phrase start" is never a guess: tapping plays exactly that phrase, and play
  * all moves clip to clip, the next one preloaded.
  */
-import type { ReaderChapter } from '../../../server/reading/reading.dto';
+import type { ReaderChapter } from '../../../server/learning/reading/reading.dto';
 import { ApiError } from '../api';
 import { getToken } from '../session';
 import { fetchChapter, loadLocked, refreshAudio } from './chapter-source';

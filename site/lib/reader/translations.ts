@@ -6,7 +6,7 @@
  * all and is remembered per member on this browser; the current phrase's "Show translation" reveals that
  * one alone. No translation in the learner's languages: no switch, no key.
  */
-import type { ReaderChapter, ReaderPhrase } from '../../../server/reading/reading.dto';
+import type { ReaderChapter, ReaderPhrase } from '../../../server/learning/reading/reading.dto';
 import { api } from '../api';
 import { getUser } from '../session';
 import { askedTags, chooseTranslation, learnerLanguages } from '../translation-language';

@@ -6,8 +6,8 @@
  * (`GET user/word-status/chapter`), kept on the device for the reader offline (kept-marks.ts); a status
  * set offline waits in the queue with its time (queue.ts) and shows at once. Visitors see no marks.
  */
-import type { WordStatusResponse } from '../../../server/word-status/word-status.dto';
-import { formOf } from '../../../server/common/running-words';
+import type { WordStatusResponse } from '../../../server/learning/word-status/word-status.dto';
+import { formOf } from '../../../server/platform/common/running-words';
 import { api, ApiError } from '../api';
 import { keepCopy, keptCopy, type KeptStatuses } from '../offline/kept-marks';
 import { sendOrQueue } from '../offline/queue';

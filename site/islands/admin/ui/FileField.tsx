@@ -1,6 +1,6 @@
 /**
  * A file input that previews a chosen cover before anything is sent, and names a chosen audio file. A file
- * over `maxBytes` (the server's own limit, from server/common/body-limits.ts) is refused at once, before
+ * over `maxBytes` (the server's own limit, from server/platform/common/body-limits.ts) is refused at once, before
  * an upload could waste minutes. The accept attribute only guides the file picker: the server checks every
  * file by its content and its size, and its 422 or 413 message is what the form shows.
  *
