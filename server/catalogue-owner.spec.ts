@@ -143,7 +143,7 @@ function sourceFiles(dir: string): string[] {
 const relativePath = (file: string) => relative(SERVER, file).split('\\').join('/').replace(/\.ts$/, '');
 
 describe('the catalogue’s owner', () => {
-  const entityImport = "import { Phrase } from '../phrases/phrase.entity';\n";
+  const entityImport = "import { Phrase } from '../../content/catalogue/entities/phrase.entity';\n";
 
   it('catches a query, a repository, a write or SQL on the catalogue’s tables outside the owner', () => {
     const check = (code: string) => catalogueAccesses('learning/words/words.service', entityImport + code);
@@ -195,12 +195,15 @@ describe('the catalogue’s owner', () => {
     expect(
       catalogueAccesses(
         'practice/x',
-        "import { PhraseTranslation } from '../phrases/phrase-translation.entity';\ntx.insert(PhraseTranslation, rows);",
+        "import { PhraseTranslation } from '../../content/catalogue/entities/phrase-translation.entity';\ntx.insert(PhraseTranslation, rows);",
       ),
     ).toEqual(['line 2: insert(PhraseTranslation)']);
     // An alias counts too.
     expect(
-      catalogueAccesses('x/y', "import { Book as B } from '../books/book.entity';\nm.findOneBy(B, { id });"),
+      catalogueAccesses(
+        'x/y',
+        "import { Book as B } from '../../content/catalogue/entities/book.entity';\nm.findOneBy(B, { id });",
+      ),
     ).toEqual(['line 2: findOneBy(B)']);
   });
 

@@ -165,7 +165,7 @@ describe('the imports table’s one writer', () => {
     expect(
       importsWrites(
         'x/y',
-        "import { StagedImport as S } from '../imports/staged-import.entity';\nm.insert(S, row);",
+        "import { StagedImport as S } from '../../publishing/imports/staged-import.entity';\nm.insert(S, row);",
       ),
     ).toEqual(['line 2: insert(S)']);
   });
