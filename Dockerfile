@@ -7,8 +7,8 @@
 # node:22-bookworm-slim, or a stand-in with Node 22 on Debian 12 (deploy/test-container.sh makes one).
 ARG BASE_IMAGE=node:22-bookworm-slim
 
-# --- Build: the server, the site and the production dependencies ---
-FROM ${BASE_IMAGE} AS build
+# --- Dependencies: every package, installed and compiled once per lockfile ---
+FROM ${BASE_IMAGE} AS deps
 # Compilers for the native modules that have no prebuilt binary here (better-sqlite3).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -17,18 +17,25 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # npm's cache outlives the build (the packages download once); this layer is reused while the lockfile stays.
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
-COPY tsconfig.json astro.config.mjs ./
-COPY server ./server
-COPY site ./site
-COPY scripts ./scripts
+
+# --- Production dependencies: the same tree without the build tools; it too depends on the lockfile
+# alone, so a change of the sources reuses it (and the run stage's copy of it) as it is ---
+FROM deps AS production-deps
 # Compiled here, better-sqlite3 keeps its sources and objects (25 MB): only the module itself is needed.
-RUN npm run build \
-  && npm prune --omit=dev --no-audit --no-fund \
+RUN npm prune --omit=dev --no-audit --no-fund \
   && cd node_modules/better-sqlite3 \
   && mv build/Release/better_sqlite3.node . \
   && rm -rf build deps src \
   && mkdir -p build/Release \
   && mv better_sqlite3.node build/Release/
+
+# --- Build: the server and the site, where a change of the sources starts ---
+FROM deps AS build
+COPY tsconfig.json astro.config.mjs ./
+COPY server ./server
+COPY site ./site
+COPY scripts ./scripts
+RUN npm run build
 
 # --- Run: Node, ffmpeg (imports, exports, waveforms), eSpeak NG (the aligner's voice) and pg_dump
 # (backups of a PostgreSQL installation) ---
@@ -41,8 +48,8 @@ RUN apt-get update \
   && mkdir -p /data \
   && chown lingonovel:lingonovel /data
 WORKDIR /app
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=deps /app/package.json ./
+COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/scripts/build-state.mjs /app/scripts/ensure-build.mjs ./scripts/
 # The demo catalogue, for `--demo` (a trial: docker run … lingonovel node dist/app/server/main.js --demo).
