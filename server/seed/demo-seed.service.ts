@@ -18,7 +18,7 @@ import {
 import { MediaService } from '../platform/media/media.service';
 import { User, UserType } from '../accounts/users/user.entity';
 import { demoReadyBook } from './demo-book';
-import { readDemoCatalogue } from './demo-catalogue';
+import { readDemoCatalogue, readDemoLengths } from './demo-catalogue';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.lingonovel';
 const SEEDED_KEY = 'demo_seeded_at';
@@ -101,14 +101,23 @@ export class DemoSeedService {
   }
 
   /**
-   * The demo files, through the same checks and encoders as an imported book's, a book at a time each
-   * (the books side by side). As an import: 119 clips decoded before the first start listens would hold
-   * it up; the change the seed announces has MeasureAhead decode them and put their lengths on the rows
-   * (docs/formats.md). If one book's files fail, every book's stored files are discarded.
+   * The demo files, through the same checks as an imported book's, a book at a time each (the books side
+   * by side). Unlike an import's, their decoded lengths are known (demo/lengths.json): they are kept as
+   * they are stored and go on the rows at once, so neither the first start nor MeasureAhead decodes a
+   * hundred clips (docs/formats.md "Exact lengths"). A file missing there is measured after the change,
+   * as an import's. If one book's files fail, every book's stored files are discarded.
    */
   private async storeFiles(dir: string, books: ReadyBook[]): Promise<StoredBookFiles[]> {
+    const lengths = readDemoLengths(dir);
     const results = await Promise.allSettled(
-      books.map((book) => storeBookFiles(this.media, book, (file, temp) => copyFile(join(dir, file), temp))),
+      books.map((book) =>
+        storeBookFiles(
+          this.media,
+          book,
+          (file, temp) => copyFile(join(dir, file), temp),
+          (file) => lengths.get(file),
+        ),
+      ),
     );
     const stored = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failed = results.find((result) => result.status === 'rejected');

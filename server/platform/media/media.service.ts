@@ -29,9 +29,11 @@ export interface StoredAudio {
 /**
  * When a stored clip's decoded length is measured: `now`, before the upload is answered (one clip, a few
  * tens of milliseconds), or `later`, by the background measuring after the edit (MeasureAhead), for
- * imports that store hundreds of clips in one request.
+ * imports that store hundreds of clips in one request. `{ decodedUs }` is a length measured before: only
+ * the demo seed's, whose files ship with theirs (server/seed/demo/lengths.json, checked by
+ * server/seed/demo-lengths.spec.ts), so a first start does not decode a hundred clips.
  */
-export type MeasureWhen = 'now' | 'later';
+export type MeasureWhen = 'now' | 'later' | { decodedUs: number };
 
 export { MediaRejectedError };
 
@@ -115,15 +117,20 @@ export class MediaService {
   }
 
   /**
-   * Stores a checked audio file under <kind>/ with its length: decoded by ffmpeg when `measure` is `now`
-   * (and kept for the exports), else the container's figure, which the background measuring replaces
-   * (docs/formats.md "Exact lengths").
+   * Stores a checked audio file under <kind>/ with its length: decoded by ffmpeg when `measure` is `now`,
+   * or the one given (both kept for the exports), else the container's figure, which the background
+   * measuring replaces (docs/formats.md "Exact lengths").
    */
   async storeAudio(tempFile: string, kind: AudioKind, measure: MeasureWhen = 'now'): Promise<StoredAudio> {
     this.assertTemp(tempFile);
     try {
       const { type, durationMs } = await this.probeAudio(tempFile);
-      const decodedUs = measure === 'now' ? await this.lengths.measureFile(tempFile) : null;
+      const decodedUs =
+        measure === 'now'
+          ? await this.lengths.measureFile(tempFile)
+          : measure === 'later'
+            ? null
+            : measure.decodedUs;
       const path = `${kind}/${randomName()}.${AUDIO_EXTENSIONS[type]}`;
       await this.store.put(path, tempFile, contentTypeOf(path));
       if (decodedUs === null) return { path, durationMs };

@@ -35,12 +35,15 @@ export const storedPaths = (files: StoredBookFiles): string[] => [
  * Stores the cover, the sample and every clip through the same checks as any upload, one after the
  * other. `copyTo` copies one of the book's files (as the book names it) to a media temp path, which the
  * store then takes. A file the checks refuse is a 422 named by its field, as the book import names them.
- * If anything fails, what was stored is discarded again before the error is thrown.
+ * If anything fails, what was stored is discarded again before the error is thrown. `knownLengthUs`
+ * gives the decoded length of a file measured before (the demo's, server/seed/demo/lengths.json); the
+ * others are measured after the change (MeasureAhead).
  */
 export async function storeBookFiles(
   media: MediaService,
   book: ReadyBook,
   copyTo: (file: string, temp: string) => Promise<void>,
+  knownLengthUs: (file: string) => number | undefined = () => undefined,
 ): Promise<StoredBookFiles> {
   const stored: string[] = [];
   const copyIn = async (file: string) => {
@@ -50,7 +53,9 @@ export async function storeBookFiles(
   };
   const audio = async (file: string, kind: AudioKind, field: string) => {
     // Hundreds of clips at once: their decoded lengths are measured after the change (MeasureAhead).
-    const saved = await refusedAs(field, async () => media.storeAudio(await copyIn(file), kind, 'later'));
+    const known = knownLengthUs(file);
+    const measure = known === undefined ? 'later' : { decodedUs: known };
+    const saved = await refusedAs(field, async () => media.storeAudio(await copyIn(file), kind, measure));
     stored.push(saved.path);
     return saved;
   };
