@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { disableFeaturesSwitch } from './e2e/helpers/browser-features';
 import { EXPECT_MS, JOURNEY_MS, SERVER_START_MS } from './scripts/test-limits.cjs';
 
 const port = Number(process.env.E2E_PORT ?? 4321);
@@ -64,6 +65,8 @@ export default defineConfig({
         '--disable-quic',
         // The clips play in real time, and nobody listens: the browser skips mixing them to a speaker.
         '--mute-audio',
+        // No address bar popup preloaded into each context's window (e2e/helpers/browser-features.ts).
+        disableFeaturesSwitch(),
       ],
     },
   },
