@@ -235,6 +235,11 @@ test.describe('a 300-phrase chapter on a phone', () => {
     await page
       .locator(`li#p-${at - 1}`)
       .evaluate((li) => window.scrollTo(0, window.scrollY + li.getBoundingClientRect().top + 30));
+    // The header looks at the scroll once a frame: the page must draw a frame between the two scrolls,
+    // or (on a loaded machine) both land in one and it sees only their sum, a few pixels down.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     await expect.poll(() => headerShown(page)).toBe(false);
     await page.evaluate(() => window.scrollBy(0, -40));
     await expect.poll(() => headerShown(page)).toBe(true);
