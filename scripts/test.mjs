@@ -1,8 +1,8 @@
-// `npm test`: the whole suite in one command. Build if needed, then, side by side: the browser journeys
-// (Playwright in Debian's Chromium) in shards, and on two lanes (one per core) the unit and API tests
-// (Jest) on SQLite with media in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster
-// (Debian's postgresql) with media in an S3 bucket (s3rver, started by the tests themselves), lint with
-// the type-check; then the container image. docs/testing.md, "Where the time goes", has the figures.
+// `npm test`: the whole suite in one command. Build if needed, then, four tasks at a time: the browser
+// journeys (Playwright in Debian's Chromium) in shards, the unit and API tests (Jest) on SQLite with media
+// in STORAGE_DIR, the API tests again on a throw-away PostgreSQL cluster (Debian's postgresql) with media
+// in an S3 bucket (s3rver, started by the tests themselves), the container image, lint with the
+// type-check. docs/testing.md, "Where the time goes", has the figures.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
@@ -83,10 +83,13 @@ const POSTGRES_SHARDS = 5;
 
 /**
  * The browser journeys mostly wait (clips play in real time, timers run out, pages load): alone they keep
- * about two thirds of one core busy. So they run in shards of their own beside the two lanes, each shard
- * with its own servers, port, report and artifacts (playwright.config.ts), and the cores stay full.
+ * about two thirds of one core busy. So they run in shards of their own beside two lanes of CPU-bound
+ * work, each shard with its own servers, port, report and artifacts (playwright.config.ts), and the cores
+ * stay full.
  */
 const JOURNEY_SHARDS = 2;
+/** Tasks at once: the journeys' shards and two more, on two cores (docs/testing.md, "Where the time goes"). */
+const LANES = JOURNEY_SHARDS + 2;
 const journeys = Array.from({ length: JOURNEY_SHARDS }, (_, i) => [
   `Browser journeys, part ${i + 1} of ${JOURNEY_SHARDS}`,
   `npx playwright test --shard=${i + 1}/${JOURNEY_SHARDS}`,
@@ -156,26 +159,30 @@ async function main() {
   const postgres = await startPostgres();
   onCleanup(() => postgres.stop());
   const onPostgres = { TEST_DATABASE_URL: postgres.url, TEST_MEDIA_STORE: 's3' };
-  const passed = await Promise.all([
-    // Minutes of building (some of them downloads) on a machine that has no base image yet: it takes the
-    // lane of the first journeys shard to end, so that five heavy tasks never share the two cores.
-    runInLanes([...journeys, ['Container image', 'bash deploy/test-container.sh']], JOURNEY_SHARDS),
-    runInLanes(
-      [
-        ...shards(
-          POSTGRES_SHARDS,
-          'API tests (PostgreSQL and S3)',
-          `npx jest --ci --selectProjects api ${notOnPostgres}`,
-          onPostgres,
-        ),
-        ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci', { TEST_SQL_LOG: SQL_LOG }),
-        // The build has just type-checked the server (tsc): the site's scripts and pages remain.
-        ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck:site'],
-      ],
-      2,
-    ),
-  ]);
-  if (passed.includes(false)) throw new Failure('✖ Some checks failed');
+  // Four lanes take the tasks in this order, each the next one as soon as it is free: the two journeys
+  // shards (mostly waiting) beside two lanes of CPU-bound work, then, once the journeys end, four lanes of
+  // it, so that the cores stay busy to the end when a task waits for a child, a timer or the database.
+  // The image comes early (minutes of building, some of them downloads, on a machine without its base
+  // image), the quick lint last.
+  const onPostgresShards = shards(
+    POSTGRES_SHARDS,
+    'API tests (PostgreSQL and S3)',
+    `npx jest --ci --selectProjects api ${notOnPostgres}`,
+    onPostgres,
+  );
+  const passed = await runInLanes(
+    [
+      ...journeys,
+      ...onPostgresShards.slice(0, 2),
+      ['Container image', 'bash deploy/test-container.sh'],
+      ...onPostgresShards.slice(2),
+      ...shards(SQLITE_SHARDS, 'Unit and API tests (SQLite)', 'npx jest --ci', { TEST_SQL_LOG: SQL_LOG }),
+      // The build has just type-checked the server (tsc): the site's scripts and pages remain.
+      ['Lint and type-check', 'npm run --silent lint && npm run --silent typecheck:site'],
+    ],
+    LANES,
+  );
+  if (!passed) throw new Failure('✖ Some checks failed');
   // A spec with tests the PostgreSQL pass skips may send a statement on SQLite only in those.
   const partlyOnPostgres = JSON.parse(readFileSync(new URL('./intended-skips.json', import.meta.url)))
     .skips.filter((skip) => skip.run === 'postgres')
