@@ -75,8 +75,8 @@ rmSync(SQL_LOG, { recursive: true, force: true });
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', CHROMIUM_PATH: chromium };
 
 /**
- * The API tests' passes run in shards (Jest's --shard, by file), so that the two lanes below end
- * together: one long pass would leave the other core idle at the end.
+ * The API tests' passes run in shards (Jest's --shard, by file), so that the lanes below end together:
+ * one long pass would leave the other core idle at the end.
  */
 const SQLITE_SHARDS = 4;
 const POSTGRES_SHARDS = 5;

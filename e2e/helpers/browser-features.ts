@@ -18,14 +18,24 @@ const OURS = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopu
  * Playwright whose bundle no longer reads this way stops the run here, rather than dropping them.
  */
 function playwrightsOwn(): string[] {
-  const root = dirname(require.resolve('playwright-core/package.json'));
-  const bundle = readFileSync(join(root, 'lib', 'coreBundle.js'), 'utf8');
-  const list = /\bdisabledFeatures = \[([^\]]*)\]/.exec(bundle)?.[1];
-  const features = [...(list ?? '').replace(/\/\/.*$/gm, '').matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]);
-  if (features.length < 5)
-    throw new Error(
-      'e2e/helpers/browser-features.ts could not read the features Playwright disables from playwright-core: update the way it reads them for this Playwright.',
+  const cannot = (why: string) =>
+    new Error(
+      `e2e/helpers/browser-features.ts could not read the features Playwright disables from playwright-core (${why}): update the way it reads them for this Playwright.`,
     );
+  // The playwright-core that @playwright/test itself runs, wherever npm put it.
+  const playwright = dirname(require.resolve('playwright/package.json'));
+  const core = dirname(require.resolve('playwright-core/package.json', { paths: [playwright] }));
+  let bundle: string;
+  try {
+    bundle = readFileSync(join(core, 'lib', 'coreBundle.js'), 'utf8');
+  } catch {
+    throw cannot('no lib/coreBundle.js');
+  }
+  // The array's own text, comments and all: from its assignment to the filter that closes it.
+  const list = /\bdisabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(bundle)?.[1];
+  const features = [...(list ?? '').replace(/\/\/.*$/gm, '').matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]);
+  for (const known of ['HttpsUpgrades', 'MediaRouter', 'PaintHolding'])
+    if (!features.includes(known)) throw cannot(`${known} is not among them`);
   return features;
 }
 

@@ -156,7 +156,7 @@ export async function measureAlignment(base, storage, pid) {
       chapter: 'An hour of reading',
     });
 
-    // The server's own background work first (the demo clips' lengths measured at boot, with ffmpeg).
+    // The server's own background work first (at boot it runs ffmpeg and eSpeak NG to find them).
     console.log('  waiting for the server to be quiet…');
     const quietBefore = await quiet(pid);
     console.log('  eSpeak NG and ffmpeg alone…');

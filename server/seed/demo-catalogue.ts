@@ -41,10 +41,21 @@ export const DEMO_LENGTHS_FILE = 'lengths.json';
  * seed keeps them as if it had measured the files, so a first start decodes none of them.
  */
 export function readDemoLengths(dir = DEMO_DIR): Map<string, number> {
-  const parsed = JSON.parse(readFileSync(join(dir, DEMO_LENGTHS_FILE), 'utf8')) as {
-    lengths_us: Record<string, number>;
-  };
-  return new Map(Object.entries(parsed.lengths_us));
+  let text: string;
+  try {
+    text = readFileSync(join(dir, DEMO_LENGTHS_FILE), 'utf8');
+  } catch (error) {
+    // Without the file every clip is measured after the seed, as an import's.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+  const parsed = JSON.parse(text) as { lengths_us?: Record<string, unknown> };
+  // Only whole microseconds are lengths; anything else is measured after the seed too.
+  return new Map(
+    Object.entries(parsed.lengths_us ?? {}).filter(
+      (entry): entry is [string, number] => Number.isSafeInteger(entry[1]) && (entry[1] as number) > 0,
+    ),
+  );
 }
 
 /** Every audio file the demo catalogue names (samples and clips), each once, in the catalogue's order. */

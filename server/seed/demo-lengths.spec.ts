@@ -18,7 +18,9 @@ describe('The demo catalogue’s shipped clip lengths', () => {
     expect([...lengths.keys()].sort()).toEqual([...files].sort());
     expect(files.filter((file) => !existsSync(join(dir, file)))).toEqual([]);
     // A sanity check of the listing itself: the demo's folders hold these files and a few unused ones.
-    const onDisk = readdirSync(join(dir, 'audio'), { recursive: true }).length;
+    const onDisk = readdirSync(join(dir, 'audio'), { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    ).length;
     expect(files.length).toBeGreaterThan(100);
     expect(onDisk).toBeGreaterThanOrEqual(files.length);
   });

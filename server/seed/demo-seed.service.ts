@@ -109,6 +109,10 @@ export class DemoSeedService {
    */
   private async storeFiles(dir: string, books: ReadyBook[]): Promise<StoredBookFiles[]> {
     const lengths = readDemoLengths(dir);
+    if (lengths.size === 0)
+      this.logger.warn(
+        'The demo clips have no kept lengths (demo/lengths.json): they are measured after the seed',
+      );
     const results = await Promise.allSettled(
       books.map((book) =>
         storeBookFiles(

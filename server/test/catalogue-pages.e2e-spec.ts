@@ -133,8 +133,8 @@ describe('Catalogue pages (/books, /learn)', () => {
       expect(res.html).toContain('Page not found');
     }
     expect((await page(`/books?q=${'a'.repeat(200)}`)).status).toBe(200);
-    // None of them kept. (At most as many as before: background work, such as measuring the demo's clips,
-    // may change the catalogue meanwhile, and a change empties the cache.)
+    // None of them kept. (At most as many as before: background work may change the catalogue meanwhile,
+    // and a change empties the cache.)
     expect((await cacheState()).entries).toBeLessThanOrEqual(before.entries);
   });
 

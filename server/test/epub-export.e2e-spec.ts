@@ -214,6 +214,7 @@ describe('EPUB 3 with Media Overlays', () => {
         { maxBuffer: 16 * 1024 * 1024 },
       );
       const reports = checked.map(({ name, out }) => {
+        if (!existsSync(out)) throw new Error(`EPUBCheck wrote no report for ${name}`);
         const report = JSON.parse(readFileSync(out, 'utf8')) as CheckReport;
         return {
           name,

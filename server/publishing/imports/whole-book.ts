@@ -52,7 +52,8 @@ export async function storeBookFiles(
     return temp;
   };
   const audio = async (file: string, kind: AudioKind, field: string) => {
-    // Hundreds of clips at once: their decoded lengths are measured after the change (MeasureAhead).
+    // Hundreds of clips at once: unless known, their decoded lengths are measured after the change
+    // (MeasureAhead).
     const known = knownLengthUs(file);
     const measure = known === undefined ? 'later' : { decodedUs: known };
     const saved = await refusedAs(field, async () => media.storeAudio(await copyIn(file), kind, measure));
