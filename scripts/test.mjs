@@ -23,9 +23,10 @@ function machineCpuSeconds() {
 class Failure extends Error {}
 
 const chromium = findChromium();
+const ffmpeg = findFfmpeg();
 const missing = [
   [chromium, INSTALL_HINT],
-  [findFfmpeg(), FFMPEG_HINT],
+  [ffmpeg.bin, `ffmpeg did not answer: ${ffmpeg.problem}. ${FFMPEG_HINT}`],
   [findPostgres(), POSTGRES_HINT],
   // The EPUB export's tests run Debian's EPUBCheck (server/test/epub-export.e2e-spec.ts).
   [existsSync('/usr/share/java/epubcheck.jar'), 'EPUBCheck is missing: sudo apt-get install -y epubcheck'],

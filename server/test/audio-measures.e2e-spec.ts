@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,16 +11,16 @@ import { AudioMeasures, decodedLengthUs, UndecodableAudioError } from '../publis
 import { EpubClips, transcodeKey } from '../publishing/formats/epub-clips';
 import { decodeToPcm, PCM_RATE } from '../publishing/formats/pcm';
 import * as ffmpeg from '../publishing/imports/ffmpeg';
-import { FFMPEG_MISSING_MESSAGE, FfmpegError, ffmpegPath } from '../publishing/imports/ffmpeg';
+import { FFMPEG_MISSING_MESSAGE, FfmpegError } from '../publishing/imports/ffmpeg';
 import { DERIVED_STORE, MEDIA_STORE } from '../platform/media/store/create-stores';
 import type { MediaStore } from '../platform/media/store/media-store';
 import { startServer, type TestServer } from './harness';
+import { requireFfmpeg } from './ffmpeg-present';
 
 /**
  * Exact clip lengths, EPUB clips and PCM decoding with the real ffmpeg, on the test's database and store
  * (SQLite and a folder, or PostgreSQL and S3). ffmpeg is required, as for the other import tests.
  */
-const hasFfmpeg = spawnSync(ffmpegPath(), ['-version'], { timeout: 10_000 }).status === 0;
 
 /** An odd sample count at 44.1 kHz: 1,500,022.7 µs, so an exact count is told from a rounded one. */
 const SAMPLES = 66_151;
@@ -92,7 +92,7 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
   }
 
   beforeAll(async () => {
-    if (!hasFfmpeg) throw new Error(`${FFMPEG_MISSING_MESSAGE} (the tests need it)`);
+    requireFfmpeg();
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-measures-'));
     const source = ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=2'];
     for (const kind of Object.keys(ENCODERS)) {

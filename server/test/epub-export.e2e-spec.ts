@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { bookForm, loseMedia } from './fixtures';
 import { onPostgres } from './database';
 import { startServer, type TestServer } from './harness';
 import { unzip, type ZipItem } from './zips';
+import { requireFfmpeg } from './ffmpeg-present';
 
 /**
  * EPUB 3 with Media Overlays (docs/formats.md), made through the service on the test's database and store,
@@ -147,8 +148,7 @@ describe('EPUB 3 with Media Overlays', () => {
   }
 
   beforeAll(async () => {
-    if (spawnSync(ffmpegPath(), ['-version']).status !== 0)
-      throw new Error('Install ffmpeg: sudo apt-get install -y ffmpeg');
+    requireFfmpeg();
     if (!existsSync(EPUBCHECK)) throw new Error('Install EPUBCheck: sudo apt-get install -y epubcheck');
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-epub-'));
     server = await startServer();

@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,6 @@ import { PhrasesRepository } from '../content/catalogue/repository/phrases.repos
 import { AudioMeasure } from '../publishing/formats/audio-measure.entity';
 import { decodedLengthUs } from '../publishing/formats/audio-measures';
 import { MeasureAhead } from '../publishing/formats/measure-ahead';
-import { FFMPEG_MISSING_MESSAGE, ffmpegPath } from '../publishing/imports/ffmpeg';
 import { msOfUs } from '../platform/media/audio-lengths';
 import { MEDIA_STORE } from '../platform/media/store/create-stores';
 import type { MediaStore } from '../platform/media/store/media-store';
@@ -20,13 +18,13 @@ import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import type { Phrase } from '../content/catalogue/entities/phrase.entity';
 import { DemoSeedService } from '../seed/demo-seed.service';
+import { requireFfmpeg } from './ffmpeg-present';
 
 /**
  * Clip lengths measured in the background after an edit (docs/formats.md "Exact lengths"), so the first
  * EPUB or subtitles of a chapter do not wait for ffmpeg on every clip. Real ffmpeg, the test's database
  * and store (SQLite and a folder, or PostgreSQL and S3).
  */
-const hasFfmpeg = spawnSync(ffmpegPath(), ['-version'], { timeout: 10_000 }).status === 0;
 
 describe('Measuring clip lengths ahead of downloads', () => {
   let server: TestServer;
@@ -39,7 +37,7 @@ describe('Measuring clip lengths ahead of downloads', () => {
   let clipUs: number;
 
   beforeAll(async () => {
-    if (!hasFfmpeg) throw new Error(`${FFMPEG_MISSING_MESSAGE} (the tests need it)`);
+    requireFfmpeg();
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-ahead-'));
     writeFileSync(join(dir, 'clip.mp3'), Buffer.from(await fixture('clip.mp3').arrayBuffer()));
     clipUs = await decodedLengthUs(join(dir, 'clip.mp3'));

@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ffmpegInput,
-  ffmpegPath,
   FFMPEG_MISSING_MESSAGE,
   probeDurationMs,
   runFfmpeg,
@@ -16,9 +14,9 @@ import type { MediaStore } from '../platform/media/store/media-store';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
+import { requireFfmpeg } from './ffmpeg-present';
 
 // ffmpeg is required to run the tests: without it the suite fails with the install command, never skips.
-const hasFfmpeg = spawnSync(ffmpegPath(), ['-version'], { timeout: 10_000 }).status === 0;
 const DEMO = join(__dirname, '..', 'seed', 'demo', 'audio', 'der-leuchtturmwarter');
 const CLIPS = ['c1-p1', 'c1-p2', 'c1-p3'].map((name) => join(DEMO, `${name}.mp3`));
 const PAUSE_MS = 1000;
@@ -58,7 +56,7 @@ describe('Importing a chapter from one recording', () => {
   const pauses: Array<{ startMs: number; endMs: number }> = [];
 
   beforeAll(async () => {
-    if (!hasFfmpeg) throw new Error(`${FFMPEG_MISSING_MESSAGE} (the tests need it)`);
+    requireFfmpeg();
     dir = await mkdtemp(join(tmpdir(), 'lingonovel-recording-'));
     // clip 1, a second of silence, clip 2, a second, clip 3: one MP3, as a narrator's editor saves it.
     let at = 0;

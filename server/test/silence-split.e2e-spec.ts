@@ -2,22 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  FFMPEG_MISSING_MESSAGE,
-  ffmpegInput,
-  ffmpegPath,
-  probeDurationMs,
-  runFfmpeg,
-} from '../publishing/imports/ffmpeg';
+import { ffmpegInput, probeDurationMs, runFfmpeg } from '../publishing/imports/ffmpeg';
 import { cutSegments, detectSilences, previewSplit, type Span } from '../publishing/imports/silence-split';
 import { DEMO_DIR } from '../platform/paths';
+import { requireFfmpeg } from './ffmpeg-present';
 
 /**
  * The long-recording split on a real recording: six demo clips joined by silences of known lengths.
  * ffmpeg is required to run the tests (`npm test` checks for it first), so without it the suite fails
  * with the install command instead of skipping unnoticed.
  */
-const hasFfmpeg = spawnSync(ffmpegPath(), ['-version'], { timeout: 10_000 }).status === 0;
 
 const CLIPS = ['c1-p1', 'c1-p2', 'c1-p3', 'c1-p4', 'c2-p1', 'c2-p2'].map((name) =>
   join(DEMO_DIR, 'audio', 'der-leuchtturmwarter', `${name}.mp3`),
@@ -55,7 +49,7 @@ describe('Splitting one long recording with ffmpeg', () => {
   let totalMs = 0;
 
   beforeAll(async () => {
-    if (!hasFfmpeg) throw new Error(`${FFMPEG_MISSING_MESSAGE} (the tests need it)`);
+    requireFfmpeg();
     dir = await mkdtemp(join(tmpdir(), 'lingonovel-split-'));
     const trimmed = CLIPS.map((_, i) => join(dir, `phrase-${i + 1}.wav`));
     await Promise.all(

@@ -30,24 +30,35 @@ export function ffmpegPath(env: Env = process.env): string {
   return env.FFMPEG_PATH?.trim() || 'ffmpeg';
 }
 
-const DETECT_TIMEOUT_MS = 5_000;
+/**
+ * A first start on a cold disk loads ffmpeg's two hundred libraries, and a loaded machine has taken
+ * seconds for it: a short limit would report a working ffmpeg as missing.
+ */
+const DETECT_TIMEOUT_MS = 30_000;
 const detected = new Map<string, Promise<string | null>>();
 
 /**
  * The first line of `ffmpeg -version` ("ffmpeg version 5.1.6-0+deb12u1 …"), or null when there is no
- * working ffmpeg. Probed once per binary and cached: the server asks at boot and on every request.
+ * working ffmpeg. Asked at boot and on requests that need it: a version found is kept for the process's
+ * life, a failure is not (as eSpeak NG's voices), so that an ffmpeg installed later, or one that was slow to
+ * start once, is found on the next look.
  */
-export function ffmpegVersion(bin: string = ffmpegPath()): Promise<string | null> {
+export function ffmpegVersion(
+  bin: string = ffmpegPath(),
+  timeoutMs: number = DETECT_TIMEOUT_MS,
+): Promise<string | null> {
   let probe = detected.get(bin);
   if (!probe) {
     probe = new Promise((done) => {
       execFile(
         bin,
         ['-version'],
-        { timeout: DETECT_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 20, windowsHide: true },
+        { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20, windowsHide: true },
         (error, stdout) => {
           const first = String(stdout).split('\n', 1)[0].trim();
-          done(!error && first.startsWith('ffmpeg version') ? first : null);
+          const version = !error && first.startsWith('ffmpeg version') ? first : null;
+          if (!version) detected.delete(bin);
+          done(version);
         },
       );
     });

@@ -232,6 +232,23 @@ describe('ffmpeg', () => {
     expect(await readFile(counter, 'utf8')).toBe('x\n');
   });
 
+  it('looks again after a start too slow to answer, or an ffmpeg installed since', async () => {
+    // The first start outlasts the limit (a cold disk, a loaded machine); the next one answers at once.
+    const marker = join(dir, 'started-once');
+    const slow = await fake(
+      'ffmpeg-slow-once',
+      `if [ ! -e ${marker} ]; then touch ${marker}; sleep 5; fi; echo "ffmpeg version 5.1.6-0+deb12u1"`,
+    );
+    await expect(ffmpegVersion(slow, 300)).resolves.toBeNull();
+    await expect(ffmpegVersion(slow, 300)).resolves.toBe('ffmpeg version 5.1.6-0+deb12u1');
+
+    const later = join(dir, 'installed-later');
+    await expect(ffmpegAvailable(later)).resolves.toBe(false);
+    await writeFile(later, '#!/bin/sh\necho "ffmpeg version 5.1.6-0+deb12u1"\n');
+    await chmod(later, 0o755);
+    await expect(ffmpegAvailable(later)).resolves.toBe(true);
+  });
+
   it('answers with the install command when there is no ffmpeg to run', async () => {
     await expect(runFfmpeg(['-version'], { bin: join(dir, 'missing') })).rejects.toMatchObject({
       kind: 'missing',
