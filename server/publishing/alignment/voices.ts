@@ -14,7 +14,8 @@ let listed: Promise<Set<string>> | null = null;
 /** The languages the installed eSpeak NG speaks (empty without it), read once per process when found. */
 export function espeakLanguages(bin = ESPEAK_BIN): Promise<Set<string>> {
   listed ??= new Promise((resolve) => {
-    execFile(bin, ['--voices'], { timeout: 10_000 }, (error, stdout) => {
+    // As long as ffmpeg's probe (publishing/imports/ffmpeg.ts): a first start on a cold, busy disk is slow.
+    execFile(bin, ['--voices'], { timeout: 30_000 }, (error, stdout) => {
       if (error) {
         // Not kept: eSpeak NG installed later (or a slow first start) is found on the next look.
         listed = null;
