@@ -14,8 +14,10 @@ export function findFfmpeg() {
   for (let attempt = 0; attempt < 2; attempt++) {
     const result = spawnSync(bin, ['-version'], { encoding: 'utf8', timeout: scaled(120_000) });
     if (result.status === 0 && result.stdout.startsWith('ffmpeg version')) return { bin };
-    if (result.error?.code === 'ETIMEDOUT') problem = `\`${bin} -version\` gave no answer in ${scaled(120)} s`;
-    else if (result.error) problem = `\`${bin} -version\` could not start (${result.error.code ?? result.error.message})`;
+    if (result.error?.code === 'ETIMEDOUT')
+      problem = `\`${bin} -version\` gave no answer in ${scaled(120)} s`;
+    else if (result.error)
+      problem = `\`${bin} -version\` could not start (${result.error.code ?? result.error.message})`;
     else {
       const said = `${result.stderr ?? ''}${result.stdout ?? ''}`.trim().split('\n').slice(0, 3).join(' / ');
       const ended = result.signal ? `was stopped by ${result.signal}` : `exited with ${result.status}`;
