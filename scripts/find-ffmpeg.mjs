@@ -20,7 +20,11 @@ export function findFfmpeg() {
       problem = `\`${bin} -version\` could not start (${result.error.code ?? result.error.message})`;
     else {
       const said = `${result.stderr ?? ''}${result.stdout ?? ''}`.trim().split('\n').slice(0, 3).join(' / ');
-      const ended = result.signal ? `was stopped by ${result.signal}` : `exited with ${result.status}`;
+      const ended = result.signal
+        ? `was stopped by ${result.signal}`
+        : result.status === 0
+          ? 'printed no ffmpeg version line'
+          : `exited with ${result.status}`;
       return { problem: `\`${bin} -version\` ${ended}${said ? `: ${said}` : ''}` };
     }
     if (result.error?.code !== 'ETIMEDOUT') break;

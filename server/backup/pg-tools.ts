@@ -15,7 +15,8 @@ export interface PgTool {
 
 function versionOf(bin: string): Promise<string | null> {
   return new Promise((done) => {
-    execFile(bin, ['--version'], { timeout: 10_000 }, (error, stdout) =>
+    // A first start on a cold, busy disk can take seconds (as ffmpeg's, publishing/imports/ffmpeg.ts).
+    execFile(bin, ['--version'], { timeout: 30_000 }, (error, stdout) =>
       done(error ? null : String(stdout).trim()),
     );
   });

@@ -15,12 +15,7 @@ import { FFMPEG_MISSING_MESSAGE, FfmpegError } from '../publishing/imports/ffmpe
 import { DERIVED_STORE, MEDIA_STORE } from '../platform/media/store/create-stores';
 import type { MediaStore } from '../platform/media/store/media-store';
 import { startServer, type TestServer } from './harness';
-import { requireFfmpeg } from './ffmpeg-present';
-
-/**
- * Exact clip lengths, EPUB clips and PCM decoding with the real ffmpeg, on the test's database and store
- * (SQLite and a folder, or PostgreSQL and S3). ffmpeg is required, as for the other import tests.
- */
+import { failWithoutFfmpeg } from './ffmpeg-present';
 
 /** An odd sample count at 44.1 kHz: 1,500,022.7 µs, so an exact count is told from a rounded one. */
 const SAMPLES = 66_151;
@@ -71,6 +66,10 @@ class SlowSink extends Writable {
   }
 }
 
+/**
+ * Exact clip lengths, EPUB clips and PCM decoding with the real ffmpeg, on the test's database and store
+ * (SQLite and a folder, or PostgreSQL and S3). ffmpeg is required, as for the other import tests.
+ */
 describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
   let server: TestServer;
   let dir: string;
@@ -92,7 +91,7 @@ describe('Exact clip lengths, EPUB clips and PCM with ffmpeg', () => {
   }
 
   beforeAll(async () => {
-    requireFfmpeg();
+    failWithoutFfmpeg();
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-measures-'));
     const source = ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=2'];
     for (const kind of Object.keys(ENCODERS)) {

@@ -21,7 +21,7 @@ import { bookForm, loseMedia } from './fixtures';
 import { onPostgres } from './database';
 import { startServer, type TestServer } from './harness';
 import { unzip, type ZipItem } from './zips';
-import { requireFfmpeg } from './ffmpeg-present';
+import { failWithoutFfmpeg } from './ffmpeg-present';
 
 /**
  * EPUB 3 with Media Overlays (docs/formats.md), made through the service on the test's database and store,
@@ -148,7 +148,7 @@ describe('EPUB 3 with Media Overlays', () => {
   }
 
   beforeAll(async () => {
-    requireFfmpeg();
+    failWithoutFfmpeg();
     if (!existsSync(EPUBCHECK)) throw new Error('Install EPUBCheck: sudo apt-get install -y epubcheck');
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-epub-'));
     server = await startServer();

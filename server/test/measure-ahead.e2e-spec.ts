@@ -18,14 +18,13 @@ import { bookForm, fixture, form } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import type { Phrase } from '../content/catalogue/entities/phrase.entity';
 import { DemoSeedService } from '../seed/demo-seed.service';
-import { requireFfmpeg } from './ffmpeg-present';
+import { failWithoutFfmpeg } from './ffmpeg-present';
 
 /**
  * Clip lengths measured in the background after an edit (docs/formats.md "Exact lengths"), so the first
  * EPUB or subtitles of a chapter do not wait for ffmpeg on every clip. Real ffmpeg, the test's database
  * and store (SQLite and a folder, or PostgreSQL and S3).
  */
-
 describe('Measuring clip lengths ahead of downloads', () => {
   let server: TestServer;
   let admin: ApiClient;
@@ -37,7 +36,7 @@ describe('Measuring clip lengths ahead of downloads', () => {
   let clipUs: number;
 
   beforeAll(async () => {
-    requireFfmpeg();
+    failWithoutFfmpeg();
     dir = mkdtempSync(join(tmpdir(), 'lingonovel-ahead-'));
     writeFileSync(join(dir, 'clip.mp3'), Buffer.from(await fixture('clip.mp3').arrayBuffer()));
     clipUs = await decodedLengthUs(join(dir, 'clip.mp3'));

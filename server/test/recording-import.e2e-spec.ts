@@ -14,9 +14,8 @@ import type { MediaStore } from '../platform/media/store/media-store';
 import { ApiClient, newAdmin, newMember } from './api-client';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
-import { requireFfmpeg } from './ffmpeg-present';
+import { failWithoutFfmpeg } from './ffmpeg-present';
 
-// ffmpeg is required to run the tests: without it the suite fails with the install command, never skips.
 const DEMO = join(__dirname, '..', 'seed', 'demo', 'audio', 'der-leuchtturmwarter');
 const CLIPS = ['c1-p1', 'c1-p2', 'c1-p3'].map((name) => join(DEMO, `${name}.mp3`));
 const PAUSE_MS = 1000;
@@ -56,7 +55,7 @@ describe('Importing a chapter from one recording', () => {
   const pauses: Array<{ startMs: number; endMs: number }> = [];
 
   beforeAll(async () => {
-    requireFfmpeg();
+    failWithoutFfmpeg();
     dir = await mkdtemp(join(tmpdir(), 'lingonovel-recording-'));
     // clip 1, a second of silence, clip 2, a second, clip 3: one MP3, as a narrator's editor saves it.
     let at = 0;

@@ -5,13 +5,7 @@ import { join } from 'node:path';
 import { ffmpegInput, probeDurationMs, runFfmpeg } from '../publishing/imports/ffmpeg';
 import { cutSegments, detectSilences, previewSplit, type Span } from '../publishing/imports/silence-split';
 import { DEMO_DIR } from '../platform/paths';
-import { requireFfmpeg } from './ffmpeg-present';
-
-/**
- * The long-recording split on a real recording: six demo clips joined by silences of known lengths.
- * ffmpeg is required to run the tests (`npm test` checks for it first), so without it the suite fails
- * with the install command instead of skipping unnoticed.
- */
+import { failWithoutFfmpeg } from './ffmpeg-present';
 
 const CLIPS = ['c1-p1', 'c1-p2', 'c1-p3', 'c1-p4', 'c2-p1', 'c2-p2'].map((name) =>
   join(DEMO_DIR, 'audio', 'der-leuchtturmwarter', `${name}.mp3`),
@@ -38,6 +32,11 @@ async function speechSpan(file: string): Promise<Span> {
   return { startMs: leading?.endMs ?? 0, endMs: trailing?.startMs ?? durationMs };
 }
 
+/**
+ * The long-recording split on a real recording: six demo clips joined by silences of known lengths.
+ * ffmpeg is required to run the tests (`npm test` checks for it first), so without it the suite fails
+ * with the install command instead of skipping unnoticed.
+ */
 describe('Splitting one long recording with ffmpeg', () => {
   let dir: string;
   let recording: string;
@@ -49,7 +48,7 @@ describe('Splitting one long recording with ffmpeg', () => {
   let totalMs = 0;
 
   beforeAll(async () => {
-    requireFfmpeg();
+    failWithoutFfmpeg();
     dir = await mkdtemp(join(tmpdir(), 'lingonovel-split-'));
     const trimmed = CLIPS.map((_, i) => join(dir, `phrase-${i + 1}.wav`));
     await Promise.all(

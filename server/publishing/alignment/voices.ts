@@ -14,21 +14,28 @@ let listed: Promise<Set<string>> | null = null;
 /** The languages the installed eSpeak NG speaks (empty without it), read once per process when found. */
 export function espeakLanguages(bin = ESPEAK_BIN): Promise<Set<string>> {
   listed ??= new Promise((resolve) => {
-    // As long as ffmpeg's probe (publishing/imports/ffmpeg.ts): a first start on a cold, busy disk is slow.
-    execFile(bin, ['--voices'], { timeout: 30_000 }, (error, stdout) => {
-      if (error) {
-        // Not kept: eSpeak NG installed later (or a slow first start) is found on the next look.
-        listed = null;
-        return resolve(new Set());
-      }
-      // "Pty Language       Age/Gender VoiceName          File                 Other Languages"
-      const languages = stdout
-        .split('\n')
-        .slice(1)
-        .map((line) => line.trim().split(/\s+/)[1]?.toLowerCase())
-        .filter((language): language is string => Boolean(language));
-      resolve(new Set(languages));
-    });
+    const none = () => {
+      // Not kept: eSpeak NG installed later (or a slow first start) is found on the next look.
+      listed = null;
+      resolve(new Set());
+    };
+    try {
+      // As long as ffmpeg's probe (publishing/imports/ffmpeg.ts): a first start on a cold, busy disk is slow.
+      execFile(bin, ['--voices'], { timeout: 30_000 }, (error, stdout) => {
+        if (error) return none();
+        // "Pty Language       Age/Gender VoiceName          File                 Other Languages"
+        const languages = stdout
+          .split('\n')
+          .slice(1)
+          .map((line) => line.trim().split(/\s+/)[1]?.toLowerCase())
+          .filter((language): language is string => Boolean(language));
+        resolve(new Set(languages));
+      });
+    } catch {
+      // Some spawn errors (ENOMEM) are thrown rather than passed to the callback. After this turn, so that
+      // `listed` is cleared once `??=` has set it.
+      queueMicrotask(none);
+    }
   });
   return listed;
 }

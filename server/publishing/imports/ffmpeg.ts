@@ -35,36 +35,53 @@ export function ffmpegPath(env: Env = process.env): string {
  * seconds for it: a short limit would report a working ffmpeg as missing.
  */
 const DETECT_TIMEOUT_MS = 30_000;
-const detected = new Map<string, Promise<string | null>>();
+/** How long "no ffmpeg" stands before the next request looks again (an administrator may install it). */
+const ABSENCE_KEPT_MS = 60_000;
+
+interface Probe {
+  answer: Promise<string | null>;
+  /** Until when callers take `answer` as it is (Date.now()): forever once found, while it runs too. */
+  keptUntil: number;
+}
+const probes = new Map<string, Probe>();
 
 /**
  * The first line of `ffmpeg -version` ("ffmpeg version 5.1.6-0+deb12u1 …"), or null when there is no
- * working ffmpeg. Asked at boot and on requests that need it: a version found is kept for the process's
- * life, a failure is not (as eSpeak NG's voices), so that an ffmpeg installed later, or one that was slow to
- * start once, is found on the next look.
+ * working ffmpeg. Asked at boot and by the requests that need it; callers at the same time share one run.
+ * A version found is kept for the process's life. No ffmpeg (not found, an error, another program) is kept
+ * for a minute, so that one installed later is found without a restart. A start that ran out of time, or
+ * could not fork, is not kept: it says nothing about the next one.
  */
 export function ffmpegVersion(
   bin: string = ffmpegPath(),
   timeoutMs: number = DETECT_TIMEOUT_MS,
 ): Promise<string | null> {
-  let probe = detected.get(bin);
-  if (!probe) {
-    probe = new Promise((done) => {
+  const kept = probes.get(bin);
+  if (kept && Date.now() < kept.keptUntil) return kept.answer;
+  const probe: Probe = { answer: Promise.resolve(null), keptUntil: Infinity };
+  probe.answer = new Promise((done) => {
+    const settle = (version: string | null, keepMs: number) => {
+      probe.keptUntil = version ? Infinity : Date.now() + keepMs;
+      done(version);
+    };
+    try {
       execFile(
         bin,
         ['-version'],
         { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20, windowsHide: true },
         (error, stdout) => {
           const first = String(stdout).split('\n', 1)[0].trim();
-          const version = !error && first.startsWith('ffmpeg version') ? first : null;
-          if (!version) detected.delete(bin);
-          done(version);
+          if (!error && first.startsWith('ffmpeg version')) settle(first, 0);
+          else settle(null, error?.killed ? 0 : ABSENCE_KEPT_MS);
         },
       );
-    });
-    detected.set(bin, probe);
-  }
-  return probe;
+    } catch {
+      // Node throws some spawn errors (ENOMEM under memory pressure) instead of passing them on.
+      settle(null, 0);
+    }
+  });
+  probes.set(bin, probe);
+  return probe.answer;
 }
 
 export async function ffmpegAvailable(bin: string = ffmpegPath()): Promise<boolean> {

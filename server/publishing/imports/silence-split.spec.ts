@@ -232,21 +232,39 @@ describe('ffmpeg', () => {
     expect(await readFile(counter, 'utf8')).toBe('x\n');
   });
 
-  it('looks again after a start too slow to answer, or an ffmpeg installed since', async () => {
-    // The first start outlasts the limit (a cold disk, a loaded machine); the next one answers at once.
-    const marker = join(dir, 'started-once');
-    const slow = await fake(
-      'ffmpeg-slow-once',
-      `if [ ! -e ${marker} ]; then touch ${marker}; sleep 5; fi; echo "ffmpeg version 5.1.6-0+deb12u1"`,
+  it('looks again after a start too slow to answer', async () => {
+    // Answers only once the marker exists; before, it sleeps (exec: the kill at the limit ends the sleep).
+    const marker = join(dir, 'warm');
+    const bin = await fake(
+      'ffmpeg-cold',
+      `if [ -e ${marker} ]; then echo "ffmpeg version 5.1.6-0+deb12u1"; else exec sleep 30; fi`,
     );
-    await expect(ffmpegVersion(slow, 300)).resolves.toBeNull();
-    await expect(ffmpegVersion(slow, 300)).resolves.toBe('ffmpeg version 5.1.6-0+deb12u1');
+    await expect(ffmpegVersion(bin, 300)).resolves.toBeNull();
+    await writeFile(marker, '');
+    await expect(ffmpegVersion(bin, 20_000)).resolves.toBe('ffmpeg version 5.1.6-0+deb12u1');
+  });
 
+  it('shares one run among callers at the same time', async () => {
+    const counter = join(dir, 'shared-calls');
+    const bin = await fake('ffmpeg-shared', `echo x >> ${counter}; echo "ffmpeg version 5.1.6"`);
+    const answers = await Promise.all([ffmpegVersion(bin), ffmpegVersion(bin), ffmpegAvailable(bin)]);
+    expect(answers).toEqual(['ffmpeg version 5.1.6', 'ffmpeg version 5.1.6', true]);
+    expect(await readFile(counter, 'utf8')).toBe('x\n');
+  });
+
+  it('keeps "no ffmpeg" for a minute, then finds one installed since', async () => {
     const later = join(dir, 'installed-later');
     await expect(ffmpegAvailable(later)).resolves.toBe(false);
     await writeFile(later, '#!/bin/sh\necho "ffmpeg version 5.1.6-0+deb12u1"\n');
     await chmod(later, 0o755);
-    await expect(ffmpegAvailable(later)).resolves.toBe(true);
+    await expect(ffmpegAvailable(later)).resolves.toBe(false);
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    try {
+      await expect(ffmpegAvailable(later)).resolves.toBe(true);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('answers with the install command when there is no ffmpeg to run', async () => {
