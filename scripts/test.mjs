@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs';
-import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.mjs';
+import { FFMPEG_HINT, findFfmpeg } from './find-ffmpeg.cjs';
 import { findPostgres, POSTGRES_HINT, startPostgres } from './postgres.mjs';
 import { cleanUp, onCleanup, run, stoppedExitCode, stopOnSignals } from './processes.mjs';
 import { coverageProblems, readShapes } from './sql-coverage.mjs';
