@@ -7,6 +7,8 @@ import { ApiClient, newMember } from './api-client';
 import { controlClock, MINUTE } from './clock';
 import { startServer, type TestServer } from './harness';
 import { resetDetails, TestSmtp } from './smtp';
+import { PasswordRecoveryService } from '../accounts/auth/password-recovery.service';
+import { sql } from '../platform/database/sql';
 
 const SENT =
   'If an account exists for that email address, we have sent it a password reset token. It expires in 30 minutes.';
@@ -179,6 +181,23 @@ describe('Password recovery by email', () => {
     } finally {
       clock.restore();
     }
+  });
+
+  it('sends exactly 3 mails to requests for one account sent all at once', async () => {
+    const { email } = await newMember(server);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => requestToken(email)));
+    expect(answers.map((res) => res.body)).toEqual(Array(8).fill({ message: SENT }));
+    // The quota is decided when the token is stored: wait for every request's work, then count.
+    await server.app.get(PasswordRecoveryService).onModuleDestroy();
+    const [{ n }] = await sql<Array<{ n: number | string }>>(
+      server.app.get(DataSource),
+      'SELECT COUNT(*) AS n FROM password_reset_tokens t JOIN users u ON u.id = t.user_id WHERE u.email = ?',
+      [email],
+    );
+    expect(Number(n)).toBe(3);
+    await smtp.waitFor(email, 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.to(email)).toHaveLength(3);
   });
 
   it('refuses a malformed email with a 422 message', async () => {

@@ -66,19 +66,28 @@ export class PasswordRecoveryService implements OnModuleDestroy {
   private async issueToken(email: string): Promise<void> {
     const user = await this.users.findOneBy({ email });
     if (!user) return;
-    const now = this.clock.now();
-    const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
-    const recent = await this.resetTokens.countBy({ userId: user.id, createdAt: MoreThan(hourAgo) });
-    if (recent >= MAILS_PER_HOUR) return;
-
     const token = randomBytes(32).toString('base64url');
-    await this.resetTokens.insert({
-      userId: user.id,
-      tokenHash: sha256(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + TOKEN_TTL_MINUTES * 60 * 1000),
-      usedAt: null,
+    const issued = await this.db.transaction(async (tx) => {
+      // Requests for one account come close together (a double click, a script): two of them must not
+      // both count 2 and both send. On PostgreSQL the account's row is locked while counting, on any
+      // instance; on SQLite the transaction runs alone.
+      if (tx.connection.options.type === 'postgres')
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [user.id]);
+      const tokens = tx.getRepository(PasswordResetToken);
+      const now = this.clock.now();
+      const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
+      const recent = await tokens.countBy({ userId: user.id, createdAt: MoreThan(hourAgo) });
+      if (recent >= MAILS_PER_HOUR) return false;
+      await tokens.insert({
+        userId: user.id,
+        tokenHash: sha256(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + TOKEN_TTL_MINUTES * 60 * 1000),
+        usedAt: null,
+      });
+      return true;
     });
+    if (!issued) return;
     // Not awaited, so that shutting down never waits on a slow SMTP server.
     void this.mail
       .send(passwordResetMail(user.email, user.name, token, this.config.publicUrl, TOKEN_TTL_MINUTES))
