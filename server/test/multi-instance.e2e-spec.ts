@@ -3,8 +3,7 @@ import { Client } from 'pg';
 import { LISTENER_NAME } from '../content/catalogue/catalogue-broadcast';
 import { openDatabase } from '../platform/database/prepare';
 import { MIGRATIONS } from '../platform/database/schema';
-import { createAdmin } from '../accounts/users/create-admin';
-import { ApiClient } from './api-client';
+import { ApiClient, newMember } from './api-client';
 import { bookForm, fixture, form } from './fixtures';
 import { assertBuilt, boot, stop } from './built-server';
 import { databaseUrlFor, onPostgres, testDatabaseConfig } from './database';
@@ -44,15 +43,34 @@ import { startS3, type TestS3 } from './s3';
     a = asServer(first.url);
     b = asServer(second.url);
     const db = await openDatabase(await testDatabaseConfig(storageDir));
-    const email = 'ops@example.org';
-    const password = 'an admin password 1';
     try {
       const ran = await db.query<Array<{ name: string }>>('SELECT name FROM migrations');
       expect(ran.map((row) => row.name).sort()).toEqual(MIGRATIONS.map((m) => new m().name).sort());
-      await createAdmin(db, { email, password, name: 'Ops' });
     } finally {
       await db.destroy();
     }
+    // Each printed a setup code, and each code works on either instance: an address a member has is
+    // refused after the code is accepted (and the code stays), then one code creates the administrator.
+    const codes = [first, second].map(({ output }) => /Setup code: (\S+)/.exec(output())?.[1] ?? 'none');
+    const { email: memberEmail } = await newMember(a);
+    const email = 'ops@example.org';
+    const password = 'an admin password 1';
+    const setup = (on: TestServer, code: string, address: string) =>
+      new ApiClient(on).post<{ errors?: Record<string, string[]> }>('setup', {
+        code,
+        name: 'Ops',
+        email: address,
+        password,
+      });
+    for (const [code, on] of [
+      [codes[0], b],
+      [codes[1], a],
+    ] as const) {
+      const probe = await setup(on, code, memberEmail);
+      expect([probe.status, Object.keys(probe.body.errors ?? {})]).toEqual([422, ['email']]);
+    }
+    expect((await setup(b, codes[0], email)).status).toBe(200);
+    expect((await setup(a, codes[1], 'other@example.org')).status).toBe(409);
     const login = await new ApiClient(a).post<{ token: string }>('user/login', { email, password });
     adminA = new ApiClient(a, login.body.token);
     adminB = new ApiClient(b, login.body.token);

@@ -1,16 +1,31 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ValidationFailed } from '../../platform/common/api-error';
 import { MessageAnswer } from '../../platform/common/answers';
+import { Clock } from '../../platform/common/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config';
 import { changedRows, sql } from '../../platform/database/sql';
 import { createAdmin } from '../users/create-admin';
 import { UserType } from '../users/user.entity';
 import type { SetupDto, SetupStateAnswer } from './setup.dto';
 
-/** Where the setup code's hash waits for its one use (app_meta). */
-const CODE_KEY = 'setup_code';
+/**
+ * Where setup codes' hashes wait for their one use: app_meta rows `setup_code:<boot time, ms, 15 digits>:<random>`,
+ * so that their keys sort by the boot that wrote them.
+ */
+const CODE_PREFIX = 'setup_code';
+/** Matches every code row, and the single `setup_code` row of earlier versions (it sorts first, so the next boot deletes it). */
+const ANY_CODE = `${CODE_PREFIX}%`;
+const codeKey = (atMs: number) =>
+  `${CODE_PREFIX}:${String(atMs).padStart(15, '0')}:${randomBytes(4).toString('hex')}`;
+/**
+ * Boots this close together are instances deployed at once: each keeps the code it printed. A boot later
+ * than that replaces the older codes (a restart prints the code that works).
+ */
+export const BOOTS_TOGETHER_MS = 5 * 60 * 1000;
+/** PostgreSQL's advisory lock for the first-run step, taken by every instance that boots (any fixed number). */
+const FIRST_RUN_LOCK = 7_310_002;
 /** Letters a person copies from a log without confusing them (no 0/O, 1/I/L). */
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -35,34 +50,56 @@ export class SetupService {
   constructor(
     private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
-  private async adminExists(): Promise<boolean> {
-    const rows = await sql<unknown[]>(this.db, 'SELECT 1 FROM users WHERE user_type = ? LIMIT 1', [
+  private async adminExists(db: DataSource | EntityManager = this.db): Promise<boolean> {
+    const rows = await sql<unknown[]>(db, 'SELECT 1 FROM users WHERE user_type = ? LIMIT 1', [
       UserType.Admin,
     ]);
     return rows.length > 0;
   }
 
-  /** At boot: nothing to do, the administrator of INIT_ADMIN_*, or a new setup code. */
-  async atBoot(): Promise<FirstRun> {
-    if (await this.adminExists()) {
-      await sql(this.db, 'DELETE FROM app_meta WHERE key = ?', [CODE_KEY]);
+  /**
+   * At boot: nothing to do, the administrator of INIT_ADMIN_*, or a new setup code. Instances booting at
+   * once on one PostgreSQL database take turns (an advisory lock held by a transaction): the second finds
+   * the administrator the first created, and each code is written whole. SQLite has one process (the
+   * storage folder's lock), and no transaction here: hashing INIT_ADMIN_PASSWORD would hold its one
+   * connection's transaction open while jobs started at boot run their own.
+   */
+  atBoot(): Promise<FirstRun> {
+    if (this.db.options.type !== 'postgres') return this.firstRun(this.db.manager);
+    return this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
+      return this.firstRun(tx);
+    });
+  }
+
+  private async firstRun(db: EntityManager): Promise<FirstRun> {
+    if (await this.adminExists(db)) {
+      await sql(db, 'DELETE FROM app_meta WHERE key LIKE ?', [ANY_CODE]);
       return { kind: 'ready' };
     }
     const { initAdmin } = this.config;
     if (initAdmin) {
-      const { user } = await createAdmin(this.db, { ...initAdmin, name: 'Administrator' });
-      await sql(this.db, 'DELETE FROM app_meta WHERE key = ?', [CODE_KEY]);
+      const { user } = await createAdmin(db, { ...initAdmin, name: 'Administrator' });
+      await sql(db, 'DELETE FROM app_meta WHERE key LIKE ?', [ANY_CODE]);
       return { kind: 'created', email: user.email };
     }
     const bytes = randomBytes(12);
     const code = Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length])
       .join('')
       .replace(/(.{4})(?!$)/g, '$1-');
-    const hash = hashOf(code).toString('hex');
-    await sql(this.db, 'DELETE FROM app_meta WHERE key = ?', [CODE_KEY]);
-    await sql(this.db, 'INSERT INTO app_meta (key, value) VALUES (?, ?)', [CODE_KEY, hash]);
+    const now = this.clock.now().getTime();
+    // Older boots' codes stop working; those of boots a moment ago (other instances) keep working.
+    await sql(db, 'DELETE FROM app_meta WHERE key LIKE ? AND key < ?', [
+      ANY_CODE,
+      codeKey(now - BOOTS_TOGETHER_MS),
+    ]);
+    await sql(db, 'INSERT INTO app_meta (key, value) VALUES (?, ?)', [
+      codeKey(now),
+      hashOf(code).toString('hex'),
+    ]);
     return { kind: 'code', code };
   }
 
@@ -73,22 +110,29 @@ export class SetupService {
   /** Creates the first administrator with the boot's code; the code is used up by the first that matches. */
   async create(dto: SetupDto): Promise<MessageAnswer> {
     if (await this.adminExists()) throw new ConflictException('Lingonovel is set up already: sign in.');
-    const [stored] = await sql<Array<{ value: string }>>(
+    const codes = await sql<Array<{ key: string; value: string }>>(
       this.db,
-      'SELECT value FROM app_meta WHERE key = ?',
-      [CODE_KEY],
+      'SELECT key, value FROM app_meta WHERE key LIKE ?',
+      [ANY_CODE],
     );
-    if (!stored) throw new NotFoundException('There is no setup to do: restart the server for a setup code.');
-    const expected = Buffer.from(String(stored.value), 'hex');
+    if (!codes.length)
+      throw new NotFoundException('There is no setup to do: restart the server for a setup code.');
     const given = hashOf(dto.code);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given))
-      throw ValidationFailed.field('code', 'This is not the setup code the server printed.');
+    const stored = codes.find(({ value }) => {
+      const expected = Buffer.from(String(value), 'hex');
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+    if (!stored) throw ValidationFailed.field('code', 'This is not the setup code the server printed.');
     await this.db.transaction(async (tx) => {
-      // The code's deletion is the claim: of two setups at once, one deletes it, the other finds it gone.
+      // The codes' deletion is the claim: of two setups at once, one deletes them, the other finds them gone.
       if (
-        !(await changedRows(tx, 'DELETE FROM app_meta WHERE key = ? AND value = ?', [CODE_KEY, stored.value]))
+        !(await changedRows(tx, 'DELETE FROM app_meta WHERE key = ? AND value = ?', [
+          stored.key,
+          stored.value,
+        ]))
       )
         throw new ConflictException('Lingonovel is set up already: sign in.');
+      await sql(tx, 'DELETE FROM app_meta WHERE key LIKE ?', [ANY_CODE]);
       // An existing member is not made administrator here (their password would change): create-admin does it.
       if ((await sql<unknown[]>(tx, 'SELECT 1 FROM users WHERE email = ?', [dto.email])).length)
         throw ValidationFailed.field(
