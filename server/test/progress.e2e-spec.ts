@@ -115,9 +115,15 @@ describe('Learner progress', () => {
         client.post<Recorded>('user/listening', { events: [batch.events[1]] }),
       ]);
       expect(twice.map((r) => r.body.data.accepted)).toEqual([1, 0]);
+      // One batch sent twice at once (a retry while the first is being written): one of them wrote it.
+      const fresh = { events: [event(phrases[0][0], new Date()), event(phrases[0][1], new Date())] };
+      const racing = await Promise.all([1, 2, 3].map(() => client.post<Recorded>('user/listening', fresh)));
+      expect(racing.map((r) => r.status)).toEqual([200, 200, 200]);
+      const sum = (key: 'accepted' | 'duplicates') => racing.reduce((n, r) => n + r.body.data[key], 0);
+      expect([sum('accepted'), sum('duplicates')]).toEqual([2, 4]);
       const stats = await client.get<Stats>('user/stats');
       expect(stats.body.data.phrases_heard).toBe(2);
-      expect(stats.body.data.days.at(-1)!.minutes).toBe(0.1);
+      expect(stats.body.data.days.at(-1)!.minutes).toBe(0.2); // five events of 2 s
     });
 
     it('skips phrases the member may not read or that do not exist, and says how many', async () => {

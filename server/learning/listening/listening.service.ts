@@ -10,6 +10,7 @@ import type { User } from '../../accounts/users/user.entity';
 import { ListeningEvent } from './listening-event.entity';
 import type { ListeningAnswer, ListeningEventDto } from './listening.dto';
 import { receivedMinuteOf } from './received-minute';
+import { insertedRows } from '../../platform/database/sql';
 
 /**
  * How far a client's clock may run ahead before its times are taken as now. Reports are never refused for
@@ -82,11 +83,14 @@ export class ListeningService {
         receivedMinute: receivedMinuteOf(now),
       });
     }
-    // A batch retried while the first is still being written meets the unique index: ignored, not a 500.
-    if (rows.length) await this.events.createQueryBuilder().insert().values(rows).orIgnore().execute();
+    // A batch retried while the first is still being written meets the unique index: ignored, not a 500,
+    // and counted as duplicates by what the database wrote.
+    const accepted = rows.length
+      ? await insertedRows(this.events.createQueryBuilder().insert().values(rows).orIgnore())
+      : 0;
     return {
-      data: { accepted: rows.length, duplicates: batch.length - rows.length - skipped, skipped },
-      message: `${rows.length} listening ${rows.length === 1 ? 'event' : 'events'} recorded.`,
+      data: { accepted, duplicates: batch.length - accepted - skipped, skipped },
+      message: `${accepted} listening ${accepted === 1 ? 'event' : 'events'} recorded.`,
     };
   }
 

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, QueryResult } from 'typeorm';
+import type { DataSource, EntityManager, InsertQueryBuilder, ObjectLiteral, QueryResult } from 'typeorm';
 
 type Queryable = DataSource | EntityManager;
 
@@ -33,6 +33,22 @@ function placeholders(db: Queryable, text: string): string {
   if (driverOf(db) !== 'postgres') return text;
   let n = 0;
   return text.replace(/\?/g, () => `$${++n}`);
+}
+
+/**
+ * Runs an INSERT built with TypeORM's query builder, answering how many rows it wrote: with orIgnore(),
+ * those that met no unique index. The count of the database itself, so that of two requests racing with
+ * the same rows, one is told it wrote them and the other that they were there already.
+ */
+export async function insertedRows<T extends ObjectLiteral>(builder: InsertQueryBuilder<T>): Promise<number> {
+  const [text, params] = builder.getQueryAndParameters();
+  const runner = builder.connection.createQueryRunner();
+  try {
+    const result: QueryResult = await runner.query(text, params, true);
+    return result.affected ?? 0;
+  } finally {
+    await runner.release();
+  }
 }
 
 /**
