@@ -89,7 +89,7 @@ describe('The page cache under 20,000 distinct guest queries', () => {
     rmSync(storage, { recursive: true, force: true });
   });
 
-  it('keeps the server within PAGE_CACHE_MB + 96 MB, holding no more than the cache counts', async () => {
+  it('holds no more than the cache counts, and leaves nothing outside it', async () => {
     const queries = distinctQueries(QUERIES, 30);
     expect(new Set(queries).size).toBe(QUERIES);
     const statuses: Record<number, number> = {};
@@ -113,7 +113,7 @@ describe('The page cache under 20,000 distinct guest queries', () => {
     await send(distinctQueries(1_000, 7));
     sent = 0;
     for (const status of Object.keys(statuses)) delete statuses[Number(status)];
-    await probe.ask('clear');
+    const start = await probe.ask('clear');
     const baseline = probe.rss();
 
     await send(queries);
@@ -127,18 +127,20 @@ describe('The page cache under 20,000 distinct guest queries', () => {
     // cache is emptied.
     const empty = await probe.ask('clear');
     const held = full.heapUsed + full.external - (empty.heapUsed + empty.external);
+    // What the queries left outside the cache: the same measure, emptied, against the baseline's.
+    const left = empty.heapUsed + empty.external - (start.heapUsed + start.external);
 
     const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
     console.log(
       `${QUERIES} distinct guest queries (${JSON.stringify(statuses)}): the cache counts ${mb(full.bytes)} in ` +
-        `${full.entries} entries and holds ${mb(held)}; RSS ${mb(baseline)} at the baseline, ` +
+        `${full.entries} entries and holds ${mb(held)}, leaves ${mb(left)} outside it; RSS ${mb(baseline)} at the baseline, ` +
         `${mb(after)} after (+${mb(after - baseline)}), peak ${mb(peak)} (+${mb(peak - baseline)})`,
     );
     expect(Object.keys(statuses)).toEqual(['200']);
-    // A coarse guard (a cache 20 times its budget would pass no run): what the allocator keeps of freed
-    // pages varies with the machine's load (up to +74 MB measured on PostgreSQL in CI). The exact measure of
-    // the cache is `held` below.
-    expect(after - baseline).toBeLessThanOrEqual((BUDGET_MB + 96) * MB);
+    // Resident memory is only logged: what glibc keeps of freed pages follows the machine's load (+15 MB
+    // on a quiet machine, +109 MB in one CI run beside the browser journeys). What the queries left outside
+    // the cache, after a full GC, is exact: the same with 20,000 queries as with none.
+    expect(left).toBeLessThanOrEqual((BUDGET_MB / 4) * MB);
     expect(held).toBeLessThanOrEqual(full.bytes);
     // Within its budget, and filled past half of it: the measures above are of a cache in use.
     expect(full.maxBytes).toBe(BUDGET_MB * MB);
