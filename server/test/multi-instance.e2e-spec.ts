@@ -10,6 +10,8 @@ import { databaseUrlFor, onPostgres, testDatabaseConfig } from './database';
 import { tempStorage, type TestServer } from './harness';
 import { startS3, type TestS3 } from './s3';
 
+const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
+
 /**
  * Two built server processes, each with its own STORAGE_DIR, on one PostgreSQL database and one S3 bucket
  * (s3rver) behave as one. Runs in the PostgreSQL pass of
@@ -24,8 +26,6 @@ import { startS3, type TestS3 } from './s3';
   let b: TestServer;
   let adminA: ApiClient;
   let adminB: ApiClient;
-
-  const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
 
   beforeAll(async () => {
     assertBuilt();
@@ -234,5 +234,38 @@ import { startS3, type TestS3 } from './s3';
       await admin.end();
     }
     await within(5000, async () => (await titlesOn(b)).includes('While Away'));
+  });
+});
+
+(onPostgres ? describe : describe.skip)('Two instances booting at once with INIT_ADMIN_*', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => Promise.all(children.map(stop)));
+
+  it('both start: one creates the administrator, the other finds them', async () => {
+    assertBuilt();
+    const storageDir = tempStorage();
+    const env = {
+      DATABASE_URL: (await databaseUrlFor(storageDir))!,
+      DATABASE_POOL_SIZE: '4',
+      INIT_ADMIN_EMAIL: 'first@example.org',
+      INIT_ADMIN_PASSWORD: 'an admin password 1',
+    };
+    const settled = await Promise.allSettled([
+      boot({ ...env, STORAGE_DIR: tempStorage() }),
+      boot({ ...env, STORAGE_DIR: tempStorage() }),
+    ]);
+    // One that started is stopped after the test even when the other did not.
+    const booted = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    children.push(...booted.map(({ child }) => child));
+    for (const result of settled) if (result.status === 'rejected') throw result.reason;
+    const created = booted.filter(({ output }) => output().includes('Created the first administrator'));
+    expect(created).toHaveLength(1);
+    for (const { url } of booted) {
+      const login = await new ApiClient(asServer(url)).post<{ user: { user_type: number } }>('user/login', {
+        email: env.INIT_ADMIN_EMAIL,
+        password: env.INIT_ADMIN_PASSWORD,
+      });
+      expect([login.status, login.body.user?.user_type]).toEqual([200, 1]);
+    }
   });
 });

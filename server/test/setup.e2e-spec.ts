@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SetupService } from '../accounts/setup/setup.service';
 import { ApiClient, newMember } from './api-client';
+import { sql } from '../platform/database/sql';
 import { controlClock, MINUTE } from './clock';
 import { startServer, type TestServer } from './harness';
 
@@ -116,5 +118,33 @@ describe('First run of instances deployed together', () => {
       .get(DataSource)
       .query<unknown[]>("SELECT 1 FROM app_meta WHERE key LIKE 'setup_code%'");
     expect(left).toHaveLength(0);
+  });
+});
+
+describe('First run after an upgrade', () => {
+  let server: TestServer;
+  beforeAll(async () => (server = await startServer()));
+  afterAll(() => server.close());
+
+  it('takes the code an earlier version printed until the next boot replaces it', async () => {
+    // Earlier versions kept one row, `setup_code`, with the hash of the code as typed without dashes.
+    const hash = createHash('sha256').update('AAAABBBBCCCC').digest('hex');
+    await sql(server.app.get(DataSource), 'INSERT INTO app_meta (key, value) VALUES (?, ?)', [
+      'setup_code',
+      hash,
+    ]);
+    const guest = new ApiClient(server);
+    const { email: taken } = await newMember(server);
+    const body = { name: 'Root', password: 'a good password 1', code: 'aaaa-bbbb-cccc' };
+    const accepted = await guest.post<Refusal>('setup', { ...body, email: taken });
+    expect([accepted.status, Object.keys(accepted.body.errors ?? {})]).toEqual([422, ['email']]);
+
+    const code = await server.app.get(SetupService).atBoot();
+    expect(code.kind).toBe('code');
+    const stale = await guest.post<Refusal>('setup', { ...body, email: 'root@example.org' });
+    expect([stale.status, stale.body.errors]).toEqual([
+      422,
+      { code: ['This is not the setup code the server printed.'] },
+    ]);
   });
 });

@@ -72,7 +72,7 @@ export class PasswordRecoveryService implements OnModuleDestroy {
       // both count 2 and both send. On PostgreSQL the account's row is locked while counting, on any
       // instance; on SQLite the transaction runs alone.
       if (tx.connection.options.type === 'postgres')
-        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [user.id]);
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [user.id]);
       const tokens = tx.getRepository(PasswordResetToken);
       const now = this.clock.now();
       const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);

@@ -6,6 +6,7 @@ import { MessageAnswer } from '../../platform/common/answers';
 import { Clock } from '../../platform/common/clock';
 import { APP_CONFIG, type AppConfig } from '../../platform/config';
 import { changedRows, sql } from '../../platform/database/sql';
+import { hashPassword } from '../auth/password';
 import { createAdmin } from '../users/create-admin';
 import { UserType } from '../users/user.entity';
 import type { SetupDto, SetupStateAnswer } from './setup.dto';
@@ -15,8 +16,11 @@ import type { SetupDto, SetupStateAnswer } from './setup.dto';
  * so that their keys sort by the boot that wrote them.
  */
 const CODE_PREFIX = 'setup_code';
-/** Matches every code row, and the single `setup_code` row of earlier versions (it sorts first, so the next boot deletes it). */
-const ANY_CODE = `${CODE_PREFIX}%`;
+/**
+ * The SQL condition of every code row, and of the single `setup_code` row of earlier versions (its key
+ * sorts first, so the next boot deletes it). Not LIKE: `_` is its wildcard, and SQLite's ignores case.
+ */
+const ANY_CODE = `(key = '${CODE_PREFIX}' OR substr(key, 1, ${CODE_PREFIX.length + 1}) = '${CODE_PREFIX}:')`;
 const codeKey = (atMs: number) =>
   `${CODE_PREFIX}:${String(atMs).padStart(15, '0')}:${randomBytes(4).toString('hex')}`;
 /**
@@ -77,13 +81,13 @@ export class SetupService {
 
   private async firstRun(db: EntityManager): Promise<FirstRun> {
     if (await this.adminExists(db)) {
-      await sql(db, 'DELETE FROM app_meta WHERE key LIKE ?', [ANY_CODE]);
+      await sql(db, `DELETE FROM app_meta WHERE ${ANY_CODE}`);
       return { kind: 'ready' };
     }
     const { initAdmin } = this.config;
     if (initAdmin) {
       const { user } = await createAdmin(db, { ...initAdmin, name: 'Administrator' });
-      await sql(db, 'DELETE FROM app_meta WHERE key LIKE ?', [ANY_CODE]);
+      await sql(db, `DELETE FROM app_meta WHERE ${ANY_CODE}`);
       return { kind: 'created', email: user.email };
     }
     const bytes = randomBytes(12);
@@ -92,10 +96,7 @@ export class SetupService {
       .replace(/(.{4})(?!$)/g, '$1-');
     const now = this.clock.now().getTime();
     // Older boots' codes stop working; those of boots a moment ago (other instances) keep working.
-    await sql(db, 'DELETE FROM app_meta WHERE key LIKE ? AND key < ?', [
-      ANY_CODE,
-      codeKey(now - BOOTS_TOGETHER_MS),
-    ]);
+    await sql(db, `DELETE FROM app_meta WHERE ${ANY_CODE} AND key < ?`, [codeKey(now - BOOTS_TOGETHER_MS)]);
     await sql(db, 'INSERT INTO app_meta (key, value) VALUES (?, ?)', [
       codeKey(now),
       hashOf(code).toString('hex'),
@@ -112,8 +113,7 @@ export class SetupService {
     if (await this.adminExists()) throw new ConflictException('Lingonovel is set up already: sign in.');
     const codes = await sql<Array<{ key: string; value: string }>>(
       this.db,
-      'SELECT key, value FROM app_meta WHERE key LIKE ?',
-      [ANY_CODE],
+      `SELECT key, value FROM app_meta WHERE ${ANY_CODE}`,
     );
     if (!codes.length)
       throw new NotFoundException('There is no setup to do: restart the server for a setup code.');
@@ -123,8 +123,14 @@ export class SetupService {
       return expected.length === given.length && timingSafeEqual(expected, given);
     });
     if (!stored) throw ValidationFailed.field('code', 'This is not the setup code the server printed.');
+    const passwordHash = await hashPassword(dto.password);
     await this.db.transaction(async (tx) => {
-      // The codes' deletion is the claim: of two setups at once, one deletes them, the other finds them gone.
+      // On PostgreSQL setups and boots take turns: a setup sees the administrator another one has just
+      // made, and no boot writes a code while one is being used.
+      if (tx.connection.options.type === 'postgres')
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_RUN_LOCK]);
+      if (await this.adminExists(tx)) throw new ConflictException('Lingonovel is set up already: sign in.');
+      // The code's deletion is the claim: of two setups at once, one deletes it, the other finds it gone.
       if (
         !(await changedRows(tx, 'DELETE FROM app_meta WHERE key = ? AND value = ?', [
           stored.key,
@@ -132,14 +138,14 @@ export class SetupService {
         ]))
       )
         throw new ConflictException('Lingonovel is set up already: sign in.');
-      await sql(tx, 'DELETE FROM app_meta WHERE key LIKE ?', [ANY_CODE]);
+      await sql(tx, `DELETE FROM app_meta WHERE ${ANY_CODE}`);
       // An existing member is not made administrator here (their password would change): create-admin does it.
       if ((await sql<unknown[]>(tx, 'SELECT 1 FROM users WHERE email = ?', [dto.email])).length)
         throw ValidationFailed.field(
           'email',
           'A member has this address: choose another, or promote them with create-admin.',
         );
-      await createAdmin(tx, { name: dto.name, email: dto.email, password: dto.password });
+      await createAdmin(tx, { name: dto.name, email: dto.email, password: dto.password, passwordHash });
     });
     return { message: `Created administrator ${dto.email}: sign in.` };
   }

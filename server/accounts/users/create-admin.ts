@@ -7,6 +7,11 @@ export interface CreateAdminInput {
   email?: string;
   password?: string;
   name?: string;
+  /**
+   * The password's hash made beforehand (hashPassword), so that a caller's transaction is not held open
+   * for argon2's time: on SQLite's one connection, other requests' writes would join it meanwhile.
+   */
+  passwordHash?: string;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -48,7 +53,7 @@ export async function createAdmin(
     existing.userRoleId = UserType.Admin;
     if (input.name?.trim()) existing.name = input.name.trim();
     if (password !== undefined) {
-      existing.passwordHash = await hashPassword(password);
+      existing.passwordHash = input.passwordHash ?? (await hashPassword(password));
       existing.tokenVersion += 1;
     }
     const user = await users.save(existing);
@@ -60,7 +65,7 @@ export async function createAdmin(
   const user = await users.save({
     name,
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: input.passwordHash ?? (await hashPassword(password)),
     userType: UserType.Admin,
     userRoleId: UserType.Admin,
   });

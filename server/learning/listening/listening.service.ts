@@ -86,7 +86,10 @@ export class ListeningService {
     // A batch retried while the first is still being written meets the unique index: ignored, not a 500,
     // and counted as duplicates by what the database wrote.
     const accepted = rows.length
-      ? await insertedRows(this.events.createQueryBuilder().insert().values(rows).orIgnore())
+      ? await insertedRows(
+          this.events.manager,
+          this.events.createQueryBuilder().insert().values(rows).orIgnore(),
+        )
       : 0;
     return {
       data: { accepted, duplicates: batch.length - accepted - skipped, skipped },

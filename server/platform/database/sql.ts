@@ -18,11 +18,16 @@ export function sql<T = unknown>(db: Queryable, text: string, params: unknown[] 
  * drivers give alike (their raw answers differ). A conditional UPDATE so makes a claim that only one of
  * several racing requests wins, on PostgreSQL's pool as on SQLite.
  */
-export async function changedRows(db: Queryable, text: string, params: unknown[] = []): Promise<number> {
+export function changedRows(db: Queryable, text: string, params: unknown[] = []): Promise<number> {
+  return affectedBy(db, placeholders(db, text), params);
+}
+
+/** Runs a statement already in the driver's own form, on the transaction of `db` if it is one. */
+async function affectedBy(db: Queryable, text: string, params: unknown[]): Promise<number> {
   const manager = 'connection' in db ? db : db.manager;
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
-    const result: QueryResult = await runner.query(placeholders(db, text), params, true);
+    const result: QueryResult = await runner.query(text, params, true);
     return result.affected ?? 0;
   } finally {
     if (!manager.queryRunner) await runner.release();
@@ -40,15 +45,12 @@ function placeholders(db: Queryable, text: string): string {
  * those that met no unique index. The count of the database itself, so that of two requests racing with
  * the same rows, one is told it wrote them and the other that they were there already.
  */
-export async function insertedRows<T extends ObjectLiteral>(builder: InsertQueryBuilder<T>): Promise<number> {
+export function insertedRows<T extends ObjectLiteral>(
+  db: Queryable,
+  builder: InsertQueryBuilder<T>,
+): Promise<number> {
   const [text, params] = builder.getQueryAndParameters();
-  const runner = builder.connection.createQueryRunner();
-  try {
-    const result: QueryResult = await runner.query(text, params, true);
-    return result.affected ?? 0;
-  } finally {
-    await runner.release();
-  }
+  return affectedBy(db, text, params);
 }
 
 /**
