@@ -378,13 +378,20 @@ test('a take is one at a time, and leaving shadowing mid-take frees the micropho
 }) => {
   test.setTimeout(90_000);
   const { browser, context } = await fakeMicrophone(playwright, { ...LAPTOP, baseURL });
-  // Every stream the page is given, and each request for one: the browser's prompt takes its time.
+  // Every stream the page is given, and each request for one: the browser's prompt takes its time. The
+  // first waits until the test grants it (`__grant`), so that the page is still asking when the test taps.
   await context.addInitScript(() => {
     const streams: MediaStream[] = [];
     const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-    Object.assign(window, { __streams: streams });
+    let held: Array<() => void> | null = [];
+    const grant = () => {
+      held?.forEach((resolve) => resolve());
+      held = null;
+    };
+    Object.assign(window, { __streams: streams, __grant: grant });
     navigator.mediaDevices.getUserMedia = async (constraints) => {
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      if (held) await new Promise<void>((resolve) => held!.push(resolve));
+      else await new Promise((resolve) => setTimeout(resolve, 600));
       const stream = await ask(constraints);
       streams.push(stream);
       return stream;
@@ -408,6 +415,7 @@ test('a take is one at a time, and leaving shadowing mid-take frees the micropho
     await first.getByRole('button', { name: 'Record my voice' }).click();
     await expect(panel).toHaveAttribute('data-state', 'asking');
     await first.getByRole('button', { name: 'Cancel' }).click();
+    await page.evaluate(() => (window as unknown as { __grant: () => void }).__grant());
     await expect(first.locator('.voice-status')).toHaveText('Cancelled.');
     await expect(first.getByRole('button', { name: 'Record my voice' })).toBeVisible();
     await expect.poll(tracks).toEqual(['ended']);

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser, type AddressObject } from 'mailparser';
+import { scaled } from '../../scripts/test-limits.cjs';
 
 export interface CapturedMail {
   subject: string;
@@ -50,7 +51,7 @@ async function newestMailFor(address: string): Promise<CapturedMail | null> {
 }
 
 /** The newest mail sent to `address`, waiting a little for it: the server may write it just after answering. */
-export async function latestMailTo(address: string, timeoutMs = 10_000): Promise<CapturedMail> {
+export async function latestMailTo(address: string, timeoutMs = scaled(30_000)): Promise<CapturedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mail = await newestMailFor(address);

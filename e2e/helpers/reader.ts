@@ -94,8 +94,16 @@ export const audioElements = (page: Page) =>
  * audio, the network and IndexedDB go on as usual.
  */
 export async function stopClock(page: Page): Promise<void> {
-  // A moment ahead of the page's time, which goes on while the call is on its way.
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+  // A moment ahead of the page's time, which goes on while the call is on its way; on a loaded machine the
+  // moment may pass first ("Cannot fast-forward to the past"): then again, from the page's new time.
+  for (let tries = 1; ; tries++) {
+    try {
+      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+      return;
+    } catch (error) {
+      if (tries >= 5 || !String(error).includes('past')) throw error;
+    }
+  }
 }
 
 /** The positions of the places the page sends (`PUT user/progress`), in order, as they leave. */

@@ -11,7 +11,7 @@ export function run(env: Record<string, string>, args: string[] = []) {
   return spawnSync(process.execPath, [MAIN, ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: scaled(60_000),
   });
 }
 
@@ -51,7 +51,10 @@ export async function boot(
 
 export const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
+    // 'close', not 'exit': the output's pipes are read to their end, its last lines included (or a few
+    // seconds after the exit, should something the server started still hold them).
+    child.once('close', () => resolve());
+    child.once('exit', () => setTimeout(resolve, 5_000).unref());
     child.kill('SIGTERM');
   });
 

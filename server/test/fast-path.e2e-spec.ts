@@ -9,6 +9,7 @@ import { newAdmin, type ApiClient } from './api-client';
 import { assertBuilt, boot, stop, SEEDING_HOOK_MS } from './built-server';
 import { bookForm } from './fixtures';
 import { startServer, type TestServer } from './harness';
+import { eventually } from './eventually';
 
 /**
  * The page cache's hits are answered in front of Express (server/http/cached-hits.ts). These tests tell
@@ -384,9 +385,7 @@ describe('Cache hits before Express: the built pages', () => {
     await send('/lingonovel-story', { headers: { ...BR, 'X-Request-Id': id } });
     // The child writes its log line as the answer goes out: wait for it to come through the pipe.
     const line = new RegExp(`GET /lingonovel-story 200 [\\d.]+ms id=${id}`);
-    for (let tries = 0; tries < 50 && !line.test(output()); tries++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(output()).toMatch(line);
+    await eventually(() => line.test(output()), 'the log line');
   });
 
   it('answers If-None-Match with the 304 the chain gives, after a change cleared the cache too', async () => {

@@ -19,6 +19,7 @@ import { startServer, type TestServer } from './harness';
 import type { Phrase } from '../content/catalogue/entities/phrase.entity';
 import { DemoSeedService } from '../seed/demo-seed.service';
 import { failWithoutFfmpeg } from './ffmpeg-present';
+import { eventually } from './eventually';
 
 /**
  * Clip lengths measured in the background after an edit (docs/formats.md "Exact lengths"), so the first
@@ -80,15 +81,6 @@ describe('Measuring clip lengths ahead of downloads', () => {
       .getRepository(AudioMeasure)
       .findBy({ audioKey: In(keys.map((key) => `media:${key}`)) });
     return new Map(rows.map((row) => [row.audioKey.slice('media:'.length), Number(row.decodedUs)]));
-  }
-
-  /** Polls until `check` holds, as a client would: no hook into the service's internals. */
-  async function eventually(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-    const until = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error('Timed out waiting');
-      await new Promise((done) => setTimeout(done, 100));
-    }
   }
 
   it('measures a new clip shortly after the edit, without any download', async () => {

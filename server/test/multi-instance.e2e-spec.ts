@@ -9,6 +9,7 @@ import { assertBuilt, boot, stop } from './built-server';
 import { databaseUrlFor, onPostgres, testDatabaseConfig } from './database';
 import { tempStorage, type TestServer } from './harness';
 import { startS3, type TestS3 } from './s3';
+import { eventually } from './eventually';
 
 const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
 
@@ -84,14 +85,13 @@ const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
     expect((await adminB.get('user/profile')).status).toBe(200);
   });
 
-  /** Polls B until `ok`, for at most `ms`; answers how long it took. */
-  async function within(ms: number, ok: () => Promise<boolean>): Promise<number> {
-    const started = Date.now();
-    while (Date.now() - started < ms) {
-      if (await ok()) return Date.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`not seen within ${ms} ms`);
+  /**
+   * Polls B until `ok`, as a client would, and logs how long A's notice took to show there. Neither the
+   * page cache nor the media index expires on its own, so only the notice can make a change appear; how
+   * fast is logged, not checked (a loaded machine may take longer, docs/scaling.md).
+   */
+  async function seenOnB(what: string, ok: () => Promise<boolean>): Promise<void> {
+    console.log(`${what}: seen on B after ${await eventually(ok, what)} ms`);
   }
 
   const titlesOn = async (server: TestServer) => {
@@ -99,7 +99,7 @@ const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
     return res.status === 200 ? res.body.data.map((book) => book.title) : [];
   };
 
-  it('serves on B, within a second, a book just added through A (guest API and page)', async () => {
+  it("serves on B a book just added through A, once A's notice arrives (guest API and page)", async () => {
     expect(await titlesOn(b)).not.toContain('Shared Freshness');
     // The catalogue's pages are now in B's page cache, a filtered one included.
     await fetch(`${b.baseUrl}/lingostory`);
@@ -109,12 +109,14 @@ const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
       bookForm({ title: 'Shared Freshness', language: 'it' }),
     );
     expect(created.status).toBe(200);
-    await within(1000, async () => (await titlesOn(b)).includes('Shared Freshness'));
-    await within(1000, async () =>
+    await seenOnB('the new book in the guest API', async () =>
+      (await titlesOn(b)).includes('Shared Freshness'),
+    );
+    await seenOnB('the new book on /lingostory', async () =>
       (await (await fetch(`${b.baseUrl}/lingostory`)).text()).includes('Shared Freshness'),
     );
     for (const path of ['/books?lang=it', '/learn/it'])
-      await within(1000, async () =>
+      await seenOnB(`the new book on ${path}`, async () =>
         (await (await fetch(`${b.baseUrl}${path}`)).text()).includes('Shared Freshness'),
       );
     const sitemap = await (await fetch(`${b.baseUrl}/sitemap.xml`)).text();
@@ -166,7 +168,7 @@ const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
     expect(added.status).toBe(200);
     // B has classified the new clip once A's notice arrives; until then it asks for a signature.
     const url = `${b.baseUrl}${added.body.data.line_audio}`;
-    await within(1000, async () => (await fetch(url, { method: 'HEAD' })).status === 200);
+    await seenOnB('the new clip served', async () => (await fetch(url, { method: 'HEAD' })).status === 200);
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer())).toEqual(
@@ -174,15 +176,15 @@ const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
     );
   });
 
-  it("stops serving on B, within a second, a book's media deleted through A", async () => {
+  it("stops serving on B a book's media deleted through A, once A's notice arrives", async () => {
     const created = await adminA.post<{ data: { id: number; book_code: string; image_path: string } }>(
       'admin/book',
       bookForm({ title: 'Gone Everywhere' }),
     );
     const cover = `${b.baseUrl}${created.body.data.image_path}`;
-    await within(1000, async () => (await fetch(cover)).status === 200);
+    await seenOnB('the new cover served', async () => (await fetch(cover)).status === 200);
     expect((await adminA.delete(`admin/book/${created.body.data.book_code}`)).status).toBe(200);
-    await within(1000, async () => (await fetch(cover)).status === 404);
+    await seenOnB('the deleted cover refused', async () => (await fetch(cover)).status === 404);
     expect((await fetch(cover)).headers.get('cache-control')).toBe('no-store');
   });
 
@@ -233,7 +235,9 @@ const asServer = (url: string) => ({ baseUrl: url }) as TestServer;
     } finally {
       await admin.end();
     }
-    await within(5000, async () => (await titlesOn(b)).includes('While Away'));
+    await seenOnB('the unannounced book after the reconnection', async () =>
+      (await titlesOn(b)).includes('While Away'),
+    );
   });
 });
 

@@ -59,7 +59,7 @@ describe('A stopping server', () => {
     const answered = Date.now();
     await stop;
     // The connection, now idle, is closed within a moment (it stayed open 65 s, and so did the stop).
-    expect(Date.now() - answered).toBeLessThan(5_000);
+    expect(Date.now() - answered).toBeLessThan(30_000); // a loaded machine may take seconds, never 65
     socket.destroy();
   });
 

@@ -1,5 +1,6 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { scaled } from '../../scripts/test-limits.cjs';
 
 export interface CapturedMail {
   to: string;
@@ -50,7 +51,7 @@ export class TestSmtp {
   }
 
   /** Waits until `count` mails for the address have arrived (mail is sent after the API answers). */
-  async waitFor(address: string, count = 1, timeoutMs = 5000): Promise<CapturedMail> {
+  async waitFor(address: string, count = 1, timeoutMs = scaled(30_000)): Promise<CapturedMail> {
     const deadline = Date.now() + timeoutMs;
     while (this.to(address).length < count) {
       if (Date.now() > deadline)

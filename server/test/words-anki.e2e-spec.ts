@@ -19,6 +19,7 @@ import { fixture, form, loseMedia, mediaBytes, wav } from './fixtures';
 import { startServer, type TestServer } from './harness';
 import { StripeStandIn } from './stripe-stand-in';
 import { stripeEnv, webhooks } from './stripe-webhooks';
+import { eventually } from './eventually';
 
 type WordList = { data: Array<{ term: string; phrase: string; audio: string | null }> };
 
@@ -269,10 +270,11 @@ describe('Anki export of saved words', () => {
       // A client that hangs up gives its place back, as soon as the server sees the connection close.
       await running.pop()!.body!.cancel();
       let next = await third.raw('user/words/export?format=anki');
-      for (let tries = 0; next.status === 429 && tries < 40; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(async () => {
+        if (next.status !== 429) return true;
         next = await third.raw('user/words/export?format=anki');
-      }
+        return false;
+      }, 'the export slot to be given back');
       expect(next.status).toBe(200);
       running.push(next);
 
