@@ -43,13 +43,13 @@ export class ReadinessChecks {
    * DELETE on a bucket), so requests arriving meanwhile or within this time share one probe. Tests lower it.
    */
   reuseMs = 1_000;
-  private last: { result: Promise<Readiness>; until: number } | null = null;
+  private last: { result: Promise<Readiness>; endedAt: number } | null = null;
 
   run(): Promise<Readiness> {
-    if (this.last && Date.now() < this.last.until) return this.last.result;
-    const entry = { result: this.probe(), until: Number.POSITIVE_INFINITY };
-    // Shared while it runs, then for reuseMs after it ends.
-    void entry.result.finally(() => (entry.until = Date.now() + this.reuseMs));
+    if (this.last && Date.now() < this.last.endedAt + this.reuseMs) return this.last.result;
+    const entry = { result: this.probe(), endedAt: Number.POSITIVE_INFINITY };
+    // Shared while it runs, then for reuseMs after it ends (read at each request: a change counts at once).
+    void entry.result.finally(() => (entry.endedAt = Date.now()));
     this.last = entry;
     return entry.result;
   }

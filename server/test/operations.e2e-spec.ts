@@ -6,6 +6,7 @@ import { MEDIA_STORE } from '../platform/media/store/create-stores';
 import type { MediaStore } from '../platform/media/store/media-store';
 import { mediaFiles } from './fixtures';
 import { startServer, type TestServer } from './harness';
+import { eventually } from './eventually';
 
 describe('Readiness for a load balancer', () => {
   let server: TestServer;
@@ -49,17 +50,33 @@ describe('Readiness for a load balancer', () => {
     }
   });
 
-  it('shares one probe among the requests that arrive while it runs and for a second after', async () => {
+  it('shares one probe among the requests that arrive while it runs and for reuseMs after', async () => {
     const store = server.app.get<symbol, MediaStore>(MEDIA_STORE);
-    const put = jest.spyOn(store, 'put');
+    const checks = server.app.get(ReadinessChecks);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const original = store.put.bind(store);
+    // The probe's write waits until every request has asked, however slowly a loaded machine sends them.
+    const put = jest.spyOn(store, 'put').mockImplementation(async (...args) => {
+      await gate;
+      return original(...args);
+    });
+    const run = jest.spyOn(checks, 'run');
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_100)); // the earlier tests' answer has expired
-      const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.baseUrl}/readyz`)));
-      expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200));
+      const answers = Promise.all(Array.from({ length: 10 }, () => fetch(`${server.baseUrl}/readyz`)));
+      await eventually(() => run.mock.calls.length === 10, 'the ten requests to ask');
+      // A request after the answer, within reuseMs (longer here than its second: a slow machine's moment).
+      checks.reuseMs = 60_000;
+      release();
+      expect((await answers).map((res) => res.status)).toEqual(Array(10).fill(200));
       expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
       expect(put).toHaveBeenCalledTimes(1);
     } finally {
+      release();
       put.mockRestore();
+      run.mockRestore();
+      checks.reuseMs = 1_000;
     }
   });
 
