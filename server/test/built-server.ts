@@ -51,6 +51,8 @@ export async function boot(
 
 export const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
+    // Gone already (a crash the test then reports): nothing more will come.
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     // 'close', not 'exit': the output's pipes are read to their end, its last lines included (or a few
     // seconds after the exit, should something the server started still hold them).
     child.once('close', () => resolve());

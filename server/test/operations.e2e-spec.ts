@@ -65,7 +65,8 @@ describe('Readiness for a load balancer', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_100)); // the earlier tests' answer has expired
       const answers = Promise.all(Array.from({ length: 10 }, () => fetch(`${server.baseUrl}/readyz`)));
-      await eventually(() => run.mock.calls.length === 10, 'the ten requests to ask');
+      answers.catch(() => undefined); // awaited below; a failure before then fails the test, not the worker
+      await eventually(() => run.mock.calls.length >= 10, 'the ten requests to ask');
       // A request after the answer, within reuseMs (longer here than its second: a slow machine's moment).
       checks.reuseMs = 60_000;
       release();
@@ -83,7 +84,6 @@ describe('Readiness for a load balancer', () => {
   it('answers 503, naming the database, once the database is gone; liveness stays cheap and ok', async () => {
     // At once, not after the shared answer's second.
     server.app.get(ReadinessChecks).reuseMs = 0;
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await server.app.get(DataSource).destroy();
     const res = await fetch(`${server.baseUrl}/api/v1/health/ready`);
     expect(res.status).toBe(503);

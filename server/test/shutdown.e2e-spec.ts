@@ -45,6 +45,7 @@ describe('A stopping server', () => {
   it('lets an answer under way finish, then stops at once, not when the kept-alive connection times out', async () => {
     const { server, socket, read } = await serverWithBigFile();
     socket.on('error', () => undefined); // a cut fails the test below, not the worker
+    const cutAll = jest.spyOn(server.app.getHttpServer(), 'closeAllConnections');
     const stop = timedStop(server.close(), 20_000);
     // Read only once the server has stopped listening: before, Node's own close would find the
     // connection idle (the stop first waits for the modules' hooks), and the test would prove nothing.
@@ -56,10 +57,10 @@ describe('A stopping server', () => {
     );
     socket.resume();
     await whole; // the whole file arrived: the stop did not cut an answer that was moving
-    const answered = Date.now();
     await stop;
-    // The connection, now idle, is closed within a moment (it stayed open 65 s, and so did the stop).
-    expect(Date.now() - answered).toBeLessThan(30_000); // a loaded machine may take seconds, never 65
+    // The connection, now idle, was closed as such (it stayed open 65 s, and so did the stop), not cut
+    // at the end of the grace period, whatever the time a loaded machine took.
+    expect(cutAll).not.toHaveBeenCalled();
     socket.destroy();
   });
 

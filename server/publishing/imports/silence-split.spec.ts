@@ -310,9 +310,12 @@ describe('ffmpeg', () => {
     const stop = new AbortController();
     const started = Date.now();
     const run = runFfmpeg([], { bin, signal: stop.signal });
+    let settled = false;
+    run.catch(() => undefined).finally(() => (settled = true));
     // Aborted once the fake has started (a loaded machine may take a while to start it).
     void (async () => {
-      while (!(await readFile(counter, 'utf8').catch(() => ''))) await new Promise((r) => setTimeout(r, 20));
+      while (!settled && !(await readFile(counter, 'utf8').catch(() => '')))
+        await new Promise((r) => setTimeout(r, 20));
       stop.abort(new Error('the lease was lost'));
     })();
     await expect(run).rejects.toThrow('the lease was lost');
