@@ -150,16 +150,26 @@ for (const [name, screen] of SCREENS) {
       expect((await audioState(page)).src).toContain(await page.locator('li#p-2').getAttribute('data-audio'));
       await expect(page.getByRole('dialog')).toHaveCount(0);
 
-      // After a reload, the sheet still knows the entry is saved (the member's cards of the chapter).
+      // After a reload, the sheet still knows the entry is saved (the member's cards of the chapter), even
+      // when the cards arrive after it opened (held here until then).
+      let releaseCards!: () => void;
+      const cardsHeld = new Promise<void>((resolve) => (releaseCards = resolve));
+      const cards = /\/api\/v1\/user\/words\?book_code=/;
+      await page.route(cards, async (route) => {
+        await cardsHeld;
+        await route.continue();
+      });
       await page.reload();
       await expect(page.locator('reader-app.ready')).toBeAttached();
       const again = await wordPoint(page, 1, WORD);
       if (touch) await page.touchscreen.tap(again.x, again.y);
       else await page.mouse.click(again.x, again.y);
-      await expect(sheet.getByRole('button', { name: new RegExp(`^Save “${WORD}”`) })).toHaveAttribute(
-        'aria-pressed',
-        'true',
-      );
+      const saveAgain = sheet.getByRole('button', { name: new RegExp(`^Save “${WORD}”`) });
+      await expect(saveAgain).toHaveAttribute('aria-pressed', 'false');
+      releaseCards();
+      await expect(saveAgain).toHaveAttribute('aria-pressed', 'true');
+      await expect(saveAgain).toHaveText('Saved');
+      await page.unroute(cards);
       await page.keyboard.press('Escape');
 
       // The card, with the dictionary's meaning.

@@ -82,6 +82,8 @@ export class LookupSheet {
     body.append(tools, this.content, this.status);
     dialog.addEventListener('close', () => this.unmark());
     addEventListener('resize', () => this.place());
+    // The member's cards may arrive after the lookup opened (a tap right after the page loaded).
+    reader.glossary?.onChange(() => this.dialog.open && this.repaint());
   }
 
   private get lang(): string {

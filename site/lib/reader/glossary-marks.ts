@@ -23,6 +23,8 @@ export class GlossaryMarks {
   private meanings = new Map<string, string>();
   /** The chapter shown, whose copy on the device follows the changes. */
   private chapter: { book: string; no: number } | null = null;
+  /** Told after every paint: an open word lookup shows the saved state the member's cards arrived with. */
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly list: HTMLElement,
@@ -89,6 +91,15 @@ export class GlossaryMarks {
       button?.setAttribute('aria-pressed', String(saved));
       if (button) button.textContent = saved ? 'Saved' : 'Save';
     }
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Calls `listener` whenever the saved entries may have changed: the member's cards arrived (a lookup
+   * opened right after the page loaded showed them unsaved until then), or a save or a removal.
+   */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
   }
 
   /** Whether the member has saved the entry (one waiting to be sent counts), for the word lookup. */
